@@ -1,0 +1,182 @@
+/**
+ * @module api/app
+ * The Elysia application: one route per operation of the table, plus health, readiness, metrics,
+ * OpenAPI and docs. Every request gets an id, a rate-limit check, a version header, a JSON log
+ * line and a metrics sample; every failure leaves in the documented error shape.
+ */
+import { Elysia } from "elysia";
+import { CkgError, isCkgError } from "../errors.ts";
+import type { Services } from "../services.ts";
+import { VERSION } from "../version.ts";
+import { readJsonBody } from "./body.ts";
+import { renderDocsPage } from "./docs-page.ts";
+import { toHttpError } from "./http-errors.ts";
+import { Metrics } from "./metrics.ts";
+import { buildOpenApi, toJsonSchema } from "./openapi.ts";
+import { type AnyOperation, type OperationContext, pathParams, validateInput } from "./operation.ts";
+import { OPERATIONS } from "./operations/index.ts";
+import { RateLimiter } from "./rate-limit.ts";
+
+export interface AppOptions {
+  operations?: readonly AnyOperation[];
+  /** Public base URL, for OpenAPI `servers` and the docs page (read when first needed: the port may be picked at listen). */
+  baseUrl: string | (() => string);
+}
+
+interface RequestState {
+  id: string;
+  started: number;
+  client: string;
+}
+
+export function createApp(services: Services, options: AppOptions) {
+  const operations = options.operations ?? OPERATIONS;
+  const { log, config } = services;
+  const limiter = new RateLimiter(config.rate_limit_per_minute);
+  const metrics = new Metrics(services);
+  const baseUrl = typeof options.baseUrl === "string" ? () => options.baseUrl as string : options.baseUrl;
+  let openapi: ReturnType<typeof buildOpenApi> | undefined;
+  let docs: string | undefined;
+  const routes = [
+    ...operations.map((op) => ({ method: op.method, pattern: routePattern(op.path) })),
+    ...["/healthz", "/readyz", "/metrics", "/openapi.json", "/docs"].map((path) => ({ method: "GET", pattern: routePattern(path) })),
+  ];
+  const states = new WeakMap<Request, RequestState>();
+
+  const app = new Elysia()
+    .onRequest(({ request, set, server }) => {
+      const id = request.headers.get("x-request-id")?.slice(0, 128) || crypto.randomUUID();
+      const forwarded = config.trust_proxy ? request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() : undefined;
+      const client = forwarded || server?.requestIP(request)?.address || "local";
+      states.set(request, { id, started: performance.now(), client });
+      set.headers["x-ckg-version"] = VERSION;
+      set.headers["x-request-id"] = id;
+      limiter.take(client);
+    })
+    .onError(({ error, code, request, set, path }) => {
+      let failure = error;
+      if (code === "NOT_FOUND") {
+        const allowed = routes.filter((r) => r.pattern.test(path)).map((r) => r.method);
+        failure =
+          allowed.length > 0
+            ? new CkgError("method_not_allowed", `${request.method} is not allowed on ${path}; use ${[...new Set(allowed)].join(" or ")}.`, {
+                details: { allowed },
+              })
+            : new CkgError("not_found", `No route ${request.method} ${path}. See /docs or /openapi.json for the routes.`);
+        if (allowed.length > 0) set.headers.allow = [...new Set(allowed)].join(", ");
+      } else if (code === "PARSE") {
+        failure = new CkgError("invalid_request", "The request body could not be parsed.");
+      }
+      const http = toHttpError(failure);
+      if (http.error.code === "internal") {
+        log.error({ req_id: states.get(request)?.id, err: describeError(error) }, "unhandled error");
+      }
+      set.status = http.status;
+      Object.assign(set.headers, http.headers);
+      return http.body;
+    })
+    .onAfterResponse(({ request, set, route }) => {
+      const state = states.get(request);
+      if (!state) return;
+      const seconds = (performance.now() - state.started) / 1000;
+      const status = typeof set.status === "number" ? set.status : 200;
+      const label = route || "unmatched";
+      metrics.observe(request.method, label, status, seconds);
+      log.info(
+        { req_id: state.id, method: request.method, route: label, path: new URL(request.url).pathname, status, ms: Math.round(seconds * 1e4) / 10, client: state.client },
+        "request",
+      );
+    })
+    .get("/healthz", () => ({ status: "ok", version: VERSION, uptime_s: Math.round((Date.now() - services.startedAt) / 1000) }))
+    .get("/readyz", ({ set }) => {
+      const { ready, body } = services.readiness();
+      if (!ready) set.status = 503;
+      return body;
+    })
+    .get("/metrics", async ({ set }) => {
+      const { contentType, text } = await metrics.render();
+      set.headers["content-type"] = contentType;
+      return text;
+    })
+    .get("/openapi.json", () => (openapi ??= buildOpenApi(operations, baseUrl())))
+    .get("/docs", ({ set }) => {
+      set.headers["content-type"] = "text/html; charset=utf-8";
+      return (docs ??= renderDocsPage(operations, baseUrl()));
+    });
+
+  for (const op of operations) {
+    const queryTypes = op.method === "GET" ? propertyTypes(op) : new Map<string, string>();
+    const params = pathParams(op.path);
+    app.route(
+      op.method,
+      op.path,
+      async ({ request, params: given }) => {
+        const state = states.get(request)!;
+        const raw = op.method === "GET" ? queryInput(request, queryTypes) : await bodyInput(request);
+        for (const name of params) raw[name] = (given as Record<string, string>)[name];
+        const input = validateInput(op, raw);
+        checkNeeds(op, services);
+        const ctx: OperationContext = { services, requestId: state.id, log: log.child({ req_id: state.id }) };
+        return op.handler(input, ctx);
+      },
+      { parse: "none" },
+    );
+  }
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;
+
+/** A route's path as a regular expression, for telling 404 from 405. */
+function routePattern(path: string): RegExp {
+  return new RegExp(`^${path.replace(/:[a-z_]+/g, "[^/]+")}/?$`);
+}
+
+async function bodyInput(request: Request): Promise<Record<string, unknown>> {
+  const body = await readJsonBody(request);
+  if (body === null || typeof body !== "object" || Array.isArray(body)) {
+    throw new CkgError("invalid_request", "The request body must be a JSON object.", { details: { body: Array.isArray(body) ? "array" : typeof body } });
+  }
+  return body as Record<string, unknown>;
+}
+
+/** JSON Schema type of each input property: query strings are converted to them before validation. */
+function propertyTypes(op: AnyOperation): Map<string, string> {
+  const schema = toJsonSchema(op.input, "input") as { properties?: Record<string, { type?: string }> };
+  return new Map(Object.entries(schema.properties ?? {}).map(([name, p]) => [name, p.type ?? "string"]));
+}
+
+function queryInput(request: Request, types: Map<string, string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const search = new URL(request.url).searchParams;
+  for (const name of new Set(search.keys())) {
+    const values = search.getAll(name);
+    if (values.length > 1) {
+      throw new CkgError("invalid_request", `Parameter ${name} is given ${values.length} times; give it once.`, { details: { field: name } });
+    }
+    out[name] = convert(values[0]!, types.get(name));
+  }
+  return out;
+}
+
+/** "72" -> 72 for numbers, "true" -> true for booleans; anything else stays a string for the schema to judge. */
+function convert(value: string, type: string | undefined): unknown {
+  if ((type === "number" || type === "integer") && value.trim() !== "" && Number.isFinite(Number(value))) return Number(value);
+  if (type === "boolean") {
+    if (value === "true" || value === "1") return true;
+    if (value === "false" || value === "0") return false;
+  }
+  return value;
+}
+
+function checkNeeds(op: AnyOperation, services: Services): void {
+  if (op.needs.includes("snapshot") || op.needs.includes("graph")) services.snapshot();
+  if (op.needs.includes("graph")) services.graph.assertReady();
+}
+
+function describeError(error: unknown): Record<string, unknown> {
+  if (isCkgError(error)) return { code: error.code, message: error.message, cause: String(error.cause) };
+  if (error instanceof Error) return { name: error.name, message: error.message, stack: error.stack };
+  return { value: String(error) };
+}
+

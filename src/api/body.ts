@@ -1,0 +1,47 @@
+/**
+ * @module api/body
+ * Reading a JSON request body with the 64 KiB limit of decisions.md. The limit holds whether or
+ * not the client sends Content-Length: the stream is cut as soon as it passes the limit.
+ */
+import { CkgError } from "../errors.ts";
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export async function readJsonBody(request: Request, limit = MAX_BODY_BYTES): Promise<unknown> {
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  if (declared > limit) throw tooLarge(limit, declared);
+  const text = await readText(request, limit);
+  if (text.trim() === "") {
+    throw new CkgError("invalid_request", "The request body is empty; send a JSON object.", { details: { body: "empty" } });
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const message = (error as Error).message;
+    throw new CkgError("invalid_request", `The request body is not valid JSON: ${message}`, { details: { body: "malformed_json" } });
+  }
+}
+
+async function readText(request: Request, limit: number): Promise<string> {
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooLarge(limit, size);
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+function tooLarge(limit: number, size: number): CkgError {
+  return new CkgError("payload_too_large", `The request body is larger than ${limit / 1024} KiB.`, {
+    details: { limit_bytes: limit, received_bytes_at_least: size },
+  });
+}

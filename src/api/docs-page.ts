@@ -1,0 +1,46 @@
+/**
+ * @module api/docs-page
+ * A plain HTML page documenting every operation (from the operations table) with a curl example.
+ * No scripts, no external assets: it works offline.
+ */
+import { VERSION } from "../version.ts";
+import { type AnyOperation, pathParams } from "./operation.ts";
+
+const escape = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+function curl(op: AnyOperation, baseUrl: string): string {
+  const example = { ...(op.example as Record<string, unknown>) };
+  let path = op.path;
+  for (const name of pathParams(op.path)) {
+    path = path.replace(`:${name}`, encodeURIComponent(String(example[name] ?? name)));
+    delete example[name];
+  }
+  if (op.method === "GET") {
+    const query = new URLSearchParams(Object.entries(example).map(([k, v]): [string, string] => [k, String(v)])).toString();
+    return `curl '${baseUrl}${path}${query ? `?${query}` : ""}'`;
+  }
+  return `curl -X POST '${baseUrl}${path}' -H 'content-type: application/json' -d '${JSON.stringify(example).replaceAll("'", "'\\''")}'`;
+}
+
+export function renderDocsPage(operations: readonly AnyOperation[], baseUrl: string): string {
+  const sections = operations
+    .map(
+      (op) => `<section id="${op.name}">
+  <h2><code>${op.method} ${escape(op.path)}</code></h2>
+  <p class="price">${op.priceUsd > 0 ? `$${op.priceUsd.toFixed(2)} per request (x402)` : "free"}</p>
+  <p><strong>${escape(op.summary)}.</strong> ${escape(op.description)}</p>
+  <pre>${escape(curl(op, baseUrl))}</pre>
+</section>`,
+    )
+    .join("\n");
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>ckg API</title>
+<style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}pre{background:#f4f4f4;padding:.6rem;overflow:auto}.price{color:#555}</style>
+</head><body>
+<h1>ckg: crypto knowledge graph API</h1>
+<p>Server ${escape(VERSION)}. Machine-readable description: <a href="/openapi.json">/openapi.json</a>. Health: <a href="/healthz">/healthz</a>, readiness and data provenance: <a href="/readyz">/readyz</a>, metrics: <a href="/metrics">/metrics</a>.</p>
+<p>Errors: <code>{"error": {"code", "message", "details"}}</code>. Invalid requests are refused before any payment is asked.</p>
+${sections}
+</body></html>`;
+}

@@ -1,0 +1,36 @@
+/**
+ * @module api/http-errors
+ * The one table from error code to HTTP status (decisions.md), and the error response itself.
+ */
+import { type CkgError, type ErrorCode, asCkgError } from "../errors.ts";
+
+export const HTTP_STATUS: Record<ErrorCode, number> = {
+  invalid_request: 400,
+  invalid_sparql: 400,
+  invalid_sql: 400,
+  read_only: 403,
+  entity_not_found: 404,
+  unknown_signal_type: 404,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  too_many_entities: 422,
+  rate_limited: 429,
+  not_ready: 503,
+  query_timeout: 504,
+  internal: 500,
+};
+
+export interface HttpError {
+  status: number;
+  headers: Record<string, string>;
+  body: ReturnType<CkgError["toJSON"]>;
+  error: CkgError;
+}
+
+export function toHttpError(value: unknown): HttpError {
+  const error = asCkgError(value);
+  const headers: Record<string, string> = {};
+  if (error.retryAfterSeconds !== undefined) headers["retry-after"] = String(Math.max(1, Math.ceil(error.retryAfterSeconds)));
+  return { status: HTTP_STATUS[error.code], headers, body: error.toJSON(), error };
+}

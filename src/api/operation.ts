@@ -1,0 +1,69 @@
+/**
+ * @module api/operation
+ * An operation is one capability: name, route, input schema, output schema, price and handler.
+ * The operations table (operations/index.ts) is the single place each capability is described;
+ * the HTTP routes, OpenAPI document, docs page, and later the MCP tools and payment prices, are all
+ * derived from it.
+ */
+import type { z } from "zod";
+import { CkgError } from "../errors.ts";
+import type { Logger } from "../log.ts";
+import type { Services } from "../services.ts";
+
+export interface OperationContext {
+  services: Services;
+  requestId: string;
+  log: Logger;
+}
+
+/** What a handler may need before it can run; unmet needs answer 503 not_ready before payment. */
+export type Need = "snapshot" | "graph";
+
+export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  /** Stable id: operationId in OpenAPI, MCP tool name, price key. */
+  name: string;
+  method: "GET" | "POST";
+  /** Route in Elysia syntax (`/api/insights/entity/:entity_name`). */
+  path: string;
+  summary: string;
+  /** Written for people and agents: what it returns, when to use it. */
+  description: string;
+  /** Default price in USD (spec 5.3, prose column); 0 means free. */
+  priceUsd: number;
+  /** Body fields (POST) or query parameters (GET), plus path parameters, in one object. */
+  input: I;
+  output: O;
+  needs: Need[];
+  handler(input: z.output<I>, ctx: OperationContext): Promise<z.input<O>>;
+  /** A valid example input, for the docs page and OpenAPI. */
+  example: z.input<I>;
+}
+
+export function defineOperation<I extends z.ZodType, O extends z.ZodType>(operation: Operation<I, O>): Operation<I, O> {
+  return operation;
+}
+
+/** Any operation: the table holds operations of different input and output shapes. */
+export type AnyOperation = Operation<any, any>;
+
+/** Path parameter names of a route: `/a/:x/b/:y` gives [x, y]. */
+export function pathParams(path: string): string[] {
+  return [...path.matchAll(/:([a-z_]+)/g)].map((m) => m[1]!);
+}
+
+/** Validates raw input against an operation's schema; errors become 400 invalid_request naming each field. */
+export function validateInput<I extends z.ZodType>(operation: Operation<I>, raw: unknown): z.output<I> {
+  const parsed = operation.input.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((issue) => ({
+    field: issue.path.join(".") || (issue.code === "unrecognized_keys" ? (issue.keys ?? []).join(", ") : "(body)"),
+    message: issue.message,
+  }));
+  const summary = issues
+    .slice(0, 3)
+    .map((i) => `${i.field}: ${i.message}`)
+    .join("; ");
+  throw new CkgError("invalid_request", `Invalid ${operation.method === "GET" ? "parameters" : "request body"}: ${summary}.`, {
+    details: { issues },
+  });
+}

@@ -1,0 +1,28 @@
+import { ITEMS_PER_RELATIONSHIP, explore as exploreEntity, exploreInputSchema, exploreResultSchema } from "../../graph/explore.ts";
+import { defineOperation } from "../operation.ts";
+
+export const explore = defineOperation({
+  name: "explore",
+  method: "POST",
+  path: "/api/explore",
+  summary: "Explore one entity's relationships and attributes",
+  description:
+    "Returns an entity's attributes and its relationships grouped by focus category (investment, team, lineage, " +
+    "ecosystem, market, defi, financial_metrics, insider_activity, vesting, github). entity_name is the exact name " +
+    "(case-insensitive; find names with /api/search) or the entity's URI; entity_type picks one type when several " +
+    `entities share a name. Each category gives the total count and up to ${ITEMS_PER_RELATIONSHIP} items per ` +
+    "relationship (truncated: true when there are more); every attribute value and link names its source. " +
+    "Unknown names answer 404 entity_not_found with the closest names.",
+  priceUsd: 0.1,
+  input: exploreInputSchema,
+  output: exploreResultSchema,
+  needs: ["graph"],
+  example: { entity_name: "Ethereum", focus: ["ecosystem", "lineage"] },
+  async handler(input, { services }) {
+    const live = services.snapshot();
+    return exploreEntity(
+      { graph: services.graph, names: live.names, ontology: live.ontology, ns: live.ns, timeoutMs: services.config.query_timeout_ms },
+      input,
+    );
+  },
+});

@@ -1,0 +1,12 @@
+/**
+ * @module api/operations
+ * The operations table: every capability of the service, listed explicitly (no discovery by
+ * glob), so the bundler, the router, OpenAPI and the MCP server all see the same set.
+ */
+import type { AnyOperation } from "../operation.ts";
+import { changes } from "./changes.ts";
+import { explore } from "./explore.ts";
+import { schema } from "./schema.ts";
+import { sparql } from "./sparql.ts";
+
+export const OPERATIONS = [sparql, explore, changes, schema] as const satisfies readonly AnyOperation[];

@@ -1,0 +1,33 @@
+import { z } from "zod";
+import { runSparql, sparqlAnswerSchema } from "../../graph/sparql.ts";
+import { defineOperation } from "../operation.ts";
+
+export const sparql = defineOperation({
+  name: "sparql",
+  method: "POST",
+  path: "/api/sparql",
+  summary: "Run a read-only SPARQL query over the knowledge graph",
+  description:
+    "Runs a SPARQL 1.1 SELECT (or ASK) query over the whole graph and returns one JSON object per solution. " +
+    "Prefixes ckg: (the ontology, {schema_ns}), schema:, rdf:, rdfs:, xsd:, owl: and source: are predeclared; relative IRIs " +
+    "such as <token/usd-coin> resolve to entity URIs. The default graph is the union of all sources; use GRAPH ?g { ... } " +
+    "to see which source states a fact. Values are plain JSON (IRIs as strings, numbers as numbers); set typed: true for " +
+    "SPARQL JSON terms with datatypes. At most 10,000 rows (truncated: true beyond); 10 s per query. Updates, LOAD and " +
+    "SERVICE are refused with 403 read_only. Use /api/schema to see the classes and predicates.",
+  priceUsd: 0.1,
+  input: z.strictObject({
+    query: z.string().min(1, "query must not be empty").max(65_536),
+    typed: z.boolean().default(false).describe("return SPARQL JSON terms ({type, value, datatype}) instead of plain values"),
+  }),
+  output: sparqlAnswerSchema,
+  needs: ["graph"],
+  example: { query: "SELECT ?token ?name WHERE { ?token a ckg:Stablecoin ; schema:name ?name } LIMIT 5" },
+  async handler(input, { services }) {
+    const live = services.snapshot();
+    return runSparql(services.graph, input.query, {
+      ns: live.ns,
+      timeoutMs: services.config.query_timeout_ms,
+      typed: input.typed,
+    });
+  },
+});

@@ -1,0 +1,18 @@
+/**
+ * @module cli/graph-worker
+ * `ckg __graph-worker`: internal; the server starts one per graph replica (see graph/graph-pool.ts).
+ */
+import type { Command } from "./command.ts";
+
+export const graphWorker: Command = {
+  name: "__graph-worker",
+  summary: "Internal: a graph query process started by ckg serve.",
+  usage: "",
+  settings: [],
+  hidden: true,
+  async run() {
+    const { runGraphProcess } = await import("../graph/graph-process.ts");
+    runGraphProcess();
+    await new Promise<never>(() => {});
+  },
+};

@@ -1,0 +1,12 @@
+/**
+ * @module cli
+ * The explicit list of commands. Each command imports its heavy modules lazily, so `ckg --help`
+ * and the graph processes start fast.
+ */
+import { build } from "./build.ts";
+import type { Command } from "./command.ts";
+import { graphWorker } from "./graph-worker.ts";
+import { serve } from "./serve.ts";
+import { sparql } from "./sparql.ts";
+
+export const COMMANDS: readonly Command[] = [serve, build, sparql, graphWorker];

@@ -1,0 +1,45 @@
+/**
+ * @module cli/serve
+ * `ckg serve`: listen at once (health and readiness answer while the dataset builds and loads),
+ * then bring the services to ready. SIGTERM and SIGINT stop accepting, let in-flight requests
+ * finish, stop the graph processes and exit 0.
+ */
+import { SETTINGS, type SettingName } from "../config/settings.ts";
+import { createLogger } from "../log.ts";
+import type { Command } from "./command.ts";
+
+export const serve: Command = {
+  name: "serve",
+  summary: "Serve the HTTP API from the data directory. On first start with an empty data directory, build the default dataset into it.",
+  usage: "[options]",
+  settings: Object.keys(SETTINGS) as SettingName[],
+  async run({ config }) {
+    const [{ Services }, { createApp }] = await Promise.all([import("../services.ts"), import("../api/app.ts")]);
+    const log = createLogger(config.log_level);
+    const services = await Services.open(config, log);
+    let baseUrl = config.base_url;
+    const app = createApp(services, { baseUrl: () => baseUrl ?? `http://${config.host}:${config.port}` });
+    app.listen({ hostname: config.host, port: config.port, idleTimeout: 60 });
+    const port = app.server?.port ?? config.port;
+    baseUrl ??= `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
+    log.info({ host: config.host, port, base_url: baseUrl, data_dir: services.dir.root, payments: "off" }, "listening");
+
+    let stopping = false;
+    const stop = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      log.info({ signal }, "shutting down: draining in-flight requests");
+      await app.stop();
+      await services.close();
+      log.info("stopped");
+      log.flush();
+      process.exit(0);
+    };
+    process.on("SIGTERM", () => void stop("SIGTERM"));
+    process.on("SIGINT", () => void stop("SIGINT"));
+
+    // Start-up failures are logged and reported by /readyz; the server stays up to say so.
+    services.start().catch(() => undefined);
+    await new Promise<never>(() => {});
+  },
+};

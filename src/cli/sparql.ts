@@ -1,0 +1,45 @@
+/**
+ * @module cli/sparql
+ * `ckg sparql`: run one read-only SPARQL query on the live snapshot of a data directory, without
+ * a server, and print the JSON answer (the same shape as POST /api/sparql).
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createLogger } from "../log.ts";
+import { type Command, UsageError } from "./command.ts";
+
+export const sparql: Command = {
+  name: "sparql",
+  summary: "Run a read-only SPARQL SELECT or ASK query on the data directory's live snapshot and print JSON.",
+  usage: "[options] <query>",
+  settings: ["data_dir", "log_level"],
+  options: {
+    file: { type: "string", help: "read the query from a file instead of the argument", short: "f" },
+    typed: { type: "boolean", help: "print SPARQL JSON terms instead of plain values" },
+  },
+  async run({ config, positionals, options }) {
+    const query = typeof options.file === "string" ? readFileSync(options.file, "utf8") : positionals.join(" ");
+    if (query.trim() === "") throw new UsageError("give a query, or --file <path>. Run 'ckg sparql --help'.");
+    const [{ currentSnapshotId, dataDir, snapshotPath }, { readManifest }, { GraphStore }, { prepareQuery, plainValue, MAX_ROWS }] =
+      await Promise.all([import("../store/data-dir.ts"), import("../snapshot/manifest.ts"), import("../graph/graph-process.ts"), import("../graph/sparql.ts")]);
+    const log = createLogger(config.log_level, 2);
+    const dir = dataDir(config.data_dir);
+    const id = currentSnapshotId(dir);
+    if (!id) throw new UsageError(`${dir.root} holds no snapshot; run 'ckg build' first.`);
+    const manifest = readManifest(snapshotPath(dir, id));
+    const prepared = prepareQuery(query, manifest.namespaces);
+    const store = new GraphStore();
+    const loaded = store.load(join(snapshotPath(dir, id), manifest.files.graph));
+    log.info({ snapshot: id, quads: loaded.quads, ms: loaded.ms }, "graph loaded");
+    const result = store.select(prepared.query);
+    if (result.boolean !== undefined) {
+      console.log(JSON.stringify({ status: "success", variables: ["boolean"], data: [{ boolean: result.boolean }], count: 1, truncated: false }));
+      return;
+    }
+    const rows = result.rows.slice(0, MAX_ROWS);
+    const data = rows.map((row) =>
+      Object.fromEntries(Object.entries(row).map(([k, term]) => [k, options.typed ? term : plainValue(term)])),
+    );
+    console.log(JSON.stringify({ status: "success", variables: result.variables, data, count: data.length, truncated: result.rows.length > MAX_ROWS }, null, 2));
+  },
+};

@@ -1,0 +1,107 @@
+/**
+ * @module config/settings
+ * The table of every setting: its name, schema, default and help text. Flags, `CKG_*` environment
+ * variables, the optional config file, `--help` and the README all come from this one table.
+ * A setting named `query_timeout_ms` is `--query-timeout-ms` on the command line and
+ * `CKG_QUERY_TIMEOUT_MS` in the environment (decisions.md: flags mirror env names).
+ */
+import { z } from "zod";
+
+/** How a raw string from a flag or the environment is turned into a value before validation. */
+export type SettingKind = "string" | "integer" | "boolean";
+
+export interface Setting<S extends z.ZodType = z.ZodType> {
+  kind: SettingKind;
+  schema: S;
+  /** Shown in --help; `undefined` means "unset". */
+  default: z.input<S> | undefined;
+  help: string;
+  /** Never printed in logs or /readyz (keys, tokens). */
+  secret?: boolean;
+}
+
+function setting<S extends z.ZodType>(
+  kind: SettingKind,
+  schema: S,
+  defaultValue: z.input<S> | undefined,
+  help: string,
+  extra: { secret?: boolean } = {},
+): Setting<S> {
+  return { kind, schema, default: defaultValue, help, ...extra };
+}
+
+const port = z.number().int().min(0).max(65535);
+
+/** `default` (small, fast first start), `full` (the published size) or a target entity count. */
+export const scaleSchema = z.preprocess(
+  (v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v),
+  z.union([z.enum(["default", "full"]), z.number().int().min(1000).max(5_000_000)]),
+);
+export type Scale = z.infer<typeof scaleSchema>;
+
+export const SETTINGS = {
+  data_dir: setting("string", z.string().min(1), "./ckg-data", "the data directory; everything ckg keeps lives here"),
+  host: setting("string", z.string().min(1), "127.0.0.1", "listen address (0.0.0.0 listens on every interface)"),
+  port: setting("integer", port, 8402, "listen port (0 picks a free one)"),
+  base_url: setting(
+    "string",
+    z.url().optional(),
+    undefined,
+    "public base URL used in OpenAPI and payment challenges (default: derived from host and port)",
+  ),
+  query_timeout_ms: setting(
+    "integer",
+    z.number().int().min(100).max(600_000),
+    10_000,
+    "time limit of one SPARQL or SQL query in milliseconds",
+  ),
+  scale: setting(
+    "string",
+    scaleSchema,
+    "default",
+    "dataset size for a fresh data directory: default, full, or a target entity count",
+  ),
+  seed: setting("integer", z.number().int().min(0).max(2 ** 31 - 1), 42, "seed of the synthetic demo generator"),
+  rate_limit_per_minute: setting(
+    "integer",
+    z.number().int().min(0).max(10_000_000),
+    6000,
+    "requests per minute allowed to one client (bursts up to the same number); 0 turns the limit off",
+  ),
+  trust_proxy: setting(
+    "boolean",
+    z.boolean(),
+    false,
+    "take the client address from X-Forwarded-For (only behind a proxy you run)",
+  ),
+  graph_replicas: setting(
+    "integer",
+    z.number().int().min(1).max(8),
+    1,
+    "graph query processes; each holds a full copy of the graph in memory and answers queries in parallel",
+  ),
+  ontology_ns: setting(
+    "string",
+    z.url().refine((v) => v.endsWith("#") || v.endsWith("/"), "must end with # or /"),
+    "https://ckg.example/ontology#",
+    "ontology namespace ({schema_ns}) used when a snapshot is built",
+  ),
+  log_level: setting(
+    "string",
+    z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]),
+    "info",
+    "least severe log level written",
+  ),
+} as const satisfies Record<string, Setting>;
+
+export type SettingName = keyof typeof SETTINGS;
+
+export type Config = { [K in SettingName]: z.output<(typeof SETTINGS)[K]["schema"]> };
+
+export function envName(name: string): string {
+  return `CKG_${name.toUpperCase()}`;
+}
+
+export function flagName(name: string): string {
+  return name.replaceAll("_", "-");
+}

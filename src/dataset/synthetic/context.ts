@@ -1,0 +1,152 @@
+/**
+ * @module dataset/synthetic/context
+ * What the generator's steps share: the world being written, the random source, the plan, and the
+ * registries one step leaves for the next (protocols for pools, funds for rounds, ...). The latent
+ * figures here (sizes, communities) shape the graph now and the time-series later; they are never
+ * written to the graph as facts.
+ */
+import type { Rng } from "../rng.ts";
+import type { ScalePlan } from "../scale.ts";
+import type { World } from "../world.ts";
+
+export const SYNTHETIC_SOURCE = "synthetic-demo";
+
+export interface ChainInfo {
+  id: string;
+  key: string;
+  name: string;
+  family: string;
+  evm: boolean;
+  /** How likely a protocol or token is to deploy here. */
+  weight: number;
+  nativeToken?: string;
+}
+
+export interface ProtocolInfo {
+  id: string;
+  name: string;
+  root: string;
+  category: string;
+  chains: string[];
+  /** Latent total value locked in USD. */
+  tvl: number;
+  /** Co-investment community the protocol's investors come from. */
+  community: number;
+  company?: string;
+  dao?: string;
+  token?: string;
+  founded: number;
+}
+
+export interface TokenInfo {
+  id: string;
+  symbol: string;
+  chains: string[];
+  /** Latent market cap in USD. */
+  marketCap: number;
+  stablecoin: boolean;
+  protocol?: string;
+}
+
+export interface PoolInfo {
+  id: string;
+  protocol: string;
+  chain: string;
+  tokens: string[];
+  kind: string;
+  /** Latent total value locked in USD. */
+  tvl: number;
+}
+
+export interface MarketInfo {
+  id: string;
+  protocol: string;
+  chain: string;
+  asset: string;
+  /** Latent supplied value in USD. */
+  supply: number;
+}
+
+export interface VestingInfo {
+  id: string;
+  token: string;
+  group: "team" | "investors" | "ecosystem" | "treasury";
+  /** Share of the token's maximum supply (0..1). */
+  share: number;
+  start: string;
+  cliff: string;
+  end: string;
+  frequency: "daily" | "monthly" | "quarterly";
+}
+
+export interface FundInfo {
+  id: string;
+  communities: number[];
+  /** Preferential-attachment weight: big funds join many rounds. */
+  weight: number;
+}
+
+export interface GenContext {
+  world: World;
+  rng: Rng;
+  plan: ScalePlan;
+  source: string;
+  /** The day the world is generated "as of" (UTC midnight). */
+  asOf: Date;
+  communities: number;
+  chains: ChainInfo[];
+  chainById: Map<string, ChainInfo>;
+  chainByKey: Map<string, ChainInfo>;
+  protocols: ProtocolInfo[];
+  tokens: TokenInfo[];
+  /** Token ids per chain id, most valuable first once `rankTokens` has run. */
+  tokensByChain: Map<string, string[]>;
+  stablecoins: string[];
+  pools: PoolInfo[];
+  markets: MarketInfo[];
+  funds: FundInfo[];
+  companies: string[];
+  marketMakers: string[];
+  exchanges: { id: string; centralized: boolean; weight: number }[];
+  persons: string[];
+  /** Founders and team members by protocol id. */
+  teams: Map<string, string[]>;
+  /** Investors (funds and angels) by protocol id, lead investors first. */
+  investors: Map<string, string[]>;
+  schedules: VestingInfo[];
+  /** Developers per community, for shared contributors across projects. */
+  developersByCommunity: Map<number, string[]>;
+}
+
+/** Days before `asOf`, as an ISO date. */
+export function daysAgo(ctx: GenContext, days: number): string {
+  return new Date(ctx.asOf.getTime() - days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** A random EVM-style address, deterministic from the generator. */
+export function address(ctx: GenContext): string {
+  return `0x${ctx.rng.hex(20)}`;
+}
+
+/** Ethereum mainnet: where wallets of funds and insiders are recorded. */
+export function ethereum(ctx: GenContext): ChainInfo {
+  const chain = ctx.chainByKey.get("eip155:1") ?? ctx.chains[0];
+  if (!chain) throw new Error("the world has no chains");
+  return chain;
+}
+
+/** CAIP-10 account id of an address on a chain. */
+export function caip10(chain: ChainInfo, addr: string): string {
+  return `${chain.key}:${addr}`;
+}
+
+const chainSamplers = new WeakMap<GenContext, () => ChainInfo>();
+
+/** Picks `k` distinct chains by weight. */
+export function pickChains(ctx: GenContext, k: number): ChainInfo[] {
+  let draw = chainSamplers.get(ctx);
+  if (!draw) chainSamplers.set(ctx, (draw = ctx.rng.sampler(ctx.chains.map((c) => [c, c.weight] as const))));
+  const chosen = new Set<ChainInfo>();
+  for (let tries = 0; chosen.size < Math.min(k, ctx.chains.length) && tries < k * 20; tries++) chosen.add(draw());
+  return [...chosen];
+}

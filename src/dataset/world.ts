@@ -1,0 +1,161 @@
+/**
+ * @module dataset/world
+ * The in-memory world a snapshot is built from: entities, facts (each with its source), sources
+ * and the change history. Reference loaders and the synthetic generator write into it; the snapshot
+ * writer turns it into Parquet tables and the RDF dump. Every fact names its source here, so no
+ * later step can lose it.
+ */
+import {
+  ATTRIBUTE_DATATYPES,
+  type Attribute,
+  type ClassName,
+  type NodeType,
+  type Relation,
+  idPrefix,
+  slugify,
+} from "../graph/vocabulary.ts";
+
+export type SourceKind = "reference" | "synthetic" | "provider";
+
+export interface SourceInfo {
+  id: string;
+  name: string;
+  kind: SourceKind;
+  /** True when the facts are generated demo data, not facts about the real world. */
+  synthetic: boolean;
+  license: string;
+  attribution: string;
+  package?: string;
+  version?: string;
+  homepage?: string;
+}
+
+export interface EntityRecord {
+  id: string;
+  type: NodeType;
+  /** Classes of the entity: its type first, then subclasses (Token, Stablecoin). */
+  labels: ClassName[];
+  name: string;
+  symbol?: string;
+  aliases: string[];
+  source: string;
+  /** 0..1 rank hint: how prominent the entity is (size, market cap); orders ambiguous matches. */
+  prominence: number;
+}
+
+export type Operation = "CREATE" | "UPDATE";
+
+export interface ChangeRecord {
+  ts: string;
+  id: string;
+  operation: Operation;
+  fields: string[];
+  source: string;
+}
+
+/** Facts in columns: millions of them at full scale, so no object per fact. */
+export interface FactColumns {
+  subject: string[];
+  predicate: (Relation | Attribute | "rdf:type")[];
+  /** An entity id (relations, rdf:type holds a class name) or a literal's lexical form. */
+  object: string[];
+  isRelation: boolean[];
+  source: string[];
+}
+
+export class World {
+  readonly sources = new Map<string, SourceInfo>();
+  readonly entities = new Map<string, EntityRecord>();
+  readonly facts: FactColumns = { subject: [], predicate: [], object: [], isRelation: [], source: [] };
+  readonly changes: ChangeRecord[] = [];
+  private readonly namesByType = new Map<NodeType, Set<string>>();
+
+  addSource(info: SourceInfo): void {
+    if (this.sources.has(info.id)) throw new Error(`duplicate source ${info.id}`);
+    this.sources.set(info.id, info);
+  }
+
+  /** A new id `<type>/<slug of key>`, suffixed -2, -3, ... when the slug is taken. */
+  allocateId(type: NodeType, key: string): string {
+    const base = `${idPrefix(type)}/${slugify(key)}`;
+    if (!this.entities.has(base)) return base;
+    for (let n = 2; ; n++) {
+      const candidate = `${base}-${n}`;
+      if (!this.entities.has(candidate)) return candidate;
+    }
+  }
+
+  /** True when no node of `type` is named `name` yet (case-insensitive). */
+  nameIsFree(type: NodeType, name: string): boolean {
+    return !this.namesByType.get(type)?.has(name.toLowerCase());
+  }
+
+  addEntity(record: Omit<EntityRecord, "aliases" | "prominence"> & Partial<EntityRecord>): EntityRecord {
+    if (this.entities.has(record.id)) throw new Error(`duplicate entity id ${record.id}`);
+    if (!this.sources.has(record.source)) throw new Error(`entity ${record.id}: unknown source ${record.source}`);
+    const entity: EntityRecord = { aliases: [], prominence: 0, ...record };
+    this.entities.set(entity.id, entity);
+    let names = this.namesByType.get(entity.type);
+    if (!names) this.namesByType.set(entity.type, (names = new Set()));
+    names.add(entity.name.toLowerCase());
+    for (const label of entity.labels) this.push(entity.id, "rdf:type", label, true, entity.source);
+    this.attr(entity.id, "schema:name", entity.name, entity.source);
+    if (entity.symbol) this.attr(entity.id, "symbol", entity.symbol, entity.source);
+    for (const alias of entity.aliases) this.attr(entity.id, "alias", alias, entity.source);
+    return entity;
+  }
+
+  attr(id: string, name: Attribute, value: string | number | boolean, source: string): void {
+    this.push(id, name, formatLiteral(name, value), false, source);
+  }
+
+  rel(id: string, relation: Relation, target: string, source: string): void {
+    this.push(id, relation, target, true, source);
+  }
+
+  change(record: ChangeRecord): void {
+    this.changes.push(record);
+  }
+
+  get factCount(): number {
+    return this.facts.subject.length;
+  }
+
+  /** Checks the world is whole: every fact's subject, relation target and source exists. */
+  validate(): string[] {
+    const problems: string[] = [];
+    const { subject, object, isRelation, source, predicate } = this.facts;
+    for (let i = 0; i < subject.length && problems.length < 20; i++) {
+      if (!this.entities.has(subject[i]!)) problems.push(`fact ${i}: unknown subject ${subject[i]}`);
+      if (isRelation[i] && predicate[i] !== "rdf:type" && !this.entities.has(object[i]!)) {
+        problems.push(`fact ${i}: ${subject[i]} ${predicate[i]} -> unknown ${object[i]}`);
+      }
+      if (!this.sources.has(source[i]!)) problems.push(`fact ${i}: unknown source ${source[i]}`);
+    }
+    for (const change of this.changes.slice(0, 100_000)) {
+      if (!this.entities.has(change.id)) problems.push(`change of unknown entity ${change.id}`);
+      if (problems.length >= 20) break;
+    }
+    return problems;
+  }
+
+  private push(s: string, p: FactColumns["predicate"][number], o: string, isRelation: boolean, source: string): void {
+    const facts = this.facts;
+    facts.subject.push(s);
+    facts.predicate.push(p);
+    facts.object.push(o);
+    facts.isRelation.push(isRelation);
+    facts.source.push(source);
+  }
+}
+
+function formatLiteral(name: Attribute, value: string | number | boolean): string {
+  const datatype = ATTRIBUTE_DATATYPES[name];
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) throw new Error(`attribute ${name}: not a finite number`);
+    // Decimals keep at most 6 places; integers stay integers.
+    if (datatype?.endsWith("integer") || datatype?.endsWith("gYear")) return String(Math.round(value));
+    return value.toFixed(6).replace(/\.?0+$/, "");
+  }
+  return String(value);
+}

@@ -1,0 +1,174 @@
+/**
+ * @module graph/explore
+ * Explore: one entity's attributes and relationships, grouped by the ten focus categories of the
+ * spec. Each value and link names its source. Hubs (a chain with 100,000 tokens) show the first
+ * items of each relationship and the total, never a silent cut.
+ */
+import { z } from "zod";
+import { CkgError } from "../errors.ts";
+import type { IndexedNode, NameIndex } from "../search/name-index.ts";
+import type { GraphPool } from "./graph-pool.ts";
+import type { Ontology } from "./ontology.ts";
+import type { Term } from "./protocol.ts";
+import { plainValue } from "./sparql.ts";
+import {
+  ENTITY_TYPES,
+  FOCUS_CATEGORIES,
+  type FocusCategory,
+  type Namespaces,
+  type NodeType,
+  RDF_TYPE,
+  SUPPORT_TYPES,
+  fieldName,
+} from "./vocabulary.ts";
+
+/** Links shown per relationship (predicate and direction); the total is always given. */
+export const ITEMS_PER_RELATIONSHIP = 100;
+
+export const exploreInputSchema = z.strictObject({
+  entity_name: z.string().trim().min(1, "entity_name must not be empty").max(500),
+  entity_type: z.enum([...ENTITY_TYPES, ...SUPPORT_TYPES]).optional(),
+  focus: z.array(z.enum(FOCUS_CATEGORIES)).min(1).max(FOCUS_CATEGORIES.length).optional(),
+});
+export type ExploreInput = z.output<typeof exploreInputSchema>;
+
+const relatedEntitySchema = z.object({
+  predicate: z.string(),
+  label: z.string(),
+  direction: z.enum(["outgoing", "incoming"]),
+  uri: z.string(),
+  name: z.string().nullable(),
+  type: z.string().nullable(),
+  labels: z.array(z.string()),
+  source: z.string(),
+});
+export type RelatedEntity = z.infer<typeof relatedEntitySchema>;
+
+const categoryBlockSchema = z.object({ count: z.number().int(), truncated: z.boolean(), items: z.array(relatedEntitySchema) });
+export type CategoryBlock = z.infer<typeof categoryBlockSchema>;
+
+const attributeValueSchema = z.object({ value: z.unknown(), source: z.string() });
+export type AttributeValue = z.infer<typeof attributeValueSchema>;
+
+export const exploreResultSchema = z.object({
+  status: z.literal("success"),
+  entity: z.object({
+    uri: z.string(),
+    id: z.string(),
+    name: z.string(),
+    type: z.string(),
+    labels: z.array(z.string()),
+    attributes: z.record(z.string(), z.array(attributeValueSchema)),
+  }),
+  relationships: z.partialRecord(z.enum(FOCUS_CATEGORIES), categoryBlockSchema),
+  sources: z.array(z.string()),
+  /** Other entities with the same name (and type, when given); pass one's URI to explore it instead. */
+  other_matches: z.array(z.object({ uri: z.string(), name: z.string(), type: z.string() })),
+});
+export type ExploreResult = z.infer<typeof exploreResultSchema>;
+
+export interface ExploreDeps {
+  graph: GraphPool;
+  names: NameIndex;
+  ontology: Ontology;
+  ns: Namespaces;
+  timeoutMs: number;
+}
+
+const NODE_TYPES = new Set<string>([...ENTITY_TYPES, ...SUPPORT_TYPES]);
+
+export function resolveEntity(names: NameIndex, text: string, type?: NodeType): { node: IndexedNode; others: IndexedNode[] } {
+  const trimmed = text.trim();
+  if (/^https?:\/\//i.test(trimmed)) {
+    const node = names.byUri(trimmed);
+    if (node && (!type || node.type === type)) return { node, others: [] };
+  } else {
+    const [node, ...others] = names.exact(trimmed, type);
+    if (node) return { node, others };
+  }
+  const otherTypes = type ? names.exact(trimmed).map((n) => n.type) : [];
+  const suggestions = names.suggest(trimmed, { type, limit: 5 });
+  const hint = otherTypes.length > 0 ? ` It exists as ${[...new Set(otherTypes)].join(", ")}.` : "";
+  throw new CkgError("entity_not_found", `No ${type ?? "entity"} is named "${trimmed}".${hint} Find names with /api/search.`, {
+    details: {
+      entity_name: trimmed,
+      entity_type: type ?? null,
+      suggestions: suggestions.map((s) => ({ name: s.name, uri: s.uri, type: s.type })),
+    },
+  });
+}
+
+export async function explore(deps: ExploreDeps, input: ExploreInput): Promise<ExploreResult> {
+  const { node, others } = resolveEntity(deps.names, input.entity_name, input.entity_type);
+  const hood = await deps.graph.neighbourhood(node.uri, ITEMS_PER_RELATIONSHIP, deps.timeoutMs);
+  const sourceOf = (graph: string) => (graph.startsWith(deps.ns.source) ? graph.slice(deps.ns.source.length) : graph);
+  const sources = new Set<string>();
+
+  const categories = input.focus && input.focus.length > 0 ? input.focus : FOCUS_CATEGORIES;
+  const blocks = new Map<FocusCategory, CategoryBlock>(categories.map((c) => [c, { count: 0, truncated: false, items: [] }]));
+  const attributes: Record<string, AttributeValue[]> = {};
+  const labels = new Set<string>(node.labels);
+
+  for (const fact of hood.outgoing) {
+    const source = sourceOf(fact.graph);
+    if (fact.predicate === RDF_TYPE) {
+      labels.add(deps.ontology.shortName(fact.object.value));
+      continue;
+    }
+    const category = deps.ontology.categoryOf(fact.predicate);
+    if (fact.object.type === "literal" || category === undefined) {
+      const field = fieldName(deps.ontology.shortName(fact.predicate));
+      (attributes[field] ??= []).push({ value: plainValue(fact.object as Term), source });
+      sources.add(source);
+      continue;
+    }
+    const block = blocks.get(category);
+    if (!block) continue;
+    block.count++;
+    block.items.push(related(deps, fact.predicate, "outgoing", fact.object.value, fact.name, fact.types, source));
+    sources.add(source);
+  }
+  for (const group of hood.incoming) {
+    const category = deps.ontology.categoryOf(group.predicate);
+    const block = category && blocks.get(category);
+    if (!block) continue;
+    block.count += group.total;
+    block.truncated ||= group.total > group.items.length;
+    for (const item of group.items) {
+      const source = sourceOf(item.graph);
+      block.items.push(related(deps, group.predicate, "incoming", item.uri, item.name, item.types, source));
+      sources.add(source);
+    }
+  }
+
+  return {
+    status: "success",
+    entity: { uri: node.uri, id: node.id, name: node.name, type: node.type, labels: [...labels], attributes },
+    relationships: Object.fromEntries(blocks),
+    sources: [...sources].sort(),
+    other_matches: others.slice(0, 10).map((o) => ({ uri: o.uri, name: o.name, type: o.type })),
+  };
+}
+
+function related(
+  deps: ExploreDeps,
+  predicate: string,
+  direction: RelatedEntity["direction"],
+  uri: string,
+  name: string | undefined,
+  typeIris: string[],
+  source: string,
+): RelatedEntity {
+  const labels = typeIris.map((t) => deps.ontology.shortName(t));
+  const meta = deps.ontology.predicate(predicate);
+  return {
+    predicate: meta?.name ?? predicate,
+    label: meta?.label ?? predicate,
+    direction,
+    uri,
+    name: name ?? null,
+    type: labels.find((l) => NODE_TYPES.has(l)) ?? labels[0] ?? null,
+    labels,
+    source,
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * @module graph/graph-process
+ * The body of a graph process (`ckg __graph-worker`): an in-memory Oxigraph store loaded from a
+ * snapshot's N-Quads dump, answering the server over IPC. The server kills this process when a
+ * query runs past its time limit and starts a fresh one.
+ */
+import { closeSync, openSync, readSync, fstatSync } from "node:fs";
+import { oxigraph } from "./oxigraph.ts";
+import type { GraphReply, GraphRequest, Neighbourhood, Related, SelectResult, Term } from "./protocol.ts";
+import { RDF_TYPE, SCHEMA_NAME } from "./vocabulary.ts";
+
+const CHUNK = 16 << 20;
+
+/** Reads a file in chunks so the parser never needs the whole dump (hundreds of MB) in one buffer. */
+function* fileChunks(path: string): Generator<Uint8Array> {
+  const fd = openSync(path, "r");
+  try {
+    const size = fstatSync(fd).size;
+    for (let offset = 0; offset < size; offset += CHUNK) {
+      const buffer = new Uint8Array(Math.min(CHUNK, size - offset));
+      readSync(fd, buffer, 0, buffer.length, offset);
+      yield buffer;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+interface SparqlJson {
+  head: { vars?: string[] };
+  boolean?: boolean;
+  results?: { bindings: Record<string, Term>[] };
+}
+
+export class GraphStore {
+  private store = new oxigraph.Store();
+
+  load(file: string): { quads: number; ms: number } {
+    const started = performance.now();
+    const store = new oxigraph.Store();
+    store.load(fileChunks(file), { format: "application/n-quads", lenient: true, no_transaction: true });
+    this.store = store;
+    return { quads: store.size, ms: Math.round(performance.now() - started) };
+  }
+
+  get size(): number {
+    return this.store.size;
+  }
+
+  /** Runs a prepared (already guarded) SELECT or ASK query; the default graph is the union of all sources. */
+  select(query: string): SelectResult {
+    const text = this.store.query(query, { use_default_graph_as_union: true, results_format: "json" }) as string;
+    const json = JSON.parse(text) as SparqlJson;
+    if (typeof json.boolean === "boolean") return { variables: [], rows: [], boolean: json.boolean };
+    return { variables: json.head.vars ?? [], rows: json.results?.bindings ?? [] };
+  }
+
+  neighbourhood(uri: string, limit: number, outgoingLimit: number): Neighbourhood {
+    const iri = `<${uri}>`;
+    const name = `<${SCHEMA_NAME}>`;
+    const type = `<${RDF_TYPE}>`;
+    const outRows = this.select(
+      `SELECT ?p ?o ?g ?name ?type WHERE { GRAPH ?g { ${iri} ?p ?o } OPTIONAL { ?o ${name} ?name } OPTIONAL { ?o ${type} ?type } } LIMIT ${outgoingLimit}`,
+    ).rows;
+    const outgoing = new Map<string, Neighbourhood["outgoing"][number]>();
+    for (const row of outRows) {
+      const key = `${row.p!.value}|${row.o!.type}|${row.o!.value}|${row.g!.value}`;
+      let entry = outgoing.get(key);
+      if (!entry) {
+        entry = { predicate: row.p!.value, object: row.o!, graph: row.g!.value, name: row.name?.value, types: [] };
+        outgoing.set(key, entry);
+      }
+      if (row.type && !entry.types.includes(row.type.value)) entry.types.push(row.type.value);
+    }
+
+    const counts = this.select(`SELECT ?p (COUNT(DISTINCT ?s) AS ?n) WHERE { ?s ?p ${iri} } GROUP BY ?p`).rows;
+    const incoming: Neighbourhood["incoming"] = [];
+    for (const row of counts) {
+      const predicate = row.p!.value;
+      const rows = this.select(
+        `SELECT ?s ?g ?name ?type WHERE { { SELECT DISTINCT ?s WHERE { ?s <${predicate}> ${iri} } LIMIT ${limit} } ` +
+          `GRAPH ?g { ?s <${predicate}> ${iri} } OPTIONAL { ?s ${name} ?name } OPTIONAL { ?s ${type} ?type } }`,
+      ).rows;
+      const items = new Map<string, Related>();
+      for (const item of rows) {
+        const key = `${item.s!.value}|${item.g!.value}`;
+        let related = items.get(key);
+        if (!related) items.set(key, (related = { uri: item.s!.value, name: item.name?.value, graph: item.g!.value, types: [] }));
+        if (item.type && !related.types.includes(item.type.value)) related.types.push(item.type.value);
+      }
+      incoming.push({ predicate, total: Number(row.n!.value), items: [...items.values()] });
+    }
+    return { exists: outgoing.size > 0, outgoing: [...outgoing.values()], incoming };
+  }
+}
+
+/** Entry point of `ckg __graph-worker`: serve requests from the parent until it goes away. */
+export function runGraphProcess(): void {
+  if (!process.send) throw new Error("the graph process must be started by ckg serve (no IPC channel)");
+  const send = process.send.bind(process);
+  const store = new GraphStore();
+  process.on("message", (message: GraphRequest) => {
+    let reply: GraphReply;
+    try {
+      let value: unknown;
+      switch (message.kind) {
+        case "load":
+          value = store.load(message.file);
+          break;
+        case "select":
+          value = store.select(message.query);
+          break;
+        case "neighbourhood":
+          value = store.neighbourhood(message.uri, message.limit, message.outgoingLimit);
+          break;
+      }
+      reply = { id: message.id, ok: true, value };
+    } catch (error) {
+      reply = {
+        id: message.id,
+        ok: false,
+        error: { code: message.kind === "select" ? "invalid_sparql" : "internal", message: (error as Error).message ?? String(error) },
+      };
+    }
+    send(reply);
+  });
+  // The parent died or closed the channel: nothing left to serve.
+  process.on("disconnect", () => process.exit(0));
+}

@@ -1,0 +1,48 @@
+/**
+ * @module graph/protocol
+ * Messages between the server and its graph processes. Oxigraph runs in a child process, not a
+ * Worker: a SPARQL query is one synchronous WebAssembly call, and Bun cannot interrupt WebAssembly
+ * in a Worker (terminate() returns while the thread keeps computing). A process can be killed.
+ */
+import type { ErrorCode } from "../errors.ts";
+
+/** An RDF term as the server sees it. */
+export type Term =
+  | { type: "uri"; value: string }
+  | { type: "bnode"; value: string }
+  | { type: "literal"; value: string; datatype?: string; "xml:lang"?: string };
+
+export interface SelectResult {
+  /** SELECT: the projected variables; ASK: []. */
+  variables: string[];
+  /** One object per solution, keyed by variable; unbound variables are absent. */
+  rows: Record<string, Term>[];
+  /** ASK queries answer a boolean instead of rows. */
+  boolean?: boolean;
+}
+
+export interface Related {
+  uri: string;
+  name?: string;
+  types: string[];
+  /** Named graph (source) of the fact that links it. */
+  graph: string;
+}
+
+export interface Neighbourhood {
+  /** False when the URI is the subject of no fact. */
+  exists: boolean;
+  /** Facts with the entity as subject: attributes and outgoing relationships. */
+  outgoing: { predicate: string; object: Term; graph: string; name?: string; types: string[] }[];
+  /** Incoming relationships per predicate: how many there are, and the first `limit` of them. */
+  incoming: { predicate: string; total: number; items: Related[] }[];
+}
+
+export type GraphRequest =
+  | { kind: "load"; id: number; file: string }
+  | { kind: "select"; id: number; query: string }
+  | { kind: "neighbourhood"; id: number; uri: string; limit: number; outgoingLimit: number };
+
+export type GraphReply =
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; error: { code: ErrorCode; message: string; details?: Record<string, unknown> } };

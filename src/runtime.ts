@@ -1,0 +1,16 @@
+/**
+ * @module runtime
+ * Facts about how ckg is running: from source (`bun src/main.ts`) or as the single executable,
+ * and how to start another copy of itself (graph processes, the first-start build).
+ */
+import { fileURLToPath } from "node:url";
+
+/** True inside the executable made by `npm run build` (its modules live in Bun's virtual file system). */
+export const IS_COMPILED = import.meta.path.startsWith("/$bunfs/") || import.meta.path.includes("~BUN");
+
+const MAIN = fileURLToPath(new URL("./main.ts", import.meta.url));
+
+/** The argv that runs `ckg <args>` in a child process. */
+export function selfCommand(...args: string[]): string[] {
+  return IS_COMPILED ? [process.execPath, ...args] : [process.execPath, MAIN, ...args];
+}

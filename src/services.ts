@@ -1,0 +1,154 @@
+/**
+ * @module services
+ * What a running server holds: the data directory, the state database, DuckDB, the graph
+ * processes and the live snapshot with its indexes; and how it gets there: build a first snapshot
+ * when the data directory is empty (in a child process, so the server answers health checks
+ * meanwhile), then activate it. Operations receive these services; they never build them.
+ */
+import type { DuckDBInstance } from "@duckdb/node-api";
+import type { Config } from "./config/config.ts";
+import { CkgError } from "./errors.ts";
+import { applySnapshotChanges } from "./graph/change-log.ts";
+import { GraphPool } from "./graph/graph-pool.ts";
+import { type Ontology, loadOntology } from "./graph/ontology.ts";
+import type { Namespaces } from "./graph/vocabulary.ts";
+import type { Logger } from "./log.ts";
+import { selfCommand } from "./runtime.ts";
+import { NameIndex } from "./search/name-index.ts";
+import { type SchemaDocument, describeSchema, syntheticNotice } from "./snapshot/describe.ts";
+import { type SnapshotManifest, readManifest } from "./snapshot/manifest.ts";
+import { type DataDir, currentSnapshotId, dataDir, ensureDataDir, snapshotPath } from "./store/data-dir.ts";
+import { openDuck } from "./store/duckdb.ts";
+import { type StateDb, openStateDb } from "./store/state-db.ts";
+import { join } from "node:path";
+import { VERSION } from "./version.ts";
+
+export type Phase = "starting" | "building" | "loading" | "ready" | "failed";
+
+export interface LiveSnapshot {
+  id: string;
+  dir: string;
+  manifest: SnapshotManifest;
+  ns: Namespaces;
+  ontology: Ontology;
+  names: NameIndex;
+  schema: SchemaDocument;
+}
+
+export class Services {
+  phase: Phase = "starting";
+  error: string | undefined;
+  live: LiveSnapshot | undefined;
+  readonly startedAt = Date.now();
+
+  private constructor(
+    readonly config: Config,
+    readonly log: Logger,
+    readonly dir: DataDir,
+    readonly state: StateDb,
+    readonly duck: DuckDBInstance,
+    readonly graph: GraphPool,
+  ) {}
+
+  static async open(config: Config, log: Logger): Promise<Services> {
+    const dir = dataDir(config.data_dir);
+    ensureDataDir(dir);
+    const state = openStateDb(dir.stateDb);
+    const duck = await openDuck({ threads: 2 });
+    const graph = new GraphPool({ replicas: config.graph_replicas, command: selfCommand("__graph-worker"), log });
+    return new Services(config, log, dir, state, duck, graph);
+  }
+
+  /** Brings the server to ready: builds a first snapshot if there is none, then activates the current one. */
+  async start(): Promise<void> {
+    try {
+      let id = currentSnapshotId(this.dir);
+      if (!id) {
+        this.phase = "building";
+        await this.buildFirstSnapshot();
+        id = currentSnapshotId(this.dir);
+        if (!id) throw new Error("the first build finished without publishing a snapshot");
+      }
+      await this.activate(id);
+    } catch (error) {
+      this.phase = "failed";
+      this.error = (error as Error).message;
+      this.log.error({ err: this.error }, "start-up failed");
+      throw error;
+    }
+  }
+
+  /** Makes a snapshot live: indexes, change log, schema document, then the graph processes. */
+  async activate(id: string): Promise<void> {
+    const dir = snapshotPath(this.dir, id);
+    const manifest = readManifest(dir);
+    const ns = manifest.namespaces;
+    const ontology = loadOntology(ns.ontology);
+    const names = await NameIndex.fromParquet(this.duck, join(dir, manifest.files.entities), ns);
+    const added = await applySnapshotChanges(this.state, this.duck, { id, changesFile: join(dir, manifest.files.changes) }, names);
+    const schema = describeSchema(manifest, ontology, ns, []);
+    this.live = { id, dir, manifest, ns, ontology, names, schema };
+    this.phase = "loading";
+    this.log.info({ snapshot: id, nodes: names.size, changes_added: added, synthetic: manifest.synthetic }, "snapshot active; loading graph");
+    await this.graph.load({ id, file: join(dir, manifest.files.graph), quads: manifest.counts.quads });
+    this.phase = "ready";
+    this.log.info({ snapshot: id, ready_ms: Date.now() - this.startedAt }, "ready");
+  }
+
+  /** The live snapshot, or 503 while there is none yet. */
+  snapshot(): LiveSnapshot {
+    if (this.live) return this.live;
+    throw new CkgError("not_ready", this.phase === "failed" ? `The server failed to start: ${this.error}` : `The dataset is not ready yet (${this.phase}).`, {
+      retryAfterSeconds: this.phase === "building" ? 10 : 3,
+      details: { phase: this.phase },
+    });
+  }
+
+  readiness(): { ready: boolean; body: Record<string, unknown> } {
+    const live = this.live;
+    const body: Record<string, unknown> = {
+      status: this.phase,
+      version: VERSION,
+      uptime_s: Math.round((Date.now() - this.startedAt) / 1000),
+      data_dir: this.dir.root,
+      graph: this.graph.status(),
+    };
+    if (this.error) body.error = this.error;
+    if (live) {
+      body.snapshot = {
+        id: live.id,
+        created_at: live.manifest.created_at,
+        as_of: live.manifest.as_of,
+        synthetic: live.manifest.synthetic,
+        notice: syntheticNotice(live.manifest),
+        entity_counts: live.schema.provenance.entity_counts,
+        sources: live.manifest.sources.map((s) => ({ id: s.id, kind: s.kind, synthetic: s.synthetic, entities: s.entities, facts: s.facts, as_of: s.as_of })),
+      };
+    }
+    return { ready: this.phase === "ready", body };
+  }
+
+  async close(): Promise<void> {
+    await this.graph.close();
+    this.duck.closeSync();
+    this.state.close();
+  }
+
+  private async buildFirstSnapshot(): Promise<void> {
+    const { config } = this;
+    this.log.info({ data_dir: this.dir.root, scale: String(config.scale) }, "data directory is empty: building the default dataset");
+    const proc = Bun.spawn(
+      selfCommand(
+        "build",
+        "--data-dir", this.dir.root,
+        "--scale", String(config.scale),
+        "--seed", String(config.seed),
+        "--ontology-ns", config.ontology_ns,
+        "--log-level", config.log_level,
+      ),
+      { stdio: ["ignore", "inherit", "inherit"] },
+    );
+    const code = await proc.exited;
+    if (code !== 0) throw new Error(`building the default dataset failed (exit code ${code}); see the log above`);
+  }
+}

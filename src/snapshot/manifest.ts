@@ -1,0 +1,54 @@
+/**
+ * @module snapshot/manifest
+ * manifest.json: what a snapshot holds and where it came from. The schema endpoint's provenance,
+ * /readyz and the server's loaders all read it; nothing else describes a snapshot.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+
+export const sourceSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: z.enum(["reference", "synthetic", "provider"]),
+  synthetic: z.boolean(),
+  license: z.string(),
+  attribution: z.string(),
+  package: z.string().optional(),
+  version: z.string().optional(),
+  homepage: z.string().optional(),
+  /** The named graph holding this source's facts. */
+  graph: z.string(),
+  entities: z.number().int(),
+  facts: z.number().int(),
+  as_of: z.string(),
+});
+
+export const manifestSchema = z.object({
+  format: z.literal(1),
+  id: z.string(),
+  created_at: z.string(),
+  as_of: z.string(),
+  build: z.object({ scale: z.string(), seed: z.number().int(), ckg_version: z.string(), duration_ms: z.number() }),
+  namespaces: z.object({ ontology: z.string(), entity: z.string(), source: z.string() }),
+  synthetic: z.boolean(),
+  sources: z.array(sourceSummarySchema),
+  counts: z.object({
+    entities: z.number().int(),
+    nodes_by_type: z.record(z.string(), z.number().int()),
+    facts: z.number().int(),
+    quads: z.number().int(),
+    changes: z.number().int(),
+  }),
+  files: z.object({ entities: z.string(), facts: z.string(), changes: z.string(), graph: z.string() }),
+});
+
+export type SnapshotManifest = z.infer<typeof manifestSchema>;
+export type SourceSummary = z.infer<typeof sourceSummarySchema>;
+
+export const MANIFEST_FILE = "manifest.json";
+
+export function readManifest(snapshotDir: string): SnapshotManifest {
+  const text = readFileSync(join(snapshotDir, MANIFEST_FILE), "utf8");
+  return manifestSchema.parse(JSON.parse(text));
+}

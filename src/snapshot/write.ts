@@ -1,0 +1,215 @@
+/**
+ * @module snapshot/write
+ * Writes a world into a snapshot folder: Parquet tables (entities, facts, changes) through DuckDB,
+ * the RDF dump (N-Quads, one named graph per source) for fast graph loading, and manifest.json.
+ * The Parquet tables are the snapshot's truth; the RDF dump is derived from the same facts.
+ */
+import { join } from "node:path";
+import { writeFileSync } from "node:fs";
+import { type DuckDBConnection, LIST, VARCHAR } from "@duckdb/node-api";
+import { openDuck, sqlString, withConnection } from "../store/duckdb.ts";
+import type { World } from "../dataset/world.ts";
+import { loadOntology } from "../graph/ontology.ts";
+import { oxigraph } from "../graph/oxigraph.ts";
+import {
+  ATTRIBUTE_DATATYPES,
+  type Attribute,
+  ENTITY_TYPES,
+  type Namespaces,
+  RDF_TYPE,
+  type Relation,
+  XSD,
+  classIri,
+  entityUri,
+  predicateIri,
+  type ClassName,
+} from "../graph/vocabulary.ts";
+import { MANIFEST_FILE, type SnapshotManifest } from "./manifest.ts";
+import { VERSION } from "../version.ts";
+
+export const FILES = {
+  entities: "entities.parquet",
+  facts: "facts.parquet",
+  changes: "changes.parquet",
+  graph: "graph.nq",
+} as const;
+
+export interface WriteOptions {
+  id: string;
+  dir: string;
+  ns: Namespaces;
+  asOf: Date;
+  scale: string;
+  seed: number;
+  startedAt: number;
+}
+
+export async function writeSnapshot(world: World, options: WriteOptions): Promise<SnapshotManifest> {
+  const duck = await openDuck({ threads: 2 });
+  try {
+    await withConnection(duck, async (c) => {
+      await writeEntities(c, world, join(options.dir, FILES.entities), options.ns);
+      await writeFacts(c, world, join(options.dir, FILES.facts));
+      await writeChanges(c, world, join(options.dir, FILES.changes));
+    });
+  } finally {
+    duck.closeSync();
+  }
+  const quads = await writeGraph(world, join(options.dir, FILES.graph), options.ns);
+  const manifest = buildManifest(world, options, quads);
+  writeFileSync(join(options.dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+  return manifest;
+}
+
+const PARQUET = "(FORMAT parquet, COMPRESSION zstd)";
+const TEXT_LIST = LIST(VARCHAR);
+
+async function writeEntities(c: DuckDBConnection, world: World, path: string, ns: Namespaces): Promise<void> {
+  await c.run(`CREATE TABLE entities (
+    id VARCHAR, uri VARCHAR, type VARCHAR, labels VARCHAR[], name VARCHAR, symbol VARCHAR,
+    aliases VARCHAR[], source VARCHAR, prominence DOUBLE)`);
+  const appender = await c.createAppender("entities");
+  for (const e of world.entities.values()) {
+    appender.appendVarchar(e.id);
+    appender.appendVarchar(entityUri(ns, e.id));
+    appender.appendVarchar(e.type);
+    appender.appendList(e.labels, TEXT_LIST);
+    appender.appendVarchar(e.name);
+    if (e.symbol) appender.appendVarchar(e.symbol);
+    else appender.appendNull();
+    appender.appendList(e.aliases, TEXT_LIST);
+    appender.appendVarchar(e.source);
+    appender.appendDouble(e.prominence);
+    appender.endRow();
+  }
+  appender.closeSync();
+  await c.run(`COPY (SELECT * FROM entities ORDER BY id) TO ${sqlString(path)} ${PARQUET}`);
+}
+
+async function writeFacts(c: DuckDBConnection, world: World, path: string): Promise<void> {
+  await c.run(`CREATE TABLE facts (
+    subject_id VARCHAR, predicate VARCHAR, object VARCHAR, object_kind VARCHAR, datatype VARCHAR, source VARCHAR)`);
+  const appender = await c.createAppender("facts");
+  const { subject, predicate, object, isRelation, source } = world.facts;
+  for (let i = 0; i < subject.length; i++) {
+    const p = predicate[i]!;
+    appender.appendVarchar(subject[i]!);
+    appender.appendVarchar(p);
+    appender.appendVarchar(object[i]!);
+    appender.appendVarchar(p === "rdf:type" ? "class" : isRelation[i] ? "entity" : "literal");
+    const datatype = isRelation[i] ? undefined : ATTRIBUTE_DATATYPES[p as Attribute];
+    if (datatype) appender.appendVarchar(datatype);
+    else appender.appendNull();
+    appender.appendVarchar(source[i]!);
+    appender.endRow();
+  }
+  appender.closeSync();
+  await c.run(`COPY facts TO ${sqlString(path)} ${PARQUET}`);
+}
+
+async function writeChanges(c: DuckDBConnection, world: World, path: string): Promise<void> {
+  await c.run(`CREATE TABLE changes (ts VARCHAR, entity_id VARCHAR, operation VARCHAR, fields VARCHAR[], source VARCHAR)`);
+  const appender = await c.createAppender("changes");
+  for (const change of world.changes) {
+    appender.appendVarchar(change.ts);
+    appender.appendVarchar(change.id);
+    appender.appendVarchar(change.operation);
+    appender.appendList(change.fields, TEXT_LIST);
+    appender.appendVarchar(change.source);
+    appender.endRow();
+  }
+  appender.closeSync();
+  await c.run(
+    `COPY (SELECT ts::TIMESTAMP AS ts, entity_id, operation, fields, source FROM changes ORDER BY ts, entity_id) TO ${sqlString(path)} ${PARQUET}`,
+  );
+}
+
+/** N-Quads string escaping (RDF 1.1 N-Quads, ECHAR). */
+function literal(value: string, datatype: string | undefined): string {
+  const escaped = value.replace(/[\\"\n\r\t]/g, (ch) => ({ "\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t" })[ch]!);
+  return datatype && datatype !== `${XSD}string` ? `"${escaped}"^^<${datatype}>` : `"${escaped}"`;
+}
+
+/** The RDF dump: every fact in its source's named graph, plus the ontology and source descriptions. */
+async function writeGraph(world: World, path: string, ns: Namespaces): Promise<number> {
+  const file = Bun.file(path).writer({ highWaterMark: 1 << 22 });
+  const meta = `<${ns.source}ckg>`;
+  let quads = 0;
+  const predicates = new Map<string, string>();
+  const predicateOf = (p: string) => {
+    let iri = predicates.get(p);
+    if (!iri) predicates.set(p, (iri = p === "rdf:type" ? `<${RDF_TYPE}>` : `<${predicateIri(ns, p as Relation | Attribute)}>`));
+    return iri;
+  };
+  const graphs = new Map([...world.sources.keys()].map((id) => [id, `<${ns.source}${id}>`]));
+
+  // The ontology and the sources' own descriptions sit in the ckg graph.
+  const ontology = loadOntology(ns.ontology);
+  for (const quad of oxigraph.parse(ontology.turtle, { format: "text/turtle" })) {
+    file.write(`${quad.subject.toString()} ${quad.predicate.toString()} ${quad.object.toString()} ${meta} .\n`);
+    quads++;
+  }
+  for (const source of world.sources.values()) {
+    const s = graphs.get(source.id)!;
+    file.write(`${s} <${RDF_TYPE}> <${ns.ontology}Source> ${meta} .\n`);
+    file.write(`${s} <http://schema.org/name> ${literal(source.name, undefined)} ${meta} .\n`);
+    file.write(`${s} <${ns.ontology}license> ${literal(source.license, undefined)} ${meta} .\n`);
+    file.write(`${s} <${ns.ontology}synthetic> ${literal(String(source.synthetic), `${XSD}boolean`)} ${meta} .\n`);
+    quads += 4;
+  }
+
+  const { subject, predicate, object, isRelation, source } = world.facts;
+  let chunk = "";
+  for (let i = 0; i < subject.length; i++) {
+    const p = predicate[i]!;
+    let o: string;
+    if (p === "rdf:type") o = `<${classIri(ns, object[i] as ClassName)}>`;
+    else if (isRelation[i]) o = `<${entityUri(ns, object[i]!)}>`;
+    else o = literal(object[i]!, ATTRIBUTE_DATATYPES[p as Attribute]);
+    chunk += `<${ns.entity}${subject[i]}> ${predicateOf(p)} ${o} ${graphs.get(source[i]!)} .\n`;
+    if (chunk.length > 1 << 20) {
+      file.write(chunk);
+      chunk = "";
+    }
+  }
+  file.write(chunk);
+  await file.end();
+  return quads + subject.length;
+}
+
+function buildManifest(world: World, options: WriteOptions, quads: number): SnapshotManifest {
+  const nodesByType: Record<string, number> = {};
+  const entitiesBySource = new Map<string, number>();
+  for (const e of world.entities.values()) {
+    nodesByType[e.type] = (nodesByType[e.type] ?? 0) + 1;
+    entitiesBySource.set(e.source, (entitiesBySource.get(e.source) ?? 0) + 1);
+  }
+  const factsBySource = new Map<string, number>();
+  for (const s of world.facts.source) factsBySource.set(s, (factsBySource.get(s) ?? 0) + 1);
+  const asOf = options.asOf.toISOString().replace(/\.\d+Z$/, "Z");
+  const sources = [...world.sources.values()].map((s) => ({
+    ...s,
+    graph: `${options.ns.source}${s.id}`,
+    entities: entitiesBySource.get(s.id) ?? 0,
+    facts: factsBySource.get(s.id) ?? 0,
+    as_of: asOf,
+  }));
+  return {
+    format: 1,
+    id: options.id,
+    created_at: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
+    as_of: asOf,
+    build: { scale: options.scale, seed: options.seed, ckg_version: VERSION, duration_ms: Math.round(performance.now() - options.startedAt) },
+    namespaces: options.ns,
+    synthetic: sources.some((s) => s.synthetic && s.facts > 0),
+    sources,
+    counts: {
+      entities: ENTITY_TYPES.reduce((sum, t) => sum + (nodesByType[t] ?? 0), 0),
+      nodes_by_type: nodesByType,
+      facts: world.factCount,
+      quads,
+      changes: world.changes.length,
+    },
+    files: { ...FILES },
+  };
+}
