@@ -6,6 +6,7 @@
  */
 import { COMMANDS } from "./cli/index.ts";
 import { ConfigError, UsageError, commandHelp, parseCommandArgs } from "./cli/command.ts";
+import { useNativeDir } from "./runtime.ts";
 import { VERSION } from "./version.ts";
 
 function globalHelp(): string {
@@ -44,6 +45,7 @@ async function main(argv: string[]): Promise<number> {
       console.log(commandHelp(command));
       return 0;
     }
+    if (command.settings.includes("data_dir")) useNativeDir(parsed.config.data_dir);
     return (await command.run(parsed)) ?? 0;
   } catch (error) {
     if (error instanceof ConfigError || error instanceof UsageError) {

@@ -3,6 +3,7 @@
  * Facts about how ckg is running: from source (`bun src/main.ts`) or as the single executable,
  * and how to start another copy of itself (graph processes, the first-start build).
  */
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** True inside the executable made by `npm run build` (its modules live in Bun's virtual file system). */
@@ -13,4 +14,12 @@ const MAIN = fileURLToPath(new URL("./main.ts", import.meta.url));
 /** The argv that runs `ckg <args>` in a child process. */
 export function selfCommand(...args: string[]): string[] {
   return IS_COMPILED ? [process.execPath, ...args] : [process.execPath, MAIN, ...args];
+}
+
+/**
+ * Where the executable unpacks its native libraries (DuckDB): `<data_dir>/runtime` unless
+ * CKG_NATIVE_DIR says otherwise. Set before anything loads DuckDB; child processes inherit it.
+ */
+export function useNativeDir(dataDirRoot: string): void {
+  if (!process.env.CKG_NATIVE_DIR) process.env.CKG_NATIVE_DIR = join(resolve(dataDirRoot), "runtime");
 }

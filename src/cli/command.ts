@@ -45,7 +45,9 @@ export function parseCommandArgs(command: Command, argv: string[], env: Record<s
     config: { type: "string" },
   };
   for (const name of command.settings) options[flagName(name)] = { type: SETTINGS[name].kind === "boolean" ? "boolean" : "string" };
-  for (const [name, option] of Object.entries(command.options ?? {})) options[name] = { type: option.type, short: option.short };
+  for (const [name, option] of Object.entries(command.options ?? {})) {
+    options[name] = option.short ? { type: option.type, short: option.short } : { type: option.type };
+  }
 
   let parsed: ReturnType<typeof parseArgs>;
   try {

@@ -243,7 +243,7 @@ export class GraphPool {
     const replica = job.replica;
     if (!replica || replica.job !== job) return;
     this.timeouts++;
-    this.options.log.warn({ pid: replica.pid, timeout_ms: job.timeoutMs }, "graph query ran past its time limit; restarting its process");
+    this.options.log.warn({ graph_pid: replica.pid, timeout_ms: job.timeoutMs }, "graph query ran past its time limit; restarting its process");
     replica.job = undefined;
     replica.kill();
     job.reject(timeoutError(job, "ran"));
@@ -259,14 +259,14 @@ export class GraphPool {
         replica.loadMs = loaded.ms;
         replica.quads = loaded.quads;
         this.crashes = 0;
-        this.options.log.info({ pid: replica.pid, snapshot: snapshot.id, quads: loaded.quads, ms: loaded.ms }, "graph loaded");
+        this.options.log.info({ graph_pid: replica.pid, snapshot: snapshot.id, quads: loaded.quads, ms: loaded.ms }, "graph loaded");
         this.pump();
       },
       (error: Error) => {
         if (replica.stopping) return;
         replica.state = "failed";
         this.error = `loading ${snapshot.file} failed: ${error.message}`;
-        this.options.log.error({ pid: replica.pid, err: error.message }, "graph load failed");
+        this.options.log.error({ graph_pid: replica.pid, err: error.message }, "graph load failed");
         replica.kill();
       },
     );
@@ -285,7 +285,7 @@ export class GraphPool {
     if (replica.state === "failed") return;
     // A crash (not a kill of ours) waits before the restart, longer each time in a row.
     const delay = replica.stopping ? 0 : Math.min(30_000, 1000 * 2 ** this.crashes++);
-    if (!replica.stopping) this.options.log.error({ pid: replica.pid, code }, "graph process exited unexpectedly");
+    if (!replica.stopping) this.options.log.error({ graph_pid: replica.pid, code }, "graph process exited unexpectedly");
     setTimeout(() => {
       if (!this.closed && this.snapshot) this.replicas.push(this.spawn());
     }, delay);

@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { FOCUS_CATEGORIES } from "../../src/graph/vocabulary.ts";
+import { type Running, json, startServices } from "../support/fixture.ts";
+
+let run: Running;
+beforeAll(async () => {
+  run = await startServices();
+});
+afterAll(() => run.close());
+
+const explore = (body: unknown) => run.request("POST", "/api/explore", body).then(json);
+
+/** Names of entities the test picks from the live snapshot with a real SPARQL query. */
+async function firstName(sparql: string): Promise<string> {
+  const { body } = await run.request("POST", "/api/sparql", { query: sparql }).then(json);
+  return body.data[0].name;
+}
+
+describe("POST /api/explore", () => {
+  test("groups every relationship under the ten focus categories, with sources", async () => {
+    const { status, body } = await explore({ entity_name: "Ethereum" });
+    expect(status).toBe(200);
+    expect(body.entity.uri).toBe("https://ckg.example/id/chain/ethereum");
+    expect(body.entity.type).toBe("Chain");
+    expect(Object.keys(body.relationships).sort()).toEqual([...FOCUS_CATEGORIES].sort());
+    expect(body.entity.attributes.chainKey).toEqual([{ value: "eip155:1", source: expect.any(String) }]);
+    const lineage = body.relationships.lineage;
+    expect(lineage.items.some((i: any) => i.predicate === "parentChain" && i.direction === "incoming" && i.name === "Arbitrum One")).toBe(true);
+    for (const block of Object.values<any>(body.relationships)) {
+      for (const item of block.items) {
+        expect(item.source.length).toBeGreaterThan(0);
+        expect(item.uri).toStartWith("https://ckg.example/id/");
+      }
+    }
+    expect(body.sources.length).toBeGreaterThan(0);
+  });
+
+  test("hubs give the total and the first items, marked truncated", async () => {
+    const { body } = await explore({ entity_name: "Ethereum", focus: ["ecosystem"] });
+    const ecosystem = body.relationships.ecosystem;
+    expect(Object.keys(body.relationships)).toEqual(["ecosystem"]);
+    expect(ecosystem.count).toBeGreaterThan(ecosystem.items.length);
+    expect(ecosystem.truncated).toBe(true);
+  });
+
+  test("names match case- and space-insensitively; URIs work too", async () => {
+    const byName = await explore({ entity_name: "  ethereum " });
+    const byUri = await explore({ entity_name: "https://ckg.example/id/chain/ethereum" });
+    expect(byName.body.entity.uri).toBe(byUri.body.entity.uri);
+  });
+
+  test("a protocol shows its team, investors, chains and code", async () => {
+    const name = await firstName(
+      "SELECT ?name WHERE { ?round ckg:raisedBy ?p . ?p schema:name ?name ; ckg:hasRepository ?r . ?person ckg:founderOf ?p } LIMIT 1",
+    );
+    const { body } = await explore({ entity_name: name, entity_type: "Protocol" });
+    expect(body.entity.type).toBe("Protocol");
+    for (const category of ["investment", "team", "ecosystem", "github"]) {
+      expect(body.relationships[category].count).toBeGreaterThan(0);
+    }
+    expect(body.entity.attributes.category[0].source).toBe("synthetic-demo");
+  });
+
+  test("entity_type narrows the match, and a wrong type is 404 saying which types exist", async () => {
+    const { status, body } = await explore({ entity_name: "Ethereum", entity_type: "Person" });
+    expect(status).toBe(404);
+    expect(body.error.code).toBe("entity_not_found");
+    expect(body.error.message).toContain("Chain");
+  });
+
+  test("an unknown name is 404 with the closest names", async () => {
+    const { status, body } = await explore({ entity_name: "etherium" });
+    expect(status).toBe(404);
+    expect(body.error.code).toBe("entity_not_found");
+    expect(body.error.details.suggestions.map((s: any) => s.name)).toContain("Ethereum");
+  });
+
+  test.each([
+    [{ entity_name: "Ethereum", focus: ["gossip"] }, "focus"],
+    [{ entity_name: "Ethereum", focus: [] }, "focus"],
+    [{ entity_name: "Ethereum", entity_type: "Planet" }, "entity_type"],
+    [{ entity_name: "" }, "entity_name"],
+    [{ name: "Ethereum" }, "entity_name"],
+  ])("bad input %p is 400 naming %s", async (input, field) => {
+    const { status, body } = await explore(input);
+    expect(status).toBe(400);
+    expect(body.error.code).toBe("invalid_request");
+    expect(JSON.stringify(body.error.details)).toContain(field);
+  });
+});

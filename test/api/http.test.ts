@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { HTTP_STATUS } from "../../src/api/http-errors.ts";
+import { OPERATIONS } from "../../src/api/operations/index.ts";
+import { ERROR_CODES } from "../../src/errors.ts";
+import { VERSION } from "../../src/version.ts";
+import { type Running, json, startServices } from "../support/fixture.ts";
+
+let run: Running;
+beforeAll(async () => {
+  run = await startServices();
+});
+afterAll(() => run.close());
+
+describe("every route", () => {
+  test("answers with the build version and a request id", async () => {
+    for (const path of ["/healthz", "/api/schema", "/nope"]) {
+      const response = await run.request("GET", path);
+      expect(response.headers.get("x-ckg-version")).toBe(VERSION);
+      expect(response.headers.get("x-request-id")?.length).toBeGreaterThan(0);
+    }
+    const echoed = await run.request("GET", "/healthz", undefined, { "x-request-id": "abc-123" });
+    expect(echoed.headers.get("x-request-id")).toBe("abc-123");
+  });
+
+  test("an unknown route is 404 not_found in the error shape", async () => {
+    const { status, body } = await json(await run.request("GET", "/api/nothing-here"));
+    expect(status).toBe(404);
+    expect(body).toEqual({ error: { code: "not_found", message: expect.any(String), details: {} } });
+  });
+
+  test("a known route with the wrong method is 405 with Allow", async () => {
+    const response = await run.request("DELETE", "/api/explore");
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("POST");
+    expect((await response.json()).error.code).toBe("method_not_allowed");
+  });
+
+  test("malformed JSON, a non-object body and an empty body are 400", async () => {
+    for (const body of ["{not json", "[1,2]", "\"text\"", ""]) {
+      const { status, body: answer } = await json(await run.request("POST", "/api/explore", body));
+      expect(status).toBe(400);
+      expect(answer.error.code).toBe("invalid_request");
+    }
+  });
+
+  test("a body over 64 KiB is 413, with or without Content-Length", async () => {
+    const big = JSON.stringify({ query: `SELECT * WHERE { ?s ?p ?o } # ${"x".repeat(70_000)}` });
+    const declared = await run.request("POST", "/api/sparql", big);
+    expect(declared.status).toBe(413);
+    expect((await declared.json()).error.code).toBe("payload_too_large");
+    const stream = new ReadableStream({
+      start(controller) {
+        for (let i = 0; i < 10; i++) controller.enqueue(new TextEncoder().encode(big.slice(i * 7100, (i + 1) * 7100)));
+        controller.close();
+      },
+    });
+    const chunked = await run.app.handle(new Request("http://127.0.0.1/api/sparql", { method: "POST", body: stream, duplex: "half" } as RequestInit));
+    expect(chunked.status).toBe(413);
+  });
+
+  test("health, readiness and metrics", async () => {
+    expect((await json(await run.request("GET", "/healthz"))).body.status).toBe("ok");
+    const ready = await json(await run.request("GET", "/readyz"));
+    expect(ready.status).toBe(200);
+    expect(ready.body.status).toBe("ready");
+    expect(ready.body.snapshot.synthetic).toBe(true);
+    expect(ready.body.snapshot.notice).toContain("SYNTHETIC");
+    expect(ready.body.graph.phase).toBe("ready");
+    await run.request("GET", "/api/schema");
+    await Bun.sleep(20); // metrics are recorded after the response is sent
+    const metrics = await (await run.request("GET", "/metrics")).text();
+    expect(metrics).toContain('ckg_http_requests_total{method="GET",route="/api/schema",status="200"}');
+    expect(metrics).toContain("ckg_http_request_duration_seconds_bucket");
+    expect(metrics).toMatch(/ckg_graph_quads \d+/);
+    expect(metrics).toContain("ckg_ready 1");
+  });
+});
+
+describe("OpenAPI and docs", () => {
+  test("the OpenAPI document is generated from the operations table", async () => {
+    const { body } = await json(await run.request("GET", "/openapi.json"));
+    expect(body.openapi).toBe("3.1.0");
+    expect(body.info.version).toBe("1.0.0");
+    for (const op of OPERATIONS) {
+      const entry = body.paths[op.path.replace(/:([a-z_]+)/g, "{$1}")][op.method.toLowerCase()];
+      expect(entry.operationId).toBe(op.name);
+      expect(entry["x-price-usd"]).toBe(op.priceUsd);
+      expect(entry.responses["200"].content["application/json"].schema).toBeDefined();
+      if (op.priceUsd > 0) expect(entry.responses["402"]).toBeDefined();
+    }
+    expect(body.paths["/api/changes"].get.parameters.map((p: any) => p.name).sort()).toEqual(
+      ["cursor", "entity_uri", "limit", "operation", "since_hours", "summary"].sort(),
+    );
+  });
+
+  test("the docs page lists every operation", async () => {
+    const html = await (await run.request("GET", "/docs")).text();
+    for (const op of OPERATIONS) expect(html).toContain(`${op.method} ${op.path}`);
+  });
+
+  test("every error code has an HTTP status", () => {
+    for (const code of ERROR_CODES) expect(HTTP_STATUS[code]).toBeGreaterThanOrEqual(400);
+  });
+
+  test("every operation's example is valid input and its answer matches its output schema", async () => {
+    for (const op of OPERATIONS) {
+      expect(op.input.safeParse(op.example).success).toBe(true);
+      const response =
+        op.method === "GET"
+          ? await run.request("GET", `${op.path}?${new URLSearchParams(Object.entries(op.example).map(([k, v]): [string, string] => [k, String(v)]))}`)
+          : await run.request("POST", op.path, op.example);
+      expect(response.status).toBe(200);
+      const parsed = op.output.safeParse(await response.json());
+      if (!parsed.success) throw new Error(`${op.name}: ${parsed.error.message}`);
+    }
+  });
+});
+
+describe("rate limit", () => {
+  test("past the per-client limit: 429 rate_limited with Retry-After", async () => {
+    const limited = await startServices({ rate_limit_per_minute: 5 });
+    try {
+      const statuses: number[] = [];
+      let last: Response | undefined;
+      for (let i = 0; i < 7; i++) {
+        last = await limited.request("GET", "/healthz");
+        statuses.push(last.status);
+      }
+      expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
+      expect(statuses[6]).toBe(429);
+      expect(Number(last!.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      expect((await last!.json()).error.code).toBe("rate_limited");
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -1,0 +1,66 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { selfCommand } from "../../src/runtime.ts";
+import { copyOfFixture } from "../support/fixture.ts";
+import { startServer } from "../support/server.ts";
+
+const cleanup: string[] = [];
+afterAll(() => {
+  for (const dir of cleanup) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("ckg serve (a real process on a real port)", () => {
+  test("on an empty data directory: answers health at once, builds the default dataset, becomes ready", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "ckg-serve-")), "fresh");
+    cleanup.push(dir);
+    const server = await startServer(selfCommand("serve", "--data-dir", dir, "--port", "0", "--scale", "5000"));
+    try {
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      const early = await fetch(`${server.url}/readyz`);
+      if (early.status === 503) expect(["building", "loading"]).toContain((await early.json()).status);
+      await server.waitReady(60_000);
+      const schema = await (await fetch(`${server.url}/api/schema`)).json();
+      expect(schema.provenance.synthetic).toBe(true);
+      expect(schema.provenance.sources.some((s: { id: string; synthetic: boolean }) => s.id === "synthetic-demo" && s.synthetic)).toBe(true);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("logs one JSON line per request with id, route, status and time", async () => {
+    const dir = await copyOfFixture();
+    cleanup.push(dir);
+    const server = await startServer(selfCommand("serve", "--data-dir", dir, "--port", "0"));
+    try {
+      await server.waitReady(30_000);
+      await fetch(`${server.url}/api/changes?limit=1`, { headers: { "x-request-id": "log-check-1" } });
+      await Bun.sleep(100);
+      const line = server.lines().find((l) => l.req_id === "log-check-1");
+      expect(line).toMatchObject({ msg: "request", method: "GET", route: "/api/changes", status: 200 });
+      expect(typeof line!.ms).toBe("number");
+      expect(typeof line!.time).toBe("string");
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("SIGTERM lets the in-flight request finish, then exits 0", async () => {
+    const dir = await copyOfFixture();
+    cleanup.push(dir);
+    const server = await startServer(selfCommand("serve", "--data-dir", dir, "--port", "0", "--query-timeout-ms", "1500"));
+    await server.waitReady(30_000);
+    const slow = fetch(`${server.url}/api/sparql`, {
+      method: "POST",
+      body: JSON.stringify({ query: "SELECT (COUNT(*) AS ?n) WHERE { ?a ?p ?b . ?c ?q ?d . ?e ?r ?f }" }),
+    });
+    await Bun.sleep(300);
+    server.process.kill("SIGTERM");
+    const answer = await slow;
+    expect(answer.status).toBe(504);
+    expect((await answer.json()).error.code).toBe("query_timeout");
+    expect(await server.process.exited).toBe(0);
+    expect(server.lines().some((l) => l.msg === "stopped")).toBe(true);
+  });
+});

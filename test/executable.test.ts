@@ -1,0 +1,42 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { startServer } from "./support/server.ts";
+
+const root = resolve(import.meta.dir, "..");
+const binary = join(root, "dist", "ckg");
+const work = mkdtempSync(join(tmpdir(), "ckg-exe-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe("the single executable (npm run build)", () => {
+  test("builds dist/ckg", () => {
+    const build = Bun.spawnSync([process.execPath, join(root, "scripts", "build.ts")], { cwd: root });
+    expect(build.exitCode, build.stderr.toString()).toBe(0);
+    expect(existsSync(binary)).toBe(true);
+  });
+
+  test("runs from an empty data directory with nothing else: builds, loads, answers", async () => {
+    const dir = join(work, "data");
+    // Run from an empty working directory, so nothing of the source tree can be picked up.
+    const server = await startServer([binary, "serve", "--data-dir", dir, "--port", "0", "--scale", "5000"], { CKG_NATIVE_DIR: "" });
+    try {
+      await server.waitReady(90_000);
+      const sparql = await fetch(`${server.url}/api/sparql`, {
+        method: "POST",
+        body: JSON.stringify({ query: "SELECT ?n WHERE { <chain/ethereum> schema:name ?n }" }),
+      });
+      expect((await sparql.json()).data).toEqual([{ n: "Ethereum" }]);
+      const explore = await fetch(`${server.url}/api/explore`, { method: "POST", body: JSON.stringify({ entity_name: "Base" }) });
+      expect(explore.status).toBe(200);
+      expect((await fetch(`${server.url}/api/changes?limit=1`)).status).toBe(200);
+      // DuckDB's native library was unpacked into the data directory's runtime folder.
+      const runtime = readdirSync(join(dir, "runtime"));
+      expect(runtime.some((name) => name.startsWith("duckdb-"))).toBe(true);
+      expect(server.process.exitCode).toBeNull();
+    } finally {
+      await server.stop();
+    }
+    expect(server.process.exitCode).toBe(0);
+  });
+});

@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { type Running, json, startServices } from "../support/fixture.ts";
+
+const RUNAWAY = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?p ?b . ?c ?q ?d . ?e ?r ?f }";
+
+describe("graph query time limit", () => {
+  let run: Running;
+  beforeAll(async () => {
+    run = await startServices({ query_timeout_ms: 1000 });
+  });
+  afterAll(() => run.close());
+
+  test("a runaway query is stopped with 504 and the service keeps answering", async () => {
+    const before = run.services.graph.status().replicas[0]!.pid;
+    const started = performance.now();
+    const { status, body } = await json(await run.request("POST", "/api/sparql", { query: RUNAWAY }));
+    const elapsed = performance.now() - started;
+    expect(status).toBe(504);
+    expect(body.error.code).toBe("query_timeout");
+    expect(elapsed).toBeLessThan(5000);
+
+    // Its process was killed (the CPU is free again) and a fresh one serves the next query.
+    for (let i = 0; i < 50 && processAlive(before); i++) await Bun.sleep(20);
+    expect(processAlive(before)).toBe(false);
+    let answer = await json(await run.request("POST", "/api/sparql", { query: "ASK { ?s ?p ?o }" }));
+    for (let i = 0; i < 100 && answer.status === 503; i++) {
+      expect(answer.headers.get("retry-after")).not.toBeNull();
+      await Bun.sleep(100);
+      answer = await json(await run.request("POST", "/api/sparql", { query: "ASK { ?s ?p ?o }" }));
+    }
+    expect(answer.status).toBe(200);
+    expect(answer.body.boolean).toBe(true);
+    expect(run.services.graph.status().timeouts).toBe(1);
+  });
+
+  test("non-graph routes answer while a query runs", async () => {
+    const slow = run.request("POST", "/api/sparql", { query: RUNAWAY });
+    const started = performance.now();
+    const schema = await run.request("GET", "/api/schema");
+    expect(schema.status).toBe(200);
+    expect(performance.now() - started).toBeLessThan(500);
+    expect((await slow).status).toBe(504);
+  });
+
+  test("a crashed graph process is restarted", async () => {
+    await waitReady(run);
+    const pid = run.services.graph.status().replicas[0]!.pid;
+    process.kill(pid, "SIGKILL");
+    await Bun.sleep(50);
+    await waitReady(run, 5000);
+    expect(run.services.graph.status().replicas[0]!.pid).not.toBe(pid);
+    expect((await run.request("POST", "/api/sparql", { query: "ASK { ?s ?p ?o }" })).status).toBe(200);
+  });
+});
+
+describe("while the graph loads", () => {
+  test("graph routes answer 503 not_ready with Retry-After; other routes answer", async () => {
+    const { Services } = await import("../../src/services.ts");
+    const { silentLogger } = await import("../../src/log.ts");
+    const { copyOfFixture, testConfig } = await import("../support/fixture.ts");
+    const { createApp } = await import("../../src/api/app.ts");
+    const { currentSnapshotId, dataDir } = await import("../../src/store/data-dir.ts");
+    const dir = await copyOfFixture();
+    const services = await Services.open(testConfig({ data_dir: dir }), silentLogger);
+    const app = createApp(services, { baseUrl: "http://127.0.0.1" });
+    const call = (method: string, path: string, body?: unknown) =>
+      app.handle(new Request(`http://127.0.0.1${path}`, { method, body: body ? JSON.stringify(body) : undefined })).then(json);
+    try {
+      expect((await call("GET", "/api/schema")).status).toBe(503);
+      expect((await call("GET", "/readyz")).status).toBe(503);
+      const activating = services.activate(currentSnapshotId(dataDir(dir))!);
+      while (!services.live) await Bun.sleep(1);
+      const explore = await call("POST", "/api/explore", { entity_name: "Ethereum" });
+      expect(explore.status).toBe(503);
+      expect(explore.body.error.code).toBe("not_ready");
+      expect(Number(explore.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      expect((await call("GET", "/api/schema")).status).toBe(200);
+      expect((await call("GET", "/healthz")).status).toBe(200);
+      await activating;
+      expect((await call("POST", "/api/explore", { entity_name: "Ethereum" })).status).toBe(200);
+      expect((await call("GET", "/readyz")).status).toBe(200);
+    } finally {
+      await services.close();
+    }
+  });
+});
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitReady(run: Running, ms = 10_000): Promise<void> {
+  const deadline = performance.now() + ms;
+  while (!run.services.graph.ready) {
+    if (performance.now() > deadline) throw new Error("graph did not become ready");
+    await Bun.sleep(20);
+  }
+}
