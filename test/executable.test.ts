@@ -26,7 +26,7 @@ describe("the single executable (npm run build)", () => {
         method: "POST",
         body: JSON.stringify({ query: "SELECT ?n WHERE { <chain/ethereum> schema:name ?n }" }),
       });
-      expect((await sparql.json()).data).toEqual([{ n: "Ethereum" }]);
+      expect(((await sparql.json()) as any).data).toEqual([{ n: "Ethereum" }]);
       const explore = await fetch(`${server.url}/api/explore`, { method: "POST", body: JSON.stringify({ entity_name: "Base" }) });
       expect(explore.status).toBe(200);
       expect((await fetch(`${server.url}/api/changes?limit=1`)).status).toBe(200);

@@ -12,7 +12,8 @@ export const graphWorker: Command = {
   hidden: true,
   async run() {
     const { runGraphProcess } = await import("../graph/graph-process.ts");
-    runGraphProcess();
+    await runGraphProcess();
+    // The socket keeps the process alive; it exits when the server closes it.
     await new Promise<never>(() => {});
   },
 };

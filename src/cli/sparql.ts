@@ -20,7 +20,7 @@ export const sparql: Command = {
   async run({ config, positionals, options }) {
     const query = typeof options.file === "string" ? readFileSync(options.file, "utf8") : positionals.join(" ");
     if (query.trim() === "") throw new UsageError("give a query, or --file <path>. Run 'ckg sparql --help'.");
-    const [{ currentSnapshotId, dataDir, snapshotPath }, { readManifest }, { GraphStore }, { prepareQuery, plainValue, MAX_ROWS }] =
+    const [{ currentSnapshotId, dataDir, snapshotPath }, { readManifest }, { GraphStore }, { prepareQuery, plainValue, explainEngineError, MAX_ROWS }] =
       await Promise.all([import("../store/data-dir.ts"), import("../snapshot/manifest.ts"), import("../graph/graph-process.ts"), import("../graph/sparql.ts")]);
     const log = createLogger(config.log_level, 2);
     const dir = dataDir(config.data_dir);
@@ -31,7 +31,12 @@ export const sparql: Command = {
     const store = new GraphStore();
     const loaded = store.load(join(snapshotPath(dir, id), manifest.files.graph));
     log.info({ snapshot: id, quads: loaded.quads, ms: loaded.ms }, "graph loaded");
-    const result = store.select(prepared.query);
+    let result: ReturnType<typeof store.select>;
+    try {
+      result = store.select(prepared.query);
+    } catch (error) {
+      throw explainEngineError(query, manifest.namespaces, (error as Error).message);
+    }
     if (result.boolean !== undefined) {
       console.log(JSON.stringify({ status: "success", variables: ["boolean"], data: [{ boolean: result.boolean }], count: 1, truncated: false }));
       return;

@@ -5,10 +5,15 @@
  * deadline counted from when it arrived: past it, a queued query is dropped and a running one is
  * stopped by killing its process, which is then restarted and reloaded while the others serve.
  */
+import { rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { CkgError } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import type { GraphReply, GraphRequest, Neighbourhood, SelectResult } from "./protocol.ts";
+import { parseResults } from "./graph-results.ts";
+import { type Frame, FrameReader, SocketWriter } from "./graph-channel.ts";
+import type { GraphError, GraphRequest, Neighbourhood, SelectResult } from "./protocol.ts";
 
 /** Oxigraph loads roughly this many quads per second here; used to tell clients when to retry. */
 const LOAD_RATE_PER_SECOND = 300_000;
@@ -19,7 +24,7 @@ interface Job {
   request: Request;
   deadline: number;
   timeoutMs: number;
-  resolve(value: unknown): void;
+  resolve(value: string): void;
   reject(error: Error): void;
   timer: ReturnType<typeof setTimeout>;
   replica?: Replica;
@@ -42,15 +47,19 @@ class Replica {
   stopping = false;
   /** Resolves once loading has succeeded or failed. */
   settled: Promise<void> = Promise.resolve();
+  readonly token = crypto.randomUUID();
   private readonly proc: Subprocess;
-  private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  private readonly pending = new Map<number, { resolve(text: string): void; reject(e: Error): void }>();
   private nextId = 1;
+  private writer: SocketWriter | undefined;
+  private readonly connected: Promise<void>;
+  private onConnect!: () => void;
 
-  constructor(command: string[], onExit: (replica: Replica, code: number | null) => void) {
+  constructor(command: string[], socketPath: string, onExit: (replica: Replica, code: number | null) => void) {
+    this.connected = new Promise((resolve) => (this.onConnect = resolve));
     this.proc = Bun.spawn(command, {
       stdio: ["ignore", "inherit", "inherit"],
-      serialization: "json",
-      ipc: (message: GraphReply) => this.onReply(message),
+      env: { ...process.env, CKG_GRAPH_SOCKET: socketPath, CKG_GRAPH_TOKEN: this.token },
       onExit: (_proc, code) => {
         for (const { reject } of this.pending.values()) reject(new CkgError("internal", "The graph process stopped."));
         this.pending.clear();
@@ -64,25 +73,84 @@ class Replica {
     return this.proc.pid;
   }
 
-  send(request: Request): Promise<unknown> {
+  /** The process said hello on the socket: requests can flow. */
+  attach(writer: SocketWriter): void {
+    this.writer = writer;
+    this.onConnect();
+  }
+
+  /** Sends a request; the answer is the reply frame's payload as text. */
+  async send(request: Request): Promise<string> {
+    await this.connected;
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.proc.send({ ...request, id } as GraphRequest);
+      this.writer!.write(`${JSON.stringify({ ...request, id })}\n`);
     });
+  }
+
+  receive(frame: Frame): void {
+    const waiter = this.pending.get(frame.id);
+    if (!waiter) return;
+    this.pending.delete(frame.id);
+    const text = new TextDecoder().decode(frame.payload);
+    if (frame.ok) {
+      waiter.resolve(text);
+    } else {
+      const error = JSON.parse(text) as GraphError;
+      waiter.reject(new CkgError(error.code, error.message));
+    }
   }
 
   kill(): void {
     this.stopping = true;
     this.proc.kill("SIGKILL");
   }
+}
 
-  private onReply(message: GraphReply): void {
-    const waiter = this.pending.get(message.id);
-    if (!waiter) return;
-    this.pending.delete(message.id);
-    if (message.ok) waiter.resolve(message.value);
-    else waiter.reject(new CkgError(message.error.code, message.error.message, { details: message.error.details }));
+/** The Unix socket graph processes connect to; each says which replica it is in its first frame. */
+class Hub {
+  readonly path = join(tmpdir(), `ckg-graph-${process.pid}-${crypto.randomUUID().slice(0, 8)}.sock`);
+  private readonly byToken = new Map<string, Replica>();
+  private readonly listener: ReturnType<typeof Bun.listen<{ reader: FrameReader; writer?: SocketWriter; replica?: Replica }>>;
+
+  constructor() {
+    const byToken = this.byToken;
+    this.listener = Bun.listen<{ reader: FrameReader; writer?: SocketWriter; replica?: Replica }>({
+      unix: this.path,
+      socket: {
+        open(socket) {
+          socket.data = { reader: new FrameReader(), writer: new SocketWriter(socket) };
+        },
+        data(socket, chunk) {
+          const state = socket.data;
+          state.reader.push(chunk, (frame) => {
+            if (state.replica) return state.replica.receive(frame);
+            // The first frame (id 0) names the replica.
+            const replica = byToken.get(new TextDecoder().decode(frame.payload));
+            if (!replica) return socket.end();
+            state.replica = replica;
+            replica.attach(state.writer!);
+          });
+        },
+        drain(socket) {
+          socket.data.writer?.drain();
+        },
+      },
+    });
+  }
+
+  register(replica: Replica): void {
+    this.byToken.set(replica.token, replica);
+  }
+
+  forget(replica: Replica): void {
+    this.byToken.delete(replica.token);
+  }
+
+  close(): void {
+    this.listener.stop(true);
+    rmSync(this.path, { force: true });
   }
 }
 
@@ -117,6 +185,7 @@ export class GraphPool {
   private timeouts = 0;
   private crashes = 0;
   private closed = false;
+  private readonly hub = new Hub();
 
   constructor(private readonly options: GraphPoolOptions) {}
 
@@ -141,12 +210,12 @@ export class GraphPool {
     }
   }
 
-  select(query: string, timeoutMs: number): Promise<SelectResult> {
-    return this.submit({ kind: "select", query }, timeoutMs) as Promise<SelectResult>;
+  async select(query: string, timeoutMs: number): Promise<SelectResult> {
+    return parseResults(await this.submit({ kind: "select", query }, timeoutMs));
   }
 
-  neighbourhood(uri: string, limit: number, timeoutMs: number): Promise<Neighbourhood> {
-    return this.submit({ kind: "neighbourhood", uri, limit, outgoingLimit: 5000 }, timeoutMs) as Promise<Neighbourhood>;
+  async neighbourhood(uri: string, limit: number, timeoutMs: number): Promise<Neighbourhood> {
+    return JSON.parse(await this.submit({ kind: "neighbourhood", uri, limit, outgoingLimit: 5000 }, timeoutMs)) as Neighbourhood;
   }
 
   status(): GraphStatus {
@@ -171,8 +240,9 @@ export class GraphPool {
   async close(): Promise<void> {
     this.closed = true;
     for (const job of this.queue.splice(0)) job.reject(new CkgError("not_ready", "The server is shutting down."));
-    for (const replica of this.replicas) replica.kill();
+    for (const replica of [...this.replicas, ...this.retiring]) replica.kill();
     this.replicas = [];
+    this.hub.close();
   }
 
   /** Throws 503 not_ready (with a Retry-After estimate) unless a graph process can answer. */
@@ -180,7 +250,7 @@ export class GraphPool {
     if (!this.ready) throw this.notReady();
   }
 
-  private submit(request: Request, timeoutMs: number): Promise<unknown> {
+  private submit(request: Request, timeoutMs: number): Promise<string> {
     this.assertReady();
     return new Promise((resolve, reject) => {
       const job: Job = {
@@ -250,11 +320,12 @@ export class GraphPool {
   }
 
   private spawn(): Replica {
-    const replica = new Replica(this.options.command, (r, code) => this.onExit(r, code));
+    const replica = new Replica(this.options.command, this.hub.path, (r, code) => this.onExit(r, code));
+    this.hub.register(replica);
     const snapshot = this.snapshot!;
     replica.settled = replica.send({ kind: "load", file: snapshot.file }).then(
-      (value) => {
-        const loaded = value as { quads: number; ms: number };
+      (text) => {
+        const loaded = JSON.parse(text) as { quads: number; ms: number };
         replica.state = "ready";
         replica.loadMs = loaded.ms;
         replica.quads = loaded.quads;
@@ -275,6 +346,7 @@ export class GraphPool {
 
   private onExit(replica: Replica, code: number | null): void {
     this.retiring.delete(replica);
+    this.hub.forget(replica);
     const index = this.replicas.indexOf(replica);
     if (this.closed || index < 0) return;
     this.replicas.splice(index, 1);

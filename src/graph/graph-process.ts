@@ -6,7 +6,9 @@
  */
 import { closeSync, openSync, readSync, fstatSync } from "node:fs";
 import { oxigraph } from "./oxigraph.ts";
-import type { GraphReply, GraphRequest, Neighbourhood, Related, SelectResult, Term } from "./protocol.ts";
+import { parseResults } from "./graph-results.ts";
+import { LineReader, SocketWriter, encodeFrame } from "./graph-channel.ts";
+import type { GraphRequest, Neighbourhood, Related, SelectResult } from "./protocol.ts";
 import { RDF_TYPE, SCHEMA_NAME } from "./vocabulary.ts";
 
 const CHUNK = 16 << 20;
@@ -26,12 +28,6 @@ function* fileChunks(path: string): Generator<Uint8Array> {
   }
 }
 
-interface SparqlJson {
-  head: { vars?: string[] };
-  boolean?: boolean;
-  results?: { bindings: Record<string, Term>[] };
-}
-
 export class GraphStore {
   private store = new oxigraph.Store();
 
@@ -49,10 +45,12 @@ export class GraphStore {
 
   /** Runs a prepared (already guarded) SELECT or ASK query; the default graph is the union of all sources. */
   select(query: string): SelectResult {
-    const text = this.store.query(query, { use_default_graph_as_union: true, results_format: "json" }) as string;
-    const json = JSON.parse(text) as SparqlJson;
-    if (typeof json.boolean === "boolean") return { variables: [], rows: [], boolean: json.boolean };
-    return { variables: json.head.vars ?? [], rows: json.results?.bindings ?? [] };
+    return parseResults(this.selectJson(query));
+  }
+
+  /** The same, as SPARQL 1.1 JSON results text: what crosses the process boundary, parsed once on the other side. */
+  selectJson(query: string): string {
+    return this.store.query(query, { use_default_graph_as_union: true, results_format: "json" }) as string;
   }
 
   neighbourhood(uri: string, limit: number, outgoingLimit: number): Neighbourhood {
@@ -94,36 +92,57 @@ export class GraphStore {
   }
 }
 
-/** Entry point of `ckg __graph-worker`: serve requests from the parent until it goes away. */
-export function runGraphProcess(): void {
-  if (!process.send) throw new Error("the graph process must be started by ckg serve (no IPC channel)");
-  const send = process.send.bind(process);
+/** Entry point of `ckg __graph-worker`: serve requests from the server until it goes away. */
+export async function runGraphProcess(): Promise<void> {
+  const path = process.env.CKG_GRAPH_SOCKET;
+  const token = process.env.CKG_GRAPH_TOKEN;
+  if (!path || !token) throw new Error("the graph process is started by ckg serve (CKG_GRAPH_SOCKET is not set)");
   const store = new GraphStore();
-  process.on("message", (message: GraphRequest) => {
-    let reply: GraphReply;
+  const encoder = new TextEncoder();
+  const lines = new LineReader();
+  let writer: SocketWriter | undefined;
+
+  const answer = (message: GraphRequest): Uint8Array => {
     try {
-      let value: unknown;
+      let text: string;
       switch (message.kind) {
         case "load":
-          value = store.load(message.file);
+          text = JSON.stringify(store.load(message.file));
           break;
         case "select":
-          value = store.select(message.query);
+          text = store.selectJson(message.query);
           break;
         case "neighbourhood":
-          value = store.neighbourhood(message.uri, message.limit, message.outgoingLimit);
+          text = JSON.stringify(store.neighbourhood(message.uri, message.limit, message.outgoingLimit));
           break;
       }
-      reply = { id: message.id, ok: true, value };
+      return encodeFrame(message.id, true, encoder.encode(text));
     } catch (error) {
-      reply = {
-        id: message.id,
-        ok: false,
-        error: { code: message.kind === "select" ? "invalid_sparql" : "internal", message: (error as Error).message ?? String(error) },
-      };
+      const code = message.kind === "select" ? "invalid_sparql" : "internal";
+      return encodeFrame(message.id, false, encoder.encode(JSON.stringify({ code, message: (error as Error).message ?? String(error) })));
     }
-    send(reply);
+  };
+
+  await Bun.connect({
+    unix: path,
+    socket: {
+      open(socket) {
+        writer = new SocketWriter(socket);
+        writer.write(encodeFrame(0, true, encoder.encode(token)));
+      },
+      data(_socket, chunk) {
+        lines.push(chunk, (line) => writer!.write(answer(JSON.parse(line) as GraphRequest)));
+      },
+      drain() {
+        writer?.drain();
+      },
+      // The server went away: nothing left to serve.
+      close() {
+        process.exit(0);
+      },
+      error() {
+        process.exit(1);
+      },
+    },
   });
-  // The parent died or closed the channel: nothing left to serve.
-  process.on("disconnect", () => process.exit(0));
 }

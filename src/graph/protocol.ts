@@ -1,8 +1,9 @@
 /**
  * @module graph/protocol
- * Messages between the server and its graph processes. Oxigraph runs in a child process, not a
- * Worker: a SPARQL query is one synchronous WebAssembly call, and Bun cannot interrupt WebAssembly
- * in a Worker (terminate() returns while the thread keeps computing). A process can be killed.
+ * Messages between the server and its graph processes (sent over graph-channel.ts). Oxigraph runs
+ * in a child process, not a Worker: a SPARQL query is one synchronous WebAssembly call, and Bun
+ * cannot interrupt WebAssembly in a Worker (terminate() returns while the thread keeps computing).
+ * A process can be killed.
  */
 import type { ErrorCode } from "../errors.ts";
 
@@ -43,6 +44,8 @@ export type GraphRequest =
   | { kind: "select"; id: number; query: string }
   | { kind: "neighbourhood"; id: number; uri: string; limit: number; outgoingLimit: number };
 
-export type GraphReply =
-  | { id: number; ok: true; value: unknown }
-  | { id: number; ok: false; error: { code: ErrorCode; message: string; details?: Record<string, unknown> } };
+/** The payload of an error frame. */
+export interface GraphError {
+  code: ErrorCode;
+  message: string;
+}

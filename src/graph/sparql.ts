@@ -11,9 +11,10 @@
  */
 import { Generator, Parser, type SparqlQuery } from "sparqljs";
 import { z } from "zod";
-import { CkgError } from "../errors.ts";
+import { CkgError, isCkgError } from "../errors.ts";
 import type { GraphPool } from "./graph-pool.ts";
 import type { SelectResult, Term } from "./protocol.ts";
+import { type Scan, scanQuery } from "./sparql-guard.ts";
 import { OWL, RDFS, SCHEMA, XSD, type Namespaces } from "./vocabulary.ts";
 
 export const MAX_ROWS = 10_000;
@@ -44,27 +45,61 @@ export function defaultPrefixes(ns: Namespaces): Record<string, string> {
 
 const UPDATE_START = /^\s*(?:(?:PREFIX\s+\S*:\s*<[^>]*>|BASE\s+<[^>]*>)\s*)*(INSERT|DELETE|LOAD|CLEAR|CREATE|DROP|COPY|MOVE|ADD|WITH)\b/i;
 
-/** Checks a query and rewrites it with the row cap; throws the documented 400/403 errors. */
-export function prepareQuery(text: string, ns: Namespaces, maxRows = MAX_ROWS): { query: string; form: "SELECT" | "ASK" } {
-  const withoutComments = text.replace(/#[^\n<>"']*$/gm, "");
+export interface PreparedQuery {
+  /** The text sent to the graph: one prologue line, then the (row-capped) query. */
+  query: string;
+  form: "SELECT" | "ASK";
+}
+
+/** BASE and default prefixes on one line before the user's query; the user's own declarations override them. */
+function prologue(ns: Namespaces): string {
+  const prefixes = Object.entries(defaultPrefixes(ns)).map(([name, iri]) => `PREFIX ${name}: <${iri}>`);
+  return `BASE <${ns.entity}> ${prefixes.join(" ")}`;
+}
+
+/**
+ * Checks a query and caps its rows; throws the documented 400/403 errors. The fast lexer guard
+ * handles ordinary queries; what it does not follow goes through the full sparqljs parser.
+ */
+export function prepareQuery(text: string, ns: Namespaces, maxRows = MAX_ROWS): PreparedQuery {
+  const scan = scanQuery(text, maxRows) ?? parseQuery(text, ns, maxRows);
+  if (scan.form === "UPDATE") throw readOnly();
+  if (scan.usesService) {
+    throw new CkgError("read_only", "SERVICE is not allowed: queries run on this graph only and never reach the network.");
+  }
+  if (scan.form !== "SELECT" && scan.form !== "ASK") {
+    throw new CkgError("invalid_sparql", `${scan.form} queries are not supported; use SELECT (or ASK).`, {
+      details: { query_type: scan.form },
+    });
+  }
+  return { query: `${prologue(ns)}\n${scan.capped}`, form: scan.form };
+}
+
+/** The slow path: a full parse (sparqljs), for text the lexer guard does not follow. */
+function parseQuery(text: string, ns: Namespaces, maxRows: number): Scan {
   let parsed: SparqlQuery;
   try {
     parsed = new Parser({ prefixes: defaultPrefixes(ns), baseIRI: ns.entity }).parse(text);
   } catch (error) {
-    if (UPDATE_START.test(withoutComments)) throw readOnly();
+    if (UPDATE_START.test(text.replace(/#[^\n<>"']*$/gm, ""))) throw readOnly();
     throw syntaxError(error as Error & { hash?: ParseHash });
   }
-  if (parsed.type === "update") throw readOnly();
-  if (parsed.queryType !== "SELECT" && parsed.queryType !== "ASK") {
-    throw new CkgError("invalid_sparql", `${parsed.queryType} queries are not supported; use SELECT (or ASK).`, {
-      details: { query_type: parsed.queryType },
-    });
-  }
-  if (containsService(parsed)) {
-    throw new CkgError("read_only", "SERVICE is not allowed: queries run on this graph only and never reach the network.");
-  }
+  if (parsed.type === "update") return { form: "UPDATE", usesService: false, capped: text };
   if (parsed.queryType === "SELECT" && (parsed.limit === undefined || parsed.limit > maxRows)) parsed.limit = maxRows + 1;
-  return { query: new Generator().stringify(parsed), form: parsed.queryType };
+  return { form: parsed.queryType, usesService: containsService(parsed), capped: new Generator().stringify(parsed) };
+}
+
+/**
+ * Explains a query the engine refused. Oxigraph's positions point at the end of what it read, not
+ * at the mistake, so syntax errors are located by the full parser on the user's own text.
+ */
+export function explainEngineError(text: string, ns: Namespaces, message: string): CkgError {
+  try {
+    new Parser({ prefixes: defaultPrefixes(ns), baseIRI: ns.entity }).parse(text);
+  } catch (error) {
+    return syntaxError(error as Error & { hash?: ParseHash });
+  }
+  return new CkgError("invalid_sparql", `SPARQL error: ${message.replace(/^error at \d+:\d+: /, "")}`, { details: { engine: message } });
 }
 
 export async function runSparql(
@@ -74,7 +109,12 @@ export async function runSparql(
 ): Promise<SparqlAnswer> {
   const maxRows = options.maxRows ?? MAX_ROWS;
   const { query } = prepareQuery(text, options.ns, maxRows);
-  const result: SelectResult = await graph.select(query, options.timeoutMs);
+  let result: SelectResult;
+  try {
+    result = await graph.select(query, options.timeoutMs);
+  } catch (error) {
+    throw isCkgError(error) && error.code === "invalid_sparql" ? explainEngineError(text, options.ns, error.message) : error;
+  }
   if (result.boolean !== undefined) {
     return { status: "success", variables: ["boolean"], data: [{ boolean: result.boolean }], count: 1, truncated: false, boolean: result.boolean };
   }

@@ -32,7 +32,7 @@ describe("every route", () => {
     const response = await run.request("DELETE", "/api/explore");
     expect(response.status).toBe(405);
     expect(response.headers.get("allow")).toBe("POST");
-    expect((await response.json()).error.code).toBe("method_not_allowed");
+    expect(((await response.json()) as any).error.code).toBe("method_not_allowed");
   });
 
   test("malformed JSON, a non-object body and an empty body are 400", async () => {
@@ -47,7 +47,7 @@ describe("every route", () => {
     const big = JSON.stringify({ query: `SELECT * WHERE { ?s ?p ?o } # ${"x".repeat(70_000)}` });
     const declared = await run.request("POST", "/api/sparql", big);
     expect(declared.status).toBe(413);
-    expect((await declared.json()).error.code).toBe("payload_too_large");
+    expect(((await declared.json()) as any).error.code).toBe("payload_too_large");
     const stream = new ReadableStream({
       start(controller) {
         for (let i = 0; i < 10; i++) controller.enqueue(new TextEncoder().encode(big.slice(i * 7100, (i + 1) * 7100)));
@@ -129,7 +129,7 @@ describe("rate limit", () => {
       expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
       expect(statuses[6]).toBe(429);
       expect(Number(last!.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-      expect((await last!.json()).error.code).toBe("rate_limited");
+      expect(((await last!.json()) as any).error.code).toBe("rate_limited");
     } finally {
       await limited.close();
     }

@@ -51,7 +51,7 @@ export async function startServer(command: string[], env: Record<string, string>
       for (;;) {
         const response = await fetch(`${url}/readyz`).catch(() => undefined);
         if (response?.status === 200) return;
-        const body = response ? await response.json() : undefined;
+        const body = response ? ((await response.json()) as { status?: string; error?: string }) : undefined;
         if (body?.status === "failed") throw new Error(`server failed: ${body.error}`);
         if (performance.now() > deadline) throw new Error(`not ready after ${ms} ms: ${JSON.stringify(body)}`);
         await Bun.sleep(100);

@@ -1,0 +1,14 @@
+/** Small helpers shared by the benchmark scripts: percentiles and a printed table. */
+
+export function percentile(samples: number[], p: number): number {
+  if (samples.length === 0) return Number.NaN;
+  const sorted = [...samples].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank]!;
+}
+
+export function printTable(title: string, rows: [string, string][]): void {
+  const width = Math.max(...rows.map(([k]) => k.length)) + 2;
+  console.log(`\n${title}\n${"-".repeat(title.length)}`);
+  for (const [key, value] of rows) console.log(`${key.padEnd(width)}${value}`);
+}
