@@ -1,0 +1,36 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { OPERATIONS } from "../src/api/operations/index.ts";
+import { SETTINGS, envName } from "../src/config/settings.ts";
+
+const root = join(import.meta.dir, "..");
+const readme = readFileSync(join(root, "README.md"), "utf8");
+
+describe("README", () => {
+  test("shows the promised commands", () => {
+    for (const command of ["npm install", "npm start", "npm test", "npm run build"]) expect(readme).toContain(command);
+  });
+
+  test("documents every setting", () => {
+    for (const name of Object.keys(SETTINGS)) expect(readme, envName(name)).toContain(envName(name));
+  });
+
+  test("documents every route", () => {
+    for (const op of OPERATIONS) expect(readme, op.path).toContain(`${op.method} ${op.path}`);
+  });
+
+  test("says the default data is synthetic where it is", () => {
+    expect(readme).toContain("SYNTHETIC");
+  });
+
+  test("the reference data carries its attribution and licences", () => {
+    const attribution = readFileSync(join(root, "data", "reference", "ATTRIBUTION.md"), "utf8");
+    for (const file of ["chains.json", "tokens.json", "exchanges.json", "aave-markets.json"]) {
+      const json = JSON.parse(readFileSync(join(root, "data", "reference", file), "utf8"));
+      expect(json.source.length, file).toBeGreaterThan(0);
+      expect(json.license, file).toMatch(/MIT|ISC|Apache-2.0/);
+      for (const source of json.sources) expect(attribution).toContain(source.package);
+    }
+  });
+});
