@@ -23,3 +23,13 @@ export function selfCommand(...args: string[]): string[] {
 export function useNativeDir(dataDirRoot: string): void {
   if (!process.env.CKG_NATIVE_DIR) process.env.CKG_NATIVE_DIR = join(resolve(dataDirRoot), "runtime");
 }
+
+/** True while a process with this id exists (signal 0 checks without signalling). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

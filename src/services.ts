@@ -50,12 +50,14 @@ export class Services {
     readonly graph: GraphPool,
   ) {}
 
-  static async open(config: Config, log: Logger): Promise<Services> {
+  /** `graphCommand` replaces the argv of graph processes (tests start them through a delay). */
+  static async open(config: Config, log: Logger, options: { graphCommand?: string[] } = {}): Promise<Services> {
     const dir = dataDir(config.data_dir);
     ensureDataDir(dir);
     const state = openStateDb(dir.stateDb);
     const duck = await openDuck({ threads: 2 });
-    const graph = new GraphPool({ replicas: config.graph_replicas, command: selfCommand("__graph-worker"), log });
+    const command = options.graphCommand ?? selfCommand("__graph-worker");
+    const graph = new GraphPool({ replicas: config.graph_replicas, command, log });
     return new Services(config, log, dir, state, duck, graph);
   }
 
@@ -78,19 +80,25 @@ export class Services {
     }
   }
 
-  /** Makes a snapshot live: indexes, change log, schema document, then the graph processes. */
+  /**
+   * Makes a snapshot live. The graph processes start loading first (the longest step, in other
+   * processes); meanwhile this process builds the name index, applies the change log and the schema
+   * document, so non-graph routes answer as soon as those are done.
+   */
   async activate(id: string): Promise<void> {
     const dir = snapshotPath(this.dir, id);
     const manifest = readManifest(dir);
     const ns = manifest.namespaces;
+    const graphLoaded = this.graph.load({ id, file: join(dir, manifest.files.graph), quads: manifest.counts.quads });
+    graphLoaded.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
     const ontology = loadOntology(ns.ontology);
     const names = await NameIndex.fromParquet(this.duck, join(dir, manifest.files.entities), ns);
     const added = await applySnapshotChanges(this.state, this.duck, { id, changesFile: join(dir, manifest.files.changes) }, names);
     const schema = describeSchema(manifest, ontology, ns, []);
     this.live = { id, dir, manifest, ns, ontology, names, schema };
     this.phase = "loading";
-    this.log.info({ snapshot: id, nodes: names.size, changes_added: added, synthetic: manifest.synthetic }, "snapshot active; loading graph");
-    await this.graph.load({ id, file: join(dir, manifest.files.graph), quads: manifest.counts.quads });
+    this.log.info({ snapshot: id, nodes: names.size, changes_added: added, synthetic: manifest.synthetic }, "snapshot active; graph loading");
+    await graphLoaded;
     this.phase = "ready";
     this.log.info({ snapshot: id, ready_ms: Date.now() - this.startedAt }, "ready");
   }

@@ -182,26 +182,27 @@ function readMetamask(sink: ObsSink, report: Report): void {
   }
 }
 
+/** One entry of a token list in the Uniswap token-list format (chainId, address, symbol, name, decimals). */
+function tokenListEntry(t: unknown, source: SourceId): Omit<Obs, "chain"> & { chain: string | null } {
+  const chainId = num(field(t, "chainId"));
+  return {
+    source,
+    chain: chainId === null ? null : evmKey(chainId),
+    address: str(field(t, "address")),
+    symbol: str(field(t, "symbol")) ?? "",
+    name: str(field(t, "name")) ?? "",
+    decimals: num(field(t, "decimals")),
+    stable: false,
+  };
+}
+
 function readOptimism(sink: ObsSink, report: Report): void {
   const mod: unknown = opTokenListModule;
   const list = isObj(mod) && Array.isArray(mod.tokens) ? mod : field(mod, "default");
   for (const t of arr(field(list, "tokens"))) {
     report.count("tokens: source records read", "optimism-tokenlist");
-    const chainId = num(field(t, "chainId"));
     const opId = str(field(t, "extensions", "opTokenId"));
-    sink.add(
-      {
-        source: "optimism-tokenlist",
-        chain: chainId === null ? null : evmKey(chainId),
-        address: str(field(t, "address")),
-        symbol: str(field(t, "symbol")) ?? "",
-        name: str(field(t, "name")) ?? "",
-        decimals: num(field(t, "decimals")),
-        stable: false,
-        ...(opId ? { group: `op:${opId}` } : {}),
-      },
-      str(field(t, "symbol")) ?? "?",
-    );
+    sink.add({ ...tokenListEntry(t, "optimism-tokenlist"), ...(opId ? { group: `op:${opId}` } : {}) }, str(field(t, "symbol")) ?? "?");
   }
 }
 
@@ -212,19 +213,7 @@ function readAave(src: LoadedSource, sink: ObsSink, report: Report): void {
     const tags = arr(field(t, "tags"));
     if (!tags.includes("underlying")) continue; // aTokens, debt tokens, stata wrappers are not underlying assets
     report.count("tokens: source records read", "aave-address-book (underlying assets)");
-    const chainId = num(field(t, "chainId"));
-    sink.add(
-      {
-        source: "aave-address-book",
-        chain: chainId === null ? null : evmKey(chainId),
-        address: str(field(t, "address")),
-        symbol: str(field(t, "symbol")) ?? "",
-        name: str(field(t, "name")) ?? "",
-        decimals: num(field(t, "decimals")),
-        stable: false,
-      },
-      str(field(t, "symbol")) ?? "?",
-    );
+    sink.add(tokenListEntry(t, "aave-address-book"), str(field(t, "symbol")) ?? "?");
   }
 }
 

@@ -22,7 +22,6 @@ type Request = GraphRequest extends infer R ? (R extends { id: number } ? Omit<R
 
 interface Job {
   request: Request;
-  deadline: number;
   timeoutMs: number;
   resolve(value: string): void;
   reject(error: Error): void;
@@ -54,14 +53,20 @@ class Replica {
   private writer: SocketWriter | undefined;
   private readonly connected: Promise<void>;
   private onConnect!: () => void;
+  private onNeverConnected!: (error: Error) => void;
 
   constructor(command: string[], socketPath: string, onExit: (replica: Replica, code: number | null) => void) {
-    this.connected = new Promise((resolve) => (this.onConnect = resolve));
+    this.connected = new Promise((resolve, reject) => {
+      this.onConnect = resolve;
+      this.onNeverConnected = reject;
+    });
     this.proc = Bun.spawn(command, {
       stdio: ["ignore", "inherit", "inherit"],
       env: { ...process.env, CKG_GRAPH_SOCKET: socketPath, CKG_GRAPH_TOKEN: this.token },
       onExit: (_proc, code) => {
-        for (const { reject } of this.pending.values()) reject(new CkgError("internal", "The graph process stopped."));
+        const stopped = new CkgError("internal", `The graph process stopped (exit code ${code}).`);
+        this.onNeverConnected(stopped);
+        for (const { reject } of this.pending.values()) reject(stopped);
         this.pending.clear();
         if (this.state !== "failed") this.state = "dead";
         onExit(this, code);
@@ -256,7 +261,6 @@ export class GraphPool {
       const job: Job = {
         request,
         timeoutMs,
-        deadline: performance.now() + timeoutMs,
         resolve,
         reject,
         timer: setTimeout(() => this.expire(job), timeoutMs),

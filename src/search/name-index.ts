@@ -2,12 +2,15 @@
  * @module search/name-index
  * Every node of the live snapshot by id, URI and normalised name. Explore, insights and search
  * resolve "Uniswap", "uniswap " or a URI to entities here, without a graph round trip.
- * Columnar arrays keep 600,000 entries to a modest amount of memory.
+ *
+ * The snapshot stores each name's normalised key (`name_key`), and the index loads rows sorted by
+ * it (DuckDB sorts, off this thread): an exact match and a "names that start like this" range are
+ * binary searches, and no per-name work happens at start-up.
  */
 import { distance } from "fastest-levenshtein";
 import type { DuckDBInstance } from "@duckdb/node-api";
 import { sqlString, withConnection } from "../store/duckdb.ts";
-import { type NodeType, type Namespaces, isEntityType, entityIdOf } from "../graph/vocabulary.ts";
+import { type NodeType, type Namespaces, entityIdOf } from "../graph/vocabulary.ts";
 
 export interface IndexedNode {
   id: string;
@@ -24,70 +27,56 @@ export function normalizeName(text: string): string {
   return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/\s+/g, "");
 }
 
+/** How many names starting like a missed query are ranked by edit distance for suggestions. */
+const SUGGESTION_CANDIDATES = 400;
+
 export class NameIndex {
-  private readonly ids: string[] = [];
-  private readonly names: string[] = [];
-  private readonly keys: string[] = [];
-  private readonly symbols: (string | undefined)[] = [];
-  private readonly types: NodeType[] = [];
-  private readonly labelSets: string[][] = [];
-  private readonly prominence: number[] = [];
-  private readonly byKey = new Map<string, number[]>();
   private readonly byId = new Map<string, number>();
 
-  constructor(private readonly ns: Namespaces) {}
+  /** Columns in `keys` order (sorted). */
+  private constructor(
+    private readonly ns: Namespaces,
+    private readonly keys: string[],
+    private readonly ids: string[],
+    private readonly names: string[],
+    private readonly symbols: (string | null)[],
+    private readonly types: NodeType[],
+    private readonly labelSets: string[][],
+    private readonly prominence: number[],
+  ) {
+    for (let i = 0; i < ids.length; i++) this.byId.set(ids[i]!, i);
+  }
 
   static async fromParquet(duck: DuckDBInstance, file: string, ns: Namespaces): Promise<NameIndex> {
-    const index = new NameIndex(ns);
-    const columns = await withConnection(duck, async (c) => {
-      const reader = await c.runAndReadAll(
-        `SELECT id, type, array_to_string(labels, ',') AS labels, name, symbol, prominence FROM read_parquet(${sqlString(file)})`,
+    const c = await withConnection(duck, async (connection) => {
+      const reader = await connection.runAndReadAll(
+        `SELECT name_key, id, type, array_to_string(labels, ',') AS labels, name, symbol, prominence
+         FROM read_parquet(${sqlString(file)}) ORDER BY name_key, prominence DESC, id`,
       );
       return reader.getColumnsObjectJS() as Record<string, unknown[]>;
     });
+    sortLikeJavaScript(c);
+    // Few distinct label sets (Token, Token+Stablecoin, ...): share one array per set.
     const interned = new Map<string, string[]>();
-    const n = columns.id!.length;
-    for (let i = 0; i < n; i++) {
-      const labelText = columns.labels![i] as string;
-      let labels = interned.get(labelText);
-      if (!labels) interned.set(labelText, (labels = labelText.split(",")));
-      index.add(
-        columns.id![i] as string,
-        columns.type![i] as NodeType,
-        labels,
-        columns.name![i] as string,
-        (columns.symbol![i] as string | null) ?? undefined,
-        Number(columns.prominence![i]),
-      );
-    }
-    return index;
-  }
-
-  add(id: string, type: NodeType, labels: string[], name: string, symbol: string | undefined, prominence: number): void {
-    const i = this.ids.length;
-    this.ids.push(id);
-    this.names.push(name);
-    const key = normalizeName(name);
-    this.keys.push(key);
-    this.symbols.push(symbol);
-    this.types.push(type);
-    this.labelSets.push(labels);
-    this.prominence.push(prominence);
-    this.byId.set(id, i);
-    const list = this.byKey.get(key);
-    if (list) list.push(i);
-    else this.byKey.set(key, [i]);
+    const labelSets = (c.labels as string[]).map((text) => {
+      let labels = interned.get(text);
+      if (!labels) interned.set(text, (labels = text.split(",")));
+      return labels;
+    });
+    return new NameIndex(
+      ns,
+      c.name_key as string[],
+      c.id as string[],
+      c.name as string[],
+      c.symbol as (string | null)[],
+      c.type as NodeType[],
+      labelSets,
+      (c.prominence as number[]).map(Number),
+    );
   }
 
   get size(): number {
     return this.ids.length;
-  }
-
-  /** Counts of nodes by type. */
-  countsByType(): Record<string, number> {
-    const counts: Record<string, number> = {};
-    for (const type of this.types) counts[type] = (counts[type] ?? 0) + 1;
-    return counts;
   }
 
   get(id: string): IndexedNode | undefined {
@@ -102,29 +91,37 @@ export class NameIndex {
 
   /** Nodes whose normalised name equals the text's, most prominent first; optionally of one type. */
   exact(text: string, type?: NodeType): IndexedNode[] {
-    const hits = this.byKey.get(normalizeName(text)) ?? [];
-    return hits
-      .filter((i) => type === undefined || this.types[i] === type)
-      .sort((a, b) => this.prominence[b]! - this.prominence[a]!)
-      .map((i) => this.node(i));
+    const key = normalizeName(text);
+    const out: IndexedNode[] = [];
+    for (let i = this.lowerBound(key); i < this.keys.length && this.keys[i] === key; i++) {
+      if (type === undefined || this.types[i] === type) out.push(this.node(i));
+    }
+    return out;
   }
 
   /**
-   * The closest names to a text that matched nothing: names that share its first letters or
-   * contain it, ranked by edit distance, then prominence. A linear scan (tens of ms at full
-   * scale), run only on a miss.
+   * The closest names to a text that matched nothing: names starting with the longest prefix of it
+   * that any name starts with, ranked by edit distance, then prominence. Bounded work (a few hundred
+   * comparisons), whatever the index size.
    */
-  suggest(text: string, options: { type?: NodeType; entityTypesOnly?: boolean; limit?: number } = {}): IndexedNode[] {
+  suggest(text: string, options: { type?: NodeType; limit?: number } = {}): IndexedNode[] {
     const key = normalizeName(text);
     if (key.length === 0) return [];
-    const prefix = key.slice(0, Math.min(3, key.length));
+    let start = 0;
+    let end = 0;
+    for (let length = Math.min(key.length, 6); length >= 1; length--) {
+      const prefix = key.slice(0, length);
+      start = this.lowerBound(prefix);
+      end = this.lowerBound(`${prefix}\uffff`);
+      if (end - start >= (options.limit ?? 5)) break;
+    }
+    // Farther than half the text's length is no longer "close": better no suggestion than a random one.
+    const tolerance = Math.max(2, Math.ceil(key.length / 2));
     const scored: { i: number; d: number }[] = [];
-    for (let i = 0; i < this.keys.length; i++) {
+    for (let i = start; i < end && scored.length < SUGGESTION_CANDIDATES; i++) {
       if (options.type !== undefined && this.types[i] !== options.type) continue;
-      if (options.entityTypesOnly && !isEntityType(this.types[i]!)) continue;
-      const candidate = this.keys[i]!;
-      if (!candidate.startsWith(prefix) && !candidate.includes(key) && !(candidate.length >= 4 && key.includes(candidate))) continue;
-      scored.push({ i, d: distance(key, candidate.slice(0, key.length + 8)) });
+      const d = distance(key, this.keys[i]!.slice(0, key.length + 4));
+      if (d <= tolerance) scored.push({ i, d });
     }
     scored.sort((a, b) => a.d - b.d || this.prominence[b.i]! - this.prominence[a.i]!);
     const seen = new Set<string>();
@@ -138,6 +135,18 @@ export class NameIndex {
     return out;
   }
 
+  /** First position whose key is not less than `key` (JavaScript string order). */
+  private lowerBound(key: string): number {
+    let lo = 0;
+    let hi = this.keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.keys[mid]! < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
   private node(i: number): IndexedNode {
     const id = this.ids[i]!;
     return {
@@ -146,9 +155,24 @@ export class NameIndex {
       type: this.types[i]!,
       labels: this.labelSets[i]!,
       name: this.names[i]!,
-      symbol: this.symbols[i],
+      symbol: this.symbols[i] ?? undefined,
       prominence: this.prominence[i]!,
     };
   }
 }
 
+/**
+ * DuckDB sorts by UTF-8 bytes, JavaScript compares UTF-16 units; they differ only for characters
+ * beyond the Basic Multilingual Plane. Checks the order and re-sorts the columns if a name needs it.
+ */
+function sortLikeJavaScript(columns: Record<string, unknown[]>): void {
+  const keys = columns.name_key as string[];
+  let sorted = true;
+  for (let i = 1; i < keys.length && sorted; i++) sorted = keys[i - 1]! <= keys[i]!;
+  if (sorted) return;
+  const order = keys.map((_, i) => i).sort((a, b) => (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : a - b));
+  for (const name of Object.keys(columns)) {
+    const column = columns[name]!;
+    columns[name] = order.map((i) => column[i]);
+  }
+}

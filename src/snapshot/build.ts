@@ -10,6 +10,7 @@ import type { Scale } from "../config/settings.ts";
 import { generateWorld } from "../dataset/generate.ts";
 import { namespaces } from "../graph/vocabulary.ts";
 import type { Logger } from "../log.ts";
+import { isAlive } from "../runtime.ts";
 import { type DataDir, clearStaleStaging, ensureDataDir, newSnapshotId, publishSnapshot, stagingPath } from "../store/data-dir.ts";
 import type { SnapshotManifest } from "./manifest.ts";
 import { writeSnapshot } from "./write.ts";
@@ -81,13 +82,4 @@ function acquireBuildLock(dir: DataDir): () => void {
     }
   }
   throw new Error(`cannot take the build lock ${path}`);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -24,6 +24,7 @@ import {
   predicateIri,
   type ClassName,
 } from "../graph/vocabulary.ts";
+import { normalizeName } from "../search/name-index.ts";
 import { MANIFEST_FILE, type SnapshotManifest } from "./manifest.ts";
 import { VERSION } from "../version.ts";
 
@@ -66,7 +67,7 @@ const TEXT_LIST = LIST(VARCHAR);
 
 async function writeEntities(c: DuckDBConnection, world: World, path: string, ns: Namespaces): Promise<void> {
   await c.run(`CREATE TABLE entities (
-    id VARCHAR, uri VARCHAR, type VARCHAR, labels VARCHAR[], name VARCHAR, symbol VARCHAR,
+    id VARCHAR, uri VARCHAR, type VARCHAR, labels VARCHAR[], name VARCHAR, name_key VARCHAR, symbol VARCHAR,
     aliases VARCHAR[], source VARCHAR, prominence DOUBLE)`);
   const appender = await c.createAppender("entities");
   for (const e of world.entities.values()) {
@@ -75,6 +76,7 @@ async function writeEntities(c: DuckDBConnection, world: World, path: string, ns
     appender.appendVarchar(e.type);
     appender.appendList(e.labels, TEXT_LIST);
     appender.appendVarchar(e.name);
+    appender.appendVarchar(normalizeName(e.name));
     if (e.symbol) appender.appendVarchar(e.symbol);
     else appender.appendNull();
     appender.appendList(e.aliases, TEXT_LIST);
