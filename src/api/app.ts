@@ -6,6 +6,7 @@
  */
 import { Elysia } from "elysia";
 import { CkgError, isCkgError } from "../errors.ts";
+import type { Logger } from "../log.ts";
 import type { Services } from "../services.ts";
 import { VERSION } from "../version.ts";
 import { readJsonBody } from "./body.ts";
@@ -116,7 +117,15 @@ export function createApp(services: Services, options: AppOptions) {
         for (const name of params) raw[name] = (given as Record<string, string>)[name];
         const input = validateInput(op, raw);
         checkNeeds(op, services);
-        const ctx: OperationContext = { services, requestId: state.id, log: log.child({ req_id: state.id }) };
+        let child: Logger | undefined;
+        const ctx: OperationContext = {
+          services,
+          requestId: state.id,
+          // Made on first use: a child logger per request costs more than most handlers log.
+          get log() {
+            return (child ??= log.child({ req_id: state.id }));
+          },
+        };
         return op.handler(input, ctx);
       },
       { parse: "none" },
