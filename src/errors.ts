@@ -17,6 +17,7 @@ export const ERROR_CODES = [
   "method_not_allowed",
   "payload_too_large",
   "too_many_entities",
+  "query_too_expensive",
   "rate_limited",
   "not_ready",
   "query_timeout",

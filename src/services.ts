@@ -19,6 +19,7 @@ import { type SchemaDocument, describeSchema, syntheticNotice } from "./snapshot
 import { type SnapshotManifest, readManifest } from "./snapshot/manifest.ts";
 import { type DataDir, currentSnapshotId, dataDir, ensureDataDir, snapshotPath } from "./store/data-dir.ts";
 import { openDuck } from "./store/duckdb.ts";
+import { TimeseriesStore } from "./timeseries/store.ts";
 import { type StateDb, openStateDb } from "./store/state-db.ts";
 import { join } from "node:path";
 import { VERSION } from "./version.ts";
@@ -33,6 +34,7 @@ export interface LiveSnapshot {
   ontology: Ontology;
   names: NameIndex;
   schema: SchemaDocument;
+  timeseries: TimeseriesStore;
 }
 
 export class Services {
@@ -94,8 +96,9 @@ export class Services {
     const ontology = loadOntology(ns.ontology);
     const names = await NameIndex.fromParquet(this.duck, join(dir, manifest.files.entities), ns);
     const added = await applySnapshotChanges(this.state, this.duck, { id, changesFile: join(dir, manifest.files.changes) }, names);
-    const schema = describeSchema(manifest, ontology, ns, []);
-    this.live = { id, dir, manifest, ns, ontology, names, schema };
+    const schema = describeSchema(manifest, ontology, ns);
+    const timeseries = await TimeseriesStore.open(dir, manifest, { memoryLimit: this.config.sql_memory_limit });
+    this.live = { id, dir, manifest, ns, ontology, names, schema, timeseries };
     this.phase = "loading";
     this.log.info({ snapshot: id, nodes: names.size, changes_added: added, synthetic: manifest.synthetic }, "snapshot active; graph loading");
     await graphLoaded;
@@ -138,6 +141,7 @@ export class Services {
 
   async close(): Promise<void> {
     await this.graph.close();
+    this.live?.timeseries.close();
     this.duck.closeSync();
     this.state.close();
   }

@@ -15,6 +15,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   method_not_allowed: 405,
   payload_too_large: 413,
   too_many_entities: 422,
+  query_too_expensive: 422,
   rate_limited: 429,
   not_ready: 503,
   query_timeout: 504,

@@ -32,7 +32,8 @@ export const serve: Command = {
       await app.stop();
       await services.close();
       log.info("stopped");
-      log.flush();
+      // Log lines are batched: write them out before leaving.
+      await new Promise<void>((resolve) => log.flush(() => resolve()));
       process.exit(0);
     };
     process.on("SIGTERM", () => void stop("SIGTERM"));

@@ -55,6 +55,12 @@ export const SETTINGS = {
     10_000,
     "time limit of one SPARQL or SQL query in milliseconds",
   ),
+  sql_memory_limit: setting(
+    "string",
+    z.string().regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, "a size such as 2GB or 512MB"),
+    "2GB",
+    "memory the time-series SQL engine may use for all queries together",
+  ),
   scale: setting(
     "string",
     scaleSchema,

@@ -194,6 +194,8 @@ function addAave(ctx: GenContext, markets: ReferenceAaveMarket[]): void {
       world.rel(id, "marketOf", protocol, source);
       world.rel(id, "marketAsset", token, source);
       world.rel(id, "deployedOn", chainId, source);
+      // A latent size for the demo series (labelled synthetic there); the market itself is real.
+      ctx.markets.push({ id, protocol, chain: chainId, asset: token, supply: ctx.rng.pareto(2e7, 1.1) });
     }
   }
   ctx.protocols.push(

@@ -82,6 +82,9 @@ export async function generateWorld(options: GenerateOptions, log: Logger): Prom
     teams: new Map(),
     investors: new Map(),
     schedules: [],
+    insiders: [],
+    proposals: [],
+    wallets: new Map(),
   };
 
   let t = performance.now();

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { CkgError } from "../errors.ts";
 import type { IndexedNode, NameIndex } from "../search/name-index.ts";
+import { type FiguresByCategory, figureSchema } from "../timeseries/figures.ts";
 import type { GraphPool } from "./graph-pool.ts";
 import type { Ontology } from "./ontology.ts";
 import type { Term } from "./protocol.ts";
@@ -44,7 +45,13 @@ const relatedEntitySchema = z.object({
 });
 export type RelatedEntity = z.infer<typeof relatedEntitySchema>;
 
-const categoryBlockSchema = z.object({ count: z.number().int(), truncated: z.boolean(), items: z.array(relatedEntitySchema) });
+const categoryBlockSchema = z.object({
+  count: z.number().int(),
+  truncated: z.boolean(),
+  items: z.array(relatedEntitySchema),
+  /** market and financial_metrics: the entity's latest figures from the time-series. */
+  figures: z.array(figureSchema).optional(),
+});
 export type CategoryBlock = z.infer<typeof categoryBlockSchema>;
 
 const attributeValueSchema = z.object({ value: z.unknown(), source: z.string() });
@@ -68,6 +75,8 @@ export const exploreResultSchema = z.object({
 export type ExploreResult = z.infer<typeof exploreResultSchema>;
 
 export interface ExploreDeps {
+  /** The entity's latest figures by category (from the time-series), when there is a store. */
+  figures?: (entityId: string) => Promise<FiguresByCategory>;
   graph: GraphPool;
   names: NameIndex;
   ontology: Ontology;
@@ -100,7 +109,10 @@ export function resolveEntity(names: NameIndex, text: string, type?: NodeType): 
 
 export async function explore(deps: ExploreDeps, input: ExploreInput): Promise<ExploreResult> {
   const { node, others } = resolveEntity(deps.names, input.entity_name, input.entity_type);
-  const hood = await deps.graph.neighbourhood(node.uri, ITEMS_PER_RELATIONSHIP, deps.timeoutMs);
+  const [hood, figures] = await Promise.all([
+    deps.graph.neighbourhood(node.uri, ITEMS_PER_RELATIONSHIP, deps.timeoutMs),
+    deps.figures ? deps.figures(node.id) : Promise.resolve<FiguresByCategory>({}),
+  ]);
   const sourceOf = (graph: string) => (graph.startsWith(deps.ns.source) ? graph.slice(deps.ns.source.length) : graph);
   const sources = new Set<string>();
 
@@ -141,6 +153,10 @@ export async function explore(deps: ExploreDeps, input: ExploreInput): Promise<E
     }
   }
 
+  for (const [category, list] of Object.entries(figures)) {
+    const block = blocks.get(category as FocusCategory);
+    if (block && list.length > 0) block.figures = list;
+  }
   return {
     status: "success",
     entity: { uri: node.uri, id: node.id, name: node.name, type: node.type, labels: [...labels], attributes },

@@ -8,6 +8,7 @@ import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { Scale } from "../config/settings.ts";
 import { generateWorld } from "../dataset/generate.ts";
+import { generateSeries } from "../dataset/series/index.ts";
 import { namespaces } from "../graph/vocabulary.ts";
 import type { Logger } from "../log.ts";
 import { isAlive } from "../runtime.ts";
@@ -22,6 +23,8 @@ export interface BuildOptions {
   ontologyNs: string;
   /** Defaults to now. */
   asOf?: Date;
+  /** Plant the demo anomalies (default true); false builds the clean world. */
+  plants?: boolean;
   log: Logger;
 }
 
@@ -45,8 +48,10 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuiltSnapsho
     const ctx = await generateWorld({ scale: options.scale, seed: options.seed, asOf }, log);
     const generatedMs = Math.round(performance.now() - startedAt);
     log.info({ entities: ctx.world.entities.size, facts: ctx.world.factCount, ms: generatedMs }, "world generated");
+    const series = await generateSeries(ctx, staging, { plants: options.plants ?? true }, log);
     const manifest = await writeSnapshot(ctx.world, {
       id,
+      series,
       dir: staging,
       ns: namespaces(options.ontologyNs),
       asOf,

@@ -8,15 +8,20 @@ import { z } from "zod";
 import { type Ontology, ontologyClassSchema, ontologyPredicateSchema } from "../graph/ontology.ts";
 import { defaultPrefixes } from "../graph/sparql.ts";
 import { ENTITY_TYPES, FOCUS_CATEGORIES, type Namespaces } from "../graph/vocabulary.ts";
+import { KINDS, type Kind } from "../timeseries/kinds.ts";
 import { type SnapshotManifest, sourceSummarySchema } from "./manifest.ts";
 
 export const timeseriesTableSchema = z.object({
   name: z.string(),
-  columns: z.array(z.object({ name: z.string(), type: z.string() })),
+  kind: z.string(),
+  description: z.string(),
+  /** Provenance source id; `synthetic` says whether it is generated demo data. */
+  source: z.string(),
+  synthetic: z.boolean(),
+  columns: z.array(z.object({ name: z.string(), type: z.string(), description: z.string() })),
   row_count: z.number().int(),
   first_date: z.string().nullable(),
   last_date: z.string().nullable(),
-  source: z.string(),
 });
 export type TimeseriesTable = z.infer<typeof timeseriesTableSchema>;
 
@@ -55,12 +60,27 @@ export function syntheticNotice(manifest: SnapshotManifest): string {
   );
 }
 
-export function describeSchema(
-  manifest: SnapshotManifest,
-  ontology: Ontology,
-  ns: Namespaces,
-  tables: TimeseriesTable[],
-): SchemaDocument {
+/** The published ts_* tables of a snapshot, with their columns (from the kinds table) and extent. */
+export function describeTables(manifest: SnapshotManifest): TimeseriesTable[] {
+  const synthetic = new Map(manifest.sources.map((s) => [s.id, s.synthetic]));
+  return manifest.timeseries.map((t) => {
+    const kind = KINDS[t.kind as Kind];
+    return {
+      name: t.name,
+      kind: t.kind,
+      description: kind.description,
+      source: t.provenance,
+      synthetic: synthetic.get(t.provenance) ?? false,
+      columns: kind.columns.map((c) => ({ name: c.name, type: c.type, description: c.description })),
+      row_count: t.rows,
+      first_date: t.first_date,
+      last_date: t.last_date,
+    };
+  });
+}
+
+export function describeSchema(manifest: SnapshotManifest, ontology: Ontology, ns: Namespaces): SchemaDocument {
+  const tables = describeTables(manifest);
   const entityCounts = Object.fromEntries(ENTITY_TYPES.map((t) => [t, manifest.counts.nodes_by_type[t] ?? 0]));
   return {
     status: "success",

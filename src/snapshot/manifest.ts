@@ -24,6 +24,17 @@ export const sourceSummarySchema = z.object({
   as_of: z.string(),
 });
 
+export const seriesTableSchema = z.object({
+  name: z.string(),
+  kind: z.string(),
+  source: z.string(),
+  provenance: z.string(),
+  file: z.string(),
+  rows: z.number().int(),
+  first_date: z.string().nullable(),
+  last_date: z.string().nullable(),
+});
+
 export const manifestSchema = z.object({
   format: z.literal(1),
   id: z.string(),
@@ -41,6 +52,10 @@ export const manifestSchema = z.object({
     changes: z.number().int(),
   }),
   files: z.object({ entities: z.string(), facts: z.string(), changes: z.string(), graph: z.string() }),
+  /** Daily series (Parquet under ts/). */
+  timeseries: z.array(seriesTableSchema),
+  /** Planted anomalies of the demo series (null when the snapshot has none). */
+  ground_truth: z.string().nullable(),
 });
 
 export type SnapshotManifest = z.infer<typeof manifestSchema>;

@@ -27,6 +27,7 @@ import {
 import { normalizeName } from "../search/name-index.ts";
 import { MANIFEST_FILE, type SnapshotManifest } from "./manifest.ts";
 import { VERSION } from "../version.ts";
+import { GROUND_TRUTH_FILE, type SeriesResult } from "../dataset/series/index.ts";
 
 export const FILES = {
   entities: "entities.parquet",
@@ -37,6 +38,7 @@ export const FILES = {
 
 export interface WriteOptions {
   id: string;
+  series: SeriesResult;
   dir: string;
   ns: Namespaces;
   asOf: Date;
@@ -213,5 +215,7 @@ function buildManifest(world: World, options: WriteOptions, quads: number): Snap
       changes: world.changes.length,
     },
     files: { ...FILES },
+    timeseries: options.series.tables,
+    ground_truth: options.series.truth.length > 0 ? GROUND_TRUTH_FILE : null,
   };
 }

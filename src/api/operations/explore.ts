@@ -1,4 +1,5 @@
 import { ITEMS_PER_RELATIONSHIP, explore as exploreEntity, exploreInputSchema, exploreResultSchema } from "../../graph/explore.ts";
+import { latestFigures } from "../../timeseries/figures.ts";
 import { defineOperation } from "../operation.ts";
 
 export const explore = defineOperation({
@@ -11,7 +12,9 @@ export const explore = defineOperation({
     "ecosystem, market, defi, financial_metrics, insider_activity, vesting, github). entity_name is the exact name " +
     "(case-insensitive; find names with /api/search) or the entity's URI; entity_type picks one type when several " +
     `entities share a name. Each category gives the total count and up to ${ITEMS_PER_RELATIONSHIP} items per ` +
-    "relationship (truncated: true when there are more); every attribute value and link names its source. " +
+    "relationship (truncated: true when there are more); every attribute value and link names its source. market and " +
+    "financial_metrics also carry the entity's latest figures from the time-series (price, market cap, volume, TVL, fees, " +
+    "revenue, ...) with their as-of date, source and table. " +
     "Unknown names answer 404 entity_not_found with the closest names.",
   priceUsd: 0.1,
   input: exploreInputSchema,
@@ -21,7 +24,14 @@ export const explore = defineOperation({
   async handler(input, { services }) {
     const live = services.snapshot();
     return exploreEntity(
-      { graph: services.graph, names: live.names, ontology: live.ontology, ns: live.ns, timeoutMs: services.config.query_timeout_ms },
+      {
+        graph: services.graph,
+        names: live.names,
+        ontology: live.ontology,
+        ns: live.ns,
+        timeoutMs: services.config.query_timeout_ms,
+        figures: (id) => latestFigures(live.timeseries, live.manifest, id),
+      },
       input,
     );
   },

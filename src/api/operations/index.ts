@@ -8,5 +8,6 @@ import { changes } from "./changes.ts";
 import { explore } from "./explore.ts";
 import { schema } from "./schema.ts";
 import { sparql } from "./sparql.ts";
+import { timeseries } from "./timeseries.ts";
 
-export const OPERATIONS = [sparql, explore, changes, schema] as const satisfies readonly AnyOperation[];
+export const OPERATIONS = [sparql, explore, timeseries, changes, schema] as const satisfies readonly AnyOperation[];

@@ -76,7 +76,24 @@ export interface VestingInfo {
   start: string;
   cliff: string;
   end: string;
-  frequency: "daily" | "monthly" | "quarterly";
+  frequency: "monthly" | "quarterly";
+}
+
+export interface InsiderInfo {
+  token: string;
+  /** Person or organization behind the wallet. */
+  holder: string;
+  role: "team" | "investor";
+  wallet: string;
+}
+
+export interface ProposalInfo {
+  id: string;
+  /** The DAO or protocol that votes. */
+  owner: string;
+  token: string;
+  announced: string;
+  status: "active" | "passed" | "failed" | "cancelled";
 }
 
 export interface FundInfo {
@@ -114,6 +131,10 @@ export interface GenContext {
   /** Investors (funds and angels) by protocol id, lead investors first. */
   investors: Map<string, string[]>;
   schedules: VestingInfo[];
+  insiders: InsiderInfo[];
+  proposals: ProposalInfo[];
+  /** Known wallet (CAIP-10) of a person or organization. */
+  wallets: Map<string, string>;
   /** Developers per community, for shared contributors across projects. */
   developersByCommunity: Map<number, string[]>;
 }

@@ -49,6 +49,7 @@ export function generateGovernance(ctx: GenContext): void {
       world.attr(id, "announcedOn", daysAgo(ctx, age), source);
       const status = age <= 14 ? "active" : rng.weighted([["passed", 0.78], ["failed", 0.15], ["cancelled", 0.07]] as const);
       world.attr(id, "proposalStatus", status, source);
+      ctx.proposals.push({ id, owner, token: protocol.token, announced: daysAgo(ctx, age), status });
     }
   }
 }

@@ -38,7 +38,9 @@ export function generateFunds(ctx: GenContext): void {
     );
     world.attr(id, "country", rng.pick(COUNTRIES), source);
     world.attr(id, "foundedYear", rng.int(2012, 2023), source);
-    world.attr(id, "walletAddress", caip10(ethereum(ctx), `0x${rng.hex(20)}`), source);
+    const wallet = caip10(ethereum(ctx), `0x${rng.hex(20)}`);
+    world.attr(id, "walletAddress", wallet, source);
+    ctx.wallets.set(id, wallet);
     ctx.funds.push({ id, communities: [...new Set(communities)], weight });
   }
   for (let i = 0; i < makerCount; i++) {

@@ -15,20 +15,26 @@ interface GroupSpec {
   frequency: VestingInfo["frequency"];
 }
 
+/** At least this share of supply circulates outside vesting (the float at token generation). */
+export const MIN_FLOAT = 0.3;
+
 const GROUPS: GroupSpec[] = [
   { group: "team", share: [0.12, 0.25], cliffMonths: [6, 12], months: [36, 48], frequency: "monthly" },
   { group: "investors", share: [0.1, 0.25], cliffMonths: [6, 12], months: [24, 36], frequency: "monthly" },
-  { group: "ecosystem", share: [0.15, 0.35], cliffMonths: [0, 3], months: [36, 60], frequency: "daily" },
+  { group: "ecosystem", share: [0.15, 0.35], cliffMonths: [0, 3], months: [36, 60], frequency: "monthly" },
   { group: "treasury", share: [0.05, 0.15], cliffMonths: [3, 6], months: [24, 48], frequency: "quarterly" },
 ];
 
 export function generateVesting(ctx: GenContext): void {
   const { world, rng, source } = ctx;
-  const wallets = new Set<string>();
-  const giveWallet = (holder: string) => {
-    if (wallets.has(holder)) return;
-    wallets.add(holder);
-    if (world.entities.get(holder)?.type === "Person") world.attr(holder, "walletAddress", caip10(ethereum(ctx), `0x${rng.hex(20)}`), source);
+  const walletOf = (holder: string): string => {
+    let wallet = ctx.wallets.get(holder);
+    if (!wallet) {
+      wallet = caip10(ethereum(ctx), `0x${rng.hex(20)}`);
+      ctx.wallets.set(holder, wallet);
+      world.attr(holder, "walletAddress", wallet, source);
+    }
+    return wallet;
   };
 
   for (const protocol of ctx.protocols) {
@@ -39,9 +45,12 @@ export function generateVesting(ctx: GenContext): void {
     const token = world.entities.get(protocol.token)!;
     // Token generation: between three years and a month ago, so schedules are mid-flight.
     const tge = rng.int(30, 1100);
-    for (const spec of GROUPS) {
-      if (spec.group === "investors" && backers.length === 0) continue;
-      const share = Number((spec.share[0] + rng.next() * (spec.share[1] - spec.share[0])).toFixed(4));
+    const groups = GROUPS.filter((spec) => spec.group !== "investors" || backers.length > 0);
+    const drawn = groups.map((spec) => spec.share[0] + rng.next() * (spec.share[1] - spec.share[0]));
+    // Vested allocations leave at least MIN_FLOAT of the supply to circulate from the start.
+    const scale = Math.min(1, (1 - MIN_FLOAT) / drawn.reduce((a, b) => a + b, 0));
+    for (const [g, spec] of groups.entries()) {
+      const share = Number((drawn[g]! * scale).toFixed(4));
       const cliffMonths = rng.int(spec.cliffMonths[0], spec.cliffMonths[1]);
       const months = rng.int(spec.months[0], spec.months[1]);
       const schedule: VestingInfo = {
@@ -75,10 +84,13 @@ export function generateVesting(ctx: GenContext): void {
       ctx.schedules.push(schedule);
     }
     // Insiders: the founders and the lead investors hold allocations; market makers hold inventory.
-    const insiders = [...team.slice(0, 2), ...backers.slice(0, 3)];
-    for (const insider of insiders) {
+    const insiders: [string, "team" | "investor"][] = [
+      ...team.slice(0, 2).map((h): [string, "team"] => [h, "team"]),
+      ...backers.slice(0, 3).map((h): [string, "investor"] => [h, "investor"]),
+    ];
+    for (const [insider, role] of insiders) {
       world.rel(insider, "insiderOf", protocol.token, source);
-      giveWallet(insider);
+      ctx.insiders.push({ token: protocol.token, holder: insider, role, wallet: walletOf(insider) });
     }
     for (const holder of [...backers.slice(0, 2), protocol.dao].filter((x): x is string => Boolean(x))) {
       world.rel(holder, "topHolderOf", protocol.token, source);

@@ -1,0 +1,33 @@
+import { z } from "zod";
+import { CATALOG_VIEW } from "../../timeseries/kinds.ts";
+import { MAX_SQL_ROWS, sqlAnswerSchema } from "../../timeseries/store.ts";
+import { defineOperation } from "../operation.ts";
+
+export const timeseries = defineOperation({
+  name: "timeseries",
+  method: "POST",
+  path: "/api/timeseries",
+  summary: "Run a read-only SQL query over the daily time-series (ts_* tables)",
+  description:
+    "Runs one SELECT (WITH, UNION and subqueries allowed) over the ts_* tables: daily prices, market caps, TVL, fees, " +
+    "revenue, pool APY, lending rates, stablecoin supply, treasuries, insider flows, holders, listings, governance votes " +
+    `and unlocks. ${CATALOG_VIEW} lists every table's columns; /api/schema adds row counts and date ranges. entity_id is the ` +
+    "graph entity id (the entity URI without https://ckg.example/id/). Quote camelCase columns (\"currentPrice\"). " +
+    "PostgreSQL habits work (date_trunc, INTERVAL, generate_series, CTEs, window functions, ILIKE). Answers " +
+    `{columns: [{name, type}], data: [rows], count, truncated}: at most ${MAX_SQL_ROWS.toLocaleString("en")} rows, ` +
+    "numbers stay numbers, dates are ISO strings, integers beyond 2^53 are strings. 10 s per query. Anything but a " +
+    "single SELECT over the published tables is refused with 403 read_only.",
+  priceUsd: 0.1,
+  input: z.strictObject({
+    sql_query: z.string().min(1, "sql_query must not be empty").max(65_536),
+  }),
+  output: sqlAnswerSchema,
+  needs: ["snapshot"],
+  example: {
+    sql_query:
+      `SELECT entity_id, date, "currentPrice", "marketCap" FROM ts_synthetic_token WHERE entity_id = 'token/usdc-usdc' ORDER BY date DESC LIMIT 7`,
+  },
+  async handler(input, { services }) {
+    return services.snapshot().timeseries.query(input.sql_query, { timeoutMs: services.config.query_timeout_ms });
+  },
+});

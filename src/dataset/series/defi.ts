@@ -1,0 +1,97 @@
+/**
+ * @module dataset/series/defi
+ * Pools (TVL walk, base yield by pool kind, token rewards at most a few times the base yield) and
+ * lending markets (supply walk, utilization that stays under the kink, rates from a kinked curve,
+ * debt ceilings comfortably above borrowing where a market has one).
+ */
+import type { Coverage } from "./coverage.ts";
+import { type SeriesContext, loadRows } from "./series-db.ts";
+
+/** Base APY range (percent) by pool kind. */
+const BASE_APY: Record<string, [number, number]> = {
+  amm: [2, 25],
+  stable: [1, 6],
+  concentrated: [5, 40],
+  staking: [2, 8],
+  vault: [3, 15],
+  farm: [5, 30],
+};
+
+export async function poolSeries(s: SeriesContext, coverage: Coverage): Promise<void> {
+  const { rng } = s;
+  const rows = coverage.pools.map((p) => {
+    const [lo, hi] = BASE_APY[p.kind] ?? [2, 10];
+    const base = lo + (hi - lo) * rng.next();
+    const turnover = p.kind === "amm" ? 0.05 + 0.45 * rng.next() : p.kind === "concentrated" ? 0.2 + 1.3 * rng.next() : 0;
+    return [p.id, p.tvl, 0.015 + 0.01 * rng.next(), base, base * 2.5 * rng.next() ** 2, turnover];
+  });
+  await loadRows(s.c, "pool_params", { entity_id: "VARCHAR", tvl0: "DOUBLE", vol: "DOUBLE", base: "DOUBLE", reward: "DOUBLE", turnover: "DOUBLE" }, rows);
+  await s.c.run(`
+    CREATE TABLE pool AS
+    WITH walk AS (
+      SELECT p.*, d.day, d.date,
+        sum(p.vol * gauss(p.entity_id, d.day, 30)) OVER (PARTITION BY p.entity_id ORDER BY d.day) AS w,
+        sum(0.01 * gauss(p.entity_id, d.day, 31)) OVER (PARTITION BY p.entity_id ORDER BY d.day) AS r
+      FROM pool_params p CROSS JOIN days d
+    ),
+    levels AS (
+      SELECT *, tvl0 * exp(w - last_value(w) OVER whole) AS tvl,
+        base * exp(0.08 * gauss(entity_id, day, 32)) AS apy_base,
+        reward * exp(r - last_value(r) OVER whole) AS apy_reward
+      FROM walk WINDOW whole AS (PARTITION BY entity_id ORDER BY day ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
+    )
+    SELECT entity_id, date, tvl AS "tvlUsd", apy_base + apy_reward AS "apy", apy_base AS "apyBase", apy_reward AS "apyReward",
+      tvl * turnover * exp(0.3 * gauss(entity_id, day, 33) - 0.045) AS "volumeUsd"
+    FROM levels`);
+}
+
+export async function lendingSeries(s: SeriesContext): Promise<void> {
+  const { rng, ctx } = s;
+  const rows = ctx.markets.map((m) => [
+    m.id,
+    m.supply,
+    0.3 + 0.45 * rng.next(),
+    rng.next() * 2 * Math.PI,
+    60 + 200 * rng.next(),
+    3 + 4 * rng.next(),
+    60 + 240 * rng.next(),
+    0.1 + 0.1 * rng.next(),
+    rng.chance(0.25) ? 0.4 + 0.32 * rng.next() : null,
+  ]);
+  await loadRows(
+    s.c,
+    "lending_params",
+    {
+      entity_id: "VARCHAR",
+      supply0: "DOUBLE",
+      u_mean: "DOUBLE",
+      phase: "DOUBLE",
+      period: "DOUBLE",
+      slope1: "DOUBLE",
+      slope2: "DOUBLE",
+      reserve: "DOUBLE",
+      ceiling_use: "DOUBLE",
+    },
+    rows,
+  );
+  // Utilization swings slowly around its mean and is held under 82% (the kink is at 80%).
+  await s.c.run(`
+    CREATE TABLE lending AS
+    WITH walk AS (
+      SELECT p.*, d.day, d.date,
+        sum(0.012 * gauss(p.entity_id, d.day, 40)) OVER (PARTITION BY p.entity_id ORDER BY d.day) AS w
+      FROM lending_params p CROSS JOIN days d
+    ),
+    levels AS (
+      SELECT *, supply0 * exp(w - last_value(w) OVER (PARTITION BY entity_id ORDER BY day ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)) AS supply,
+        least(0.82, 1 / (1 + exp(-(ln(u_mean / (1 - u_mean)) + 0.35 * sin(2 * pi() * day / period + phase) + 0.08 * gauss(entity_id, day, 41))))) AS u
+      FROM walk
+    ),
+    rates AS (
+      SELECT *, CASE WHEN u <= 0.8 THEN slope1 * u / 0.8 ELSE slope1 + slope2 * (u - 0.8) / 0.2 END AS borrow_apy FROM levels
+    )
+    SELECT entity_id, date, supply AS "totalSupplyUsd", supply * u AS "totalBorrowUsd", u AS "utilization",
+      borrow_apy * u * (1 - reserve) AS "supplyApy", borrow_apy AS "borrowApy",
+      CASE WHEN ceiling_use IS NULL THEN NULL ELSE max(supply * u) OVER (PARTITION BY entity_id) / ceiling_use END AS "debtCeilingUsd"
+    FROM rates`);
+}

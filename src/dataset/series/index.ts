@@ -1,0 +1,129 @@
+/**
+ * @module dataset/series
+ * The synthetic demo series: every kind of `ts_synthetic_*` table, generated in DuckDB from the
+ * world's latent sizes (so a protocol's TVL matches its graph size and chains, a token's unlocks
+ * follow its vesting schedules), with planted anomalies and their ground truth. Tables go to the
+ * snapshot's ts/ folder as Parquet, sorted by entity and date.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Logger } from "../../log.ts";
+import { openDuck, sqlString, withConnection } from "../../store/duckdb.ts";
+import { KINDS, type Kind, SYNTHETIC_SERIES_SOURCE, tableName } from "../../timeseries/kinds.ts";
+import { type GenContext, SYNTHETIC_SOURCE } from "../synthetic/context.ts";
+import { selectCoverage } from "./coverage.ts";
+import { lendingSeries, poolSeries } from "./defi.ts";
+import { insiderFlowSeries, makeWhales, walletActivitySeries } from "./flows.ts";
+import { protocolChainSeries, protocolSeries, treasurySeries } from "./fundamentals.ts";
+import { governanceSeries, unlockSeries } from "./governance.ts";
+import { holderSeries, listingSeries, stablecoinSeries, tokenSeries } from "./markets.ts";
+import * as plant from "./plants.ts";
+import { type GroundTruth, type SeriesContext, prepareSeriesDb } from "./series-db.ts";
+
+export type { GroundTruth } from "./series-db.ts";
+
+export interface SeriesTable {
+  name: string;
+  kind: Kind;
+  /** The source part of the table name (ts_<source>_<kind>). */
+  source: string;
+  /** The provenance source id (as in the graph's named graphs and /api/schema). */
+  provenance: string;
+  file: string;
+  rows: number;
+  first_date: string | null;
+  last_date: string | null;
+}
+
+export interface SeriesResult {
+  tables: SeriesTable[];
+  truth: GroundTruth[];
+}
+
+export const TS_DIR = "ts";
+export const GROUND_TRUTH_FILE = "ground_truth.json";
+
+export async function generateSeries(ctx: GenContext, snapshotDir: string, options: { plants: boolean }, log: Logger): Promise<SeriesResult> {
+  const asOf = ctx.asOf.toISOString().slice(0, 10);
+  const duck = await openDuck({ threads: 2, memoryLimit: "8GB" });
+  try {
+    return await withConnection(duck, async (c) => {
+      await prepareSeriesDb(c, asOf);
+      const coverage = selectCoverage(ctx, asOf);
+      const s: SeriesContext = { c, ctx, rng: ctx.rng.fork("series"), asOf, plants: options.plants, truth: [], planted: new Set(), skipped: [] };
+      const step = async (name: string, run: () => Promise<void> | void) => {
+        const started = performance.now();
+        await run();
+        log.debug({ step: name, ms: Math.round(performance.now() - started) }, "series step done");
+      };
+      const whales = makeWhales(s, coverage);
+      const planted = (run: () => Promise<void> | void) => (options.plants ? run() : undefined);
+
+      await step("unlock plants", () => planted(() => plant.plantUnlocks(s, coverage, asOf)));
+      await step("stablecoins", async () => {
+        await stablecoinSeries(s, coverage);
+        await planted(() => plant.plantStablecoins(s));
+      });
+      await step("tokens", () => tokenSeries(s, coverage));
+      await step("protocols", async () => {
+        await protocolSeries(s, coverage);
+        await planted(() => plant.plantProtocols(s, coverage));
+        await protocolChainSeries(s);
+      });
+      await step("pools", async () => {
+        await poolSeries(s, coverage);
+        await planted(() => plant.plantPools(s));
+      });
+      await step("lending", async () => {
+        await lendingSeries(s);
+        await planted(() => plant.plantLending(s));
+      });
+      await step("treasuries", async () => {
+        await treasurySeries(s, coverage);
+        await planted(() => plant.plantTreasuries(s));
+      });
+      await step("holders", async () => {
+        await holderSeries(s, coverage);
+        await planted(() => plant.plantHolders(s));
+      });
+      await step("listings", async () => {
+        await listingSeries(s, coverage);
+        await planted(() => plant.plantListings(s));
+      });
+      await step("flows", async () => {
+        await insiderFlowSeries(s, coverage, whales);
+        await planted(() => plant.plantFlows(s, coverage));
+        await walletActivitySeries(s, whales);
+        await planted(() => plant.plantWhales(s, coverage));
+      });
+      await step("governance", async () => {
+        await governanceSeries(s, coverage);
+        await planted(() => plant.plantGovernance(s));
+      });
+      await step("unlocks", () => unlockSeries(s, coverage));
+
+      const dir = join(snapshotDir, TS_DIR);
+      mkdirSync(dir, { recursive: true });
+      const tables: SeriesTable[] = [];
+      for (const kind of Object.keys(KINDS) as Kind[]) {
+        const name = tableName(SYNTHETIC_SERIES_SOURCE, kind);
+        const file = `${TS_DIR}/${name}.parquet`;
+        const columns = KINDS[kind].columns.map((col) => `"${col.name}"::${col.type} AS "${col.name}"`).join(", ");
+        await c.run(
+          `COPY (SELECT ${columns} FROM ${kind} ORDER BY entity_id, date) TO ${sqlString(join(snapshotDir, file))} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`,
+        );
+        const stats = (await c.runAndReadAll(`SELECT count(*)::BIGINT AS n, min(date)::VARCHAR AS first, max(date)::VARCHAR AS last FROM ${kind}`)).getRowObjectsJS()[0]!;
+        tables.push({ name, kind, source: SYNTHETIC_SERIES_SOURCE, provenance: SYNTHETIC_SOURCE, file, rows: Number(stats.n), first_date: (stats.first as string) ?? null, last_date: (stats.last as string) ?? null });
+      }
+      writeFileSync(
+        join(snapshotDir, GROUND_TRUTH_FILE),
+        `${JSON.stringify({ as_of: asOf, plants: options.plants, anomalies: s.truth, skipped: s.skipped }, null, 2)}\n`,
+      );
+      if (s.skipped.length > 0) log.warn({ skipped: s.skipped }, "some anomalies found no fitting entity in this small world and were not planted");
+      log.info({ tables: tables.length, rows: tables.reduce((sum, t) => sum + t.rows, 0), planted: s.truth.length }, "series written");
+      return { tables, truth: s.truth };
+    });
+  } finally {
+    duck.closeSync();
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * @module dataset/series/series-db
+ * The scratch DuckDB database the demo series are generated in: deterministic noise macros (a
+ * hash of entity, day and salt, so the same seed gives the same numbers on any number of threads),
+ * the table of days, and a typed bulk loader for parameter rows computed in JavaScript.
+ */
+import type { DuckDBConnection } from "@duckdb/node-api";
+import type { Rng } from "../rng.ts";
+import type { GenContext } from "../synthetic/context.ts";
+
+/** Two years of days, ending on the as-of date (day 730). */
+export const DAYS = 731;
+export const LAST_DAY = DAYS - 1;
+
+export interface GroundTruth {
+  signal_type: string;
+  band: "low" | "moderate" | "high";
+  entities: string[];
+  /** The raw metric the plant sets, in the unit the detector reports. */
+  metric: string;
+  value: number;
+  table: string;
+  note: string;
+}
+
+export interface SeriesContext {
+  c: DuckDBConnection;
+  ctx: GenContext;
+  rng: Rng;
+  /** The as-of date, YYYY-MM-DD (the series' last day). */
+  asOf: string;
+  plants: boolean;
+  truth: GroundTruth[];
+  /** Entities already used by a plant: each plant gets its own. */
+  planted: Set<string>;
+  /** Plants that found no fitting entity (small worlds). */
+  skipped: string[];
+}
+
+export async function prepareSeriesDb(c: DuckDBConnection, asOf: string): Promise<void> {
+  // u01: uniform in (0,1); gauss: standard normal (Box-Muller on the two halves of one hash).
+  // The hash is hashed again: DuckDB combines argument hashes linearly, which would correlate salts.
+  await c.run(`CREATE MACRO u01(k, n, s) AS ((hash(hash(k, n, s)) >> 11)::DOUBLE + 0.5) / 9007199254740992.0`);
+  await c.run(
+    `CREATE MACRO gauss(k, n, s) AS sqrt(-2 * ln(((hash(hash(k, n, s)) >> 32)::DOUBLE + 0.5) / 4294967296.0)) * cos(2 * pi() * (((hash(hash(k, n, s)) & 4294967295)::DOUBLE + 0.5) / 4294967296.0))`,
+  );
+  await c.run(
+    `CREATE TABLE days AS SELECT i::INTEGER AS day, (DATE '${asOf}' - INTERVAL (${LAST_DAY} - i) DAY)::DATE AS date FROM range(${DAYS}) t(i)`,
+  );
+}
+
+type Cell = string | number | boolean | null;
+
+/** Creates a table and fills it from JavaScript rows (VARCHAR, DOUBLE, BOOLEAN, DATE as text). */
+export async function loadRows(c: DuckDBConnection, table: string, columns: Record<string, "VARCHAR" | "DOUBLE" | "BOOLEAN" | "DATE">, rows: Cell[][]): Promise<void> {
+  const names = Object.keys(columns);
+  // Dates travel as text and are cast once in SQL; the appender needs a plain table first.
+  await c.run(`CREATE TABLE ${table}_raw (${names.map((n) => `"${n}" ${columns[n] === "DATE" ? "VARCHAR" : columns[n]}`).join(", ")})`);
+  const appender = await c.createAppender(`${table}_raw`);
+  for (const row of rows) {
+    row.forEach((value, i) => {
+      const type = columns[names[i]!];
+      if (value === null) appender.appendNull();
+      else if (type === "DOUBLE") appender.appendDouble(value as number);
+      else if (type === "BOOLEAN") appender.appendBoolean(value as boolean);
+      else appender.appendVarchar(String(value));
+    });
+    appender.endRow();
+  }
+  appender.closeSync();
+  const select = names.map((n) => (columns[n] === "DATE" ? `"${n}"::DATE AS "${n}"` : `"${n}"`)).join(", ");
+  await c.run(`CREATE TABLE ${table} AS SELECT ${select} FROM ${table}_raw`);
+  await c.run(`DROP TABLE ${table}_raw`);
+}
+
+/** Quotes a string for SQL. */
+export function q(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+/** A SQL list of quoted strings for IN (...). */
+export function inList(values: string[]): string {
+  return values.length > 0 ? values.map(q).join(", ") : "NULL";
+}

@@ -1,0 +1,43 @@
+/**
+ * @module timeseries/figures
+ * An entity's latest figures from every series table that has rows for it (price, market cap,
+ * volume, TVL, fees, revenue, ...), each with its as-of date, source and table: the numbers explore
+ * shows under market and financial_metrics.
+ */
+import { z } from "zod";
+import type { SnapshotManifest } from "../snapshot/manifest.ts";
+import { sqlString } from "../store/duckdb.ts";
+import { FIGURES, type Kind } from "./kinds.ts";
+import type { TimeseriesStore } from "./store.ts";
+
+export const figureSchema = z.object({
+  metric: z.string(),
+  value: z.number().nullable(),
+  as_of: z.string(),
+  source: z.string(),
+  table: z.string(),
+});
+export type Figure = z.infer<typeof figureSchema>;
+
+export type FiguresByCategory = Partial<Record<"market" | "financial_metrics", Figure[]>>;
+
+export async function latestFigures(store: TimeseriesStore, manifest: SnapshotManifest, entityId: string): Promise<FiguresByCategory> {
+  const tables = manifest.timeseries.filter((t) => FIGURES[t.kind as Kind]);
+  const found = await Promise.all(
+    tables.map(async (table) => {
+      const spec = FIGURES[table.kind as Kind]!;
+      const columns = spec.columns.map((c) => `"${c}"`).join(", ");
+      const [row] = await store.rows<Record<string, unknown>>(
+        `SELECT strftime(date, '%Y-%m-%d') AS as_of, ${columns} FROM ${table.name} WHERE entity_id = ${sqlString(entityId)} ORDER BY date DESC LIMIT 1`,
+      );
+      if (!row) return [];
+      return spec.columns.map((metric) => ({
+        category: spec.category,
+        figure: { metric, value: row[metric] == null ? null : Number(row[metric]), as_of: row.as_of as string, source: table.provenance, table: table.name },
+      }));
+    }),
+  );
+  const out: FiguresByCategory = {};
+  for (const { category, figure } of found.flat()) (out[category] ??= []).push(figure);
+  return out;
+}

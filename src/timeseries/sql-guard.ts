@@ -1,0 +1,130 @@
+/**
+ * @module timeseries/sql-guard
+ * The parse-level wall of the read-only SQL endpoint. DuckDB itself parses the text (so the guard
+ * and the engine cannot disagree about what a statement is):
+ *   1. exactly one statement, and it is a SELECT (WITH, UNION and subqueries are SELECTs),
+ *   2. its syntax tree (json_serialize_sql) names only published tables, CTEs of the query, and
+ *      the generator table functions; no function that reads files, reveals settings or the host.
+ * The engine's own settings are the second wall (no file or network access outside the published
+ * Parquet files, configuration locked): one missed case here does not open the machine.
+ */
+import { type DuckDBConnection, StatementType } from "@duckdb/node-api";
+import { CkgError } from "../errors.ts";
+
+/** Table functions a query may call: they make rows, they read nothing. */
+const ALLOWED_TABLE_FUNCTIONS = new Set(["generate_series", "range", "unnest"]);
+
+/** Scalar functions refused anywhere: they read files, settings, variables or the host, or run SQL text. */
+const BLOCKED_FUNCTION = /^(read_|duckdb_|pragma_|sqlite_|parquet_|iceberg_|delta_|glob$|getenv$|current_setting$|getvariable$|setvariable$|sniff_csv$|query$|query_table$|load_|which_secret$|enable_|disable_|checkpoint$|system$|sql_auto_complete$|icu_|test_|repository$|file_)/i;
+
+export interface CheckedQuery {
+  sql: string;
+}
+
+/** Checks a query; throws 400 invalid_sql or 403 read_only with a reason a person can act on. */
+export async function checkQuery(connection: DuckDBConnection, sql: string, published: ReadonlySet<string>): Promise<CheckedQuery> {
+  let count: number;
+  try {
+    count = (await connection.extractStatements(sql)).count;
+  } catch (error) {
+    throw sqlError((error as Error).message);
+  }
+  if (count === 0) throw new CkgError("invalid_sql", "The query is empty; send one SELECT statement.", { details: {} });
+  if (count > 1) {
+    throw new CkgError("read_only", `The body holds ${count} statements; send exactly one SELECT.`, { details: { statements: count } });
+  }
+
+  const serialized = (await connection.runAndReadAll(`SELECT json_serialize_sql(${literal(sql)})`)).getRowsJson()[0]![0] as string;
+  const tree = JSON.parse(serialized) as { error: boolean; error_message?: string; statements?: unknown[] };
+  if (tree.error) {
+    throw new CkgError("read_only", "Only SELECT queries are allowed (WITH, UNION and subqueries included); nothing can be changed, loaded or set.", {
+      details: { reason: "not_a_select" },
+    });
+  }
+  const ctes = new Set<string>();
+  collectCtes(tree.statements, ctes);
+  walk(tree.statements, (node) => {
+    if (node.type === "BASE_TABLE") {
+      const table = String(node.table_name ?? "").toLowerCase();
+      const schema = String(node.schema_name ?? "").toLowerCase();
+      const catalog = String(node.catalog_name ?? "").toLowerCase();
+      const local = (schema === "" || schema === "main") && catalog === "";
+      if (!(local && (published.has(table) || ctes.has(table)))) {
+        throw new CkgError("read_only", `Table ${[catalog, schema, node.table_name].filter(Boolean).join(".")} is not published; query the ts_* tables (ts_catalog lists them).`, {
+          details: { table: node.table_name },
+        });
+      }
+    }
+    if (node.type === "SHOW_REF") {
+      throw new CkgError("read_only", "DESCRIBE, SHOW and SUMMARIZE are not available; ts_catalog lists every published column.", {
+        details: { reason: "show" },
+      });
+    }
+    if (node.type === "TABLE_FUNCTION") {
+      const name = String((node.function as { function_name?: string } | undefined)?.function_name ?? "").toLowerCase();
+      if (!ALLOWED_TABLE_FUNCTIONS.has(name)) {
+        throw new CkgError("read_only", `Table function ${name}() is not allowed; only ${[...ALLOWED_TABLE_FUNCTIONS].join(", ")} may make rows.`, {
+          details: { function: name },
+        });
+      }
+    }
+    if (node.class === "FUNCTION" && typeof node.function_name === "string" && BLOCKED_FUNCTION.test(node.function_name)) {
+      throw new CkgError("read_only", `Function ${node.function_name}() is not allowed: it reads files, settings or the host.`, {
+        details: { function: node.function_name },
+      });
+    }
+  });
+
+  // Belt and braces: the engine's own binder says what kind of statement it is.
+  let prepared: Awaited<ReturnType<DuckDBConnection["prepare"]>>;
+  try {
+    prepared = await connection.prepare(sql);
+  } catch (error) {
+    throw sqlError((error as Error).message);
+  }
+  if (prepared.statementType !== StatementType.SELECT) {
+    prepared.destroySync();
+    throw new CkgError("read_only", "Only SELECT queries are allowed.", { details: { reason: "not_a_select" } });
+  }
+  prepared.destroySync();
+  return { sql };
+}
+
+type Node = Record<string, unknown>;
+
+function walk(value: unknown, visit: (node: Node) => void): void {
+  if (Array.isArray(value)) {
+    for (const item of value) walk(item, visit);
+  } else if (value && typeof value === "object") {
+    visit(value as Node);
+    for (const child of Object.values(value)) walk(child, visit);
+  }
+}
+
+function collectCtes(value: unknown, into: Set<string>): void {
+  walk(value, (node) => {
+    const map = (node.cte_map as { map?: { key?: string }[] } | undefined)?.map;
+    if (Array.isArray(map)) for (const entry of map) if (entry.key) into.add(entry.key.toLowerCase());
+  });
+}
+
+function literal(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+/**
+ * DuckDB's error text as a 400: "Parser Error: syntax error at or near "=" ... LINE 2: ... ^".
+ * The line and column come from its caret line when the echoed line is not shortened.
+ */
+export function sqlError(message: string): CkgError {
+  const text = message.replace(/^Failed to extract statements: /, "");
+  const [head] = text.split("\n");
+  const match = /LINE (\d+): (.*)\n( *)\^/.exec(text);
+  const details: Record<string, unknown> = { engine: head };
+  if (match) {
+    details.line = Number(match[1]);
+    if (!match[2]!.startsWith("...")) details.column = match[3]!.length - `LINE ${match[1]}: `.length + 1;
+  }
+  const where = details.line ? ` (line ${details.line}${details.column ? `, column ${details.column}` : ""})` : "";
+  return new CkgError("invalid_sql", `${head}${where}.`, { details });
+}
