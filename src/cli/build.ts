@@ -13,10 +13,20 @@ export const build: Command = {
     "into the data directory and make it the live snapshot. --scale full builds the published size (586,000+ entities).",
   usage: "[options]",
   settings: ["data_dir", "scale", "seed", "ontology_ns", "log_level"],
-  async run({ config }) {
+  options: {
+    clean: { type: "boolean", help: "build the world without the planted anomalies (the baseline the signal tests compare with)" },
+  },
+  async run({ config, options }) {
     const [{ buildSnapshot }, { dataDir }] = await Promise.all([import("../snapshot/build.ts"), import("../store/data-dir.ts")]);
     const log = createLogger(config.log_level, 2);
-    const built = await buildSnapshot({ dir: dataDir(config.data_dir), scale: config.scale, seed: config.seed, ontologyNs: config.ontology_ns, log });
+    const built = await buildSnapshot({
+      dir: dataDir(config.data_dir),
+      scale: config.scale,
+      seed: config.seed,
+      ontologyNs: config.ontology_ns,
+      plants: options.clean !== true,
+      log,
+    });
     const { counts, build: meta, synthetic } = built.manifest;
     console.log(
       `snapshot ${built.id}: ${counts.entities.toLocaleString("en")} entities, ${counts.quads.toLocaleString("en")} quads, ` +

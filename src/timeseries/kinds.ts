@@ -71,6 +71,8 @@ export const KINDS = {
     columns: [
       id("pool"),
       date,
+      text("protocol_id", "graph id of the protocol the pool belongs to"),
+      text("chain_id", "graph id of the chain it is on"),
       usd("tvlUsd", "total value locked"),
       num("apy", "total annual percentage yield, percent (apyBase + apyReward)"),
       num("apyBase", "yield from fees or interest, percent"),
@@ -84,6 +86,8 @@ export const KINDS = {
     columns: [
       id("lending market"),
       date,
+      text("protocol_id", "graph id of the lending protocol"),
+      text("asset_id", "graph id of the token supplied and borrowed"),
       usd("totalSupplyUsd", "supplied"),
       usd("totalBorrowUsd", "borrowed"),
       num("utilization", "borrowed / supplied, 0..1"),

@@ -23,9 +23,14 @@ export async function poolSeries(s: SeriesContext, coverage: Coverage): Promise<
     const [lo, hi] = BASE_APY[p.kind] ?? [2, 10];
     const base = lo + (hi - lo) * rng.next();
     const turnover = p.kind === "amm" ? 0.05 + 0.45 * rng.next() : p.kind === "concentrated" ? 0.2 + 1.3 * rng.next() : 0;
-    return [p.id, p.tvl, 0.015 + 0.01 * rng.next(), base, base * 2.5 * rng.next() ** 2, turnover];
+    return [p.id, p.protocol, p.chain, p.tvl, 0.015 + 0.01 * rng.next(), base, base * 2.5 * rng.next() ** 2, turnover];
   });
-  await loadRows(s.c, "pool_params", { entity_id: "VARCHAR", tvl0: "DOUBLE", vol: "DOUBLE", base: "DOUBLE", reward: "DOUBLE", turnover: "DOUBLE" }, rows);
+  await loadRows(
+    s.c,
+    "pool_params",
+    { entity_id: "VARCHAR", protocol_id: "VARCHAR", chain_id: "VARCHAR", tvl0: "DOUBLE", vol: "DOUBLE", base: "DOUBLE", reward: "DOUBLE", turnover: "DOUBLE" },
+    rows,
+  );
   await s.c.run(`
     CREATE TABLE pool AS
     WITH walk AS (
@@ -40,7 +45,7 @@ export async function poolSeries(s: SeriesContext, coverage: Coverage): Promise<
         reward * exp(r - last_value(r) OVER whole) AS apy_reward
       FROM walk WINDOW whole AS (PARTITION BY entity_id ORDER BY day ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
     )
-    SELECT entity_id, date, tvl AS "tvlUsd", apy_base + apy_reward AS "apy", apy_base AS "apyBase", apy_reward AS "apyReward",
+    SELECT entity_id, date, protocol_id, chain_id, tvl AS "tvlUsd", apy_base + apy_reward AS "apy", apy_base AS "apyBase", apy_reward AS "apyReward",
       tvl * turnover * exp(0.3 * gauss(entity_id, day, 33) - 0.045) AS "volumeUsd"
     FROM levels`);
 }
@@ -49,6 +54,8 @@ export async function lendingSeries(s: SeriesContext): Promise<void> {
   const { rng, ctx } = s;
   const rows = ctx.markets.map((m) => [
     m.id,
+    m.protocol,
+    m.asset,
     m.supply,
     0.3 + 0.45 * rng.next(),
     rng.next() * 2 * Math.PI,
@@ -63,6 +70,8 @@ export async function lendingSeries(s: SeriesContext): Promise<void> {
     "lending_params",
     {
       entity_id: "VARCHAR",
+      protocol_id: "VARCHAR",
+      asset_id: "VARCHAR",
       supply0: "DOUBLE",
       u_mean: "DOUBLE",
       phase: "DOUBLE",
@@ -90,7 +99,7 @@ export async function lendingSeries(s: SeriesContext): Promise<void> {
     rates AS (
       SELECT *, CASE WHEN u <= 0.8 THEN slope1 * u / 0.8 ELSE slope1 + slope2 * (u - 0.8) / 0.2 END AS borrow_apy FROM levels
     )
-    SELECT entity_id, date, supply AS "totalSupplyUsd", supply * u AS "totalBorrowUsd", u AS "utilization",
+    SELECT entity_id, date, protocol_id, asset_id, supply AS "totalSupplyUsd", supply * u AS "totalBorrowUsd", u AS "utilization",
       borrow_apy * u * (1 - reserve) AS "supplyApy", borrow_apy AS "borrowApy",
       CASE WHEN ceiling_use IS NULL THEN NULL ELSE max(supply * u) OVER (PARTITION BY entity_id) / ceiling_use END AS "debtCeilingUsd"
     FROM rates`);
