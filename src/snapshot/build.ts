@@ -9,6 +9,7 @@ import { join } from "node:path";
 import type { Scale } from "../config/settings.ts";
 import { generateWorld } from "../dataset/generate.ts";
 import { generateSeries } from "../dataset/series/index.ts";
+import { buildTimeseriesDb } from "../timeseries/database.ts";
 import { namespaces } from "../graph/vocabulary.ts";
 import type { Logger } from "../log.ts";
 import { isAlive } from "../runtime.ts";
@@ -49,9 +50,11 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuiltSnapsho
     const generatedMs = Math.round(performance.now() - startedAt);
     log.info({ entities: ctx.world.entities.size, facts: ctx.world.factCount, ms: generatedMs }, "world generated");
     const series = await generateSeries(ctx, staging, { plants: options.plants ?? true }, log);
+    const timeseriesDb = await buildTimeseriesDb(staging, series.tables.map((t) => ({ ...t, source: t.provenance })));
     const manifest = await writeSnapshot(ctx.world, {
       id,
       series,
+      timeseriesDb,
       dir: staging,
       ns: namespaces(options.ontologyNs),
       asOf,

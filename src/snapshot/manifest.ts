@@ -54,6 +54,8 @@ export const manifestSchema = z.object({
   files: z.object({ entities: z.string(), facts: z.string(), changes: z.string(), graph: z.string() }),
   /** Daily series (Parquet under ts/). */
   timeseries: z.array(seriesTableSchema),
+  /** The same series in DuckDB's storage, queried by the server. */
+  timeseries_db: z.string(),
   /** Planted anomalies of the demo series (null when the snapshot has none). */
   ground_truth: z.string().nullable(),
 });

@@ -39,6 +39,7 @@ export const FILES = {
 export interface WriteOptions {
   id: string;
   series: SeriesResult;
+  timeseriesDb: string;
   dir: string;
   ns: Namespaces;
   asOf: Date;
@@ -216,6 +217,7 @@ function buildManifest(world: World, options: WriteOptions, quads: number): Snap
     },
     files: { ...FILES },
     timeseries: options.series.tables,
+    timeseries_db: options.timeseriesDb,
     ground_truth: options.series.truth.length > 0 ? GROUND_TRUTH_FILE : null,
   };
 }

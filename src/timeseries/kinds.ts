@@ -202,6 +202,14 @@ export function tableName(source: string, kind: Kind): string {
 /** The catalogue view of every published table's columns. */
 export const CATALOG_VIEW = "ts_catalog";
 
+/**
+ * Row order of every series table: clustered by month, then entity and date. A day's cross-section
+ * (every entity on one date) sits in a few row groups and one entity's history in one row group a
+ * month, so both kinds of filter skip most of the data.
+ */
+export const SERIES_ORDER = "date_trunc('month', date), entity_id, date";
+export const SERIES_PARQUET = "(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 30720)";
+
 /** The latest figures explore shows for an entity, by explore focus category. */
 export const FIGURES: Partial<Record<Kind, { category: "market" | "financial_metrics"; columns: string[] }>> = {
   token: { category: "market", columns: ["currentPrice", "marketCap", "totalVolume", "circulatingSupply"] },

@@ -1,8 +1,8 @@
 /**
  * @module timeseries/store
- * The time-series of one snapshot, in a DuckDB instance of their own: one view per published
- * Parquet table plus the ts_catalog view, then the engine is closed off (no file or network access
- * beyond those files, no spilling to disk, a memory limit, configuration locked). User SQL passes
+ * The time-series of one snapshot: its query database (timeseries/database.ts) opened read-only in
+ * a DuckDB instance of its own, closed off (no file or network access, no spilling to disk, a
+ * memory limit, configuration locked). User SQL passes
  * the guard, runs on its own connection with a time limit that interrupts it, and returns at most
  * 10,000 rows with their types kept in JSON.
  */
@@ -11,8 +11,8 @@ import { type DuckDBConnection, type DuckDBInstance, DuckDBTypeId } from "@duckd
 import { z } from "zod";
 import { CkgError, isCkgError } from "../errors.ts";
 import type { SnapshotManifest } from "../snapshot/manifest.ts";
-import { openDuck, sqlString } from "../store/duckdb.ts";
-import { CATALOG_VIEW, KINDS, type Kind } from "./kinds.ts";
+import { openDuck } from "../store/duckdb.ts";
+import { CATALOG_VIEW } from "./kinds.ts";
 import { checkQuery, sqlError } from "./sql-guard.ts";
 
 export const MAX_SQL_ROWS = 10_000;
@@ -38,26 +38,18 @@ export class TimeseriesStore {
   ) {}
 
   static async open(snapshotDir: string, manifest: SnapshotManifest, options: StoreOptions): Promise<TimeseriesStore> {
-    const duck = await openDuck({ threads: options.threads ?? 2, memoryLimit: options.memoryLimit });
+    const duck = await openDuck({
+      path: join(snapshotDir, manifest.timeseries_db),
+      threads: options.threads ?? 2,
+      memoryLimit: options.memoryLimit,
+      settings: { access_mode: "READ_ONLY" },
+    });
     const c = await duck.connect();
     try {
-      const files = manifest.timeseries.map((t) => join(snapshotDir, t.file));
-      // Only the published files are reachable; nothing spills to a temporary directory.
-      await c.run(`SET allowed_paths = [${files.map(sqlString).join(", ")}]`);
+      // The tables live in the database itself: no file or network access is needed at all, and
+      // nothing may spill to a temporary directory. Then the configuration is locked.
       await c.run(`SET temp_directory = ''`);
       await c.run(`SET enable_external_access = false`);
-      for (const table of manifest.timeseries) {
-        // Named columns only: the Parquet reader's virtual columns (filename, ...) would show where files live.
-        const columns = KINDS[table.kind as Kind].columns.map((col) => `"${col.name}"`).join(", ");
-        await c.run(`CREATE VIEW ${table.name} AS SELECT ${columns} FROM read_parquet(${sqlString(join(snapshotDir, table.file))})`);
-      }
-      const rows = manifest.timeseries.flatMap((t) =>
-        KINDS[t.kind as Kind].columns.map((col) => `(${[t.name, t.kind, t.source, col.name, col.type, col.description].map(sqlString).join(", ")})`),
-      );
-      await c.run(
-        `CREATE VIEW ${CATALOG_VIEW} AS SELECT * FROM (VALUES ${rows.length > 0 ? rows.join(", ") : "(NULL, NULL, NULL, NULL, NULL, NULL)"})
-         t(table_name, kind, source, column_name, column_type, description) WHERE table_name IS NOT NULL`,
-      );
       await c.run(`SET lock_configuration = true`);
     } finally {
       c.closeSync();

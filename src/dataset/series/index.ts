@@ -3,13 +3,13 @@
  * The synthetic demo series: every kind of `ts_synthetic_*` table, generated in DuckDB from the
  * world's latent sizes (so a protocol's TVL matches its graph size and chains, a token's unlocks
  * follow its vesting schedules), with planted anomalies and their ground truth. Tables go to the
- * snapshot's ts/ folder as Parquet, sorted by entity and date.
+ * snapshot's ts/ folder as Parquet, clustered by month, then entity and date.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "../../log.ts";
 import { openDuck, sqlString, withConnection } from "../../store/duckdb.ts";
-import { KINDS, type Kind, SYNTHETIC_SERIES_SOURCE, tableName } from "../../timeseries/kinds.ts";
+import { KINDS, type Kind, SERIES_ORDER, SERIES_PARQUET, SYNTHETIC_SERIES_SOURCE, tableName } from "../../timeseries/kinds.ts";
 import { type GenContext, SYNTHETIC_SOURCE } from "../synthetic/context.ts";
 import { selectCoverage } from "./coverage.ts";
 import { lendingSeries, poolSeries } from "./defi.ts";
@@ -110,7 +110,7 @@ export async function generateSeries(ctx: GenContext, snapshotDir: string, optio
         const file = `${TS_DIR}/${name}.parquet`;
         const columns = KINDS[kind].columns.map((col) => `"${col.name}"::${col.type} AS "${col.name}"`).join(", ");
         await c.run(
-          `COPY (SELECT ${columns} FROM ${kind} ORDER BY entity_id, date) TO ${sqlString(join(snapshotDir, file))} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`,
+          `COPY (SELECT ${columns} FROM ${kind} ORDER BY ${SERIES_ORDER}) TO ${sqlString(join(snapshotDir, file))} ${SERIES_PARQUET}`,
         );
         const stats = (await c.runAndReadAll(`SELECT count(*)::BIGINT AS n, min(date)::VARCHAR AS first, max(date)::VARCHAR AS last FROM ${kind}`)).getRowObjectsJS()[0]!;
         tables.push({ name, kind, source: SYNTHETIC_SERIES_SOURCE, provenance: SYNTHETIC_SOURCE, file, rows: Number(stats.n), first_date: (stats.first as string) ?? null, last_date: (stats.last as string) ?? null });
