@@ -19,10 +19,15 @@ export interface PublishedTable {
   file: string;
 }
 
+/** Rows per row group: a quarter of DuckDB's default, so one entity's month reads four times less. */
+const ROW_GROUP_SIZE = 30_720;
+
 export async function buildTimeseriesDb(snapshotDir: string, tables: PublishedTable[]): Promise<string> {
-  const duck = await openDuck({ path: join(snapshotDir, TIMESERIES_DB), threads: 2, memoryLimit: "4GB" });
+  const duck = await openDuck({ threads: 2, memoryLimit: "4GB" });
   try {
     await withConnection(duck, async (c) => {
+      await c.run(`ATTACH ${sqlString(join(snapshotDir, TIMESERIES_DB))} AS ts (ROW_GROUP_SIZE ${ROW_GROUP_SIZE})`);
+      await c.run("USE ts");
       for (const table of tables) {
         await c.run(`CREATE TABLE ${table.name} AS SELECT * FROM read_parquet(${sqlString(join(snapshotDir, table.file))})`);
       }
@@ -33,7 +38,7 @@ export async function buildTimeseriesDb(snapshotDir: string, tables: PublishedTa
         `CREATE VIEW ${CATALOG_VIEW} AS SELECT * FROM (VALUES ${rows.length > 0 ? rows.join(", ") : "(NULL, NULL, NULL, NULL, NULL, NULL)"})
          t(table_name, kind, source, column_name, column_type, description) WHERE table_name IS NOT NULL`,
       );
-      await c.run("CHECKPOINT");
+      await c.run("CHECKPOINT ts");
     });
   } finally {
     duck.closeSync();

@@ -13,7 +13,7 @@ import { CkgError, isCkgError } from "../errors.ts";
 import type { SnapshotManifest } from "../snapshot/manifest.ts";
 import { openDuck } from "../store/duckdb.ts";
 import { CATALOG_VIEW } from "./kinds.ts";
-import { checkQuery, sqlError } from "./sql-guard.ts";
+import { type CheckedQuery, checkQuery, sqlError } from "./sql-guard.ts";
 
 export const MAX_SQL_ROWS = 10_000;
 
@@ -31,7 +31,19 @@ export interface StoreOptions {
   threads?: number;
 }
 
+/** Idle connections kept for reuse: a fresh connection costs about a millisecond on its first query. */
+const IDLE_CONNECTIONS = 8;
+
+/**
+ * Verdicts of the guard kept per query text: dashboards and agents send the same queries again, and
+ * a verdict depends only on the text and this snapshot's published tables.
+ */
+const CHECKED_QUERIES = 1000;
+
 export class TimeseriesStore {
+  private readonly idle: DuckDBConnection[] = [];
+  private readonly checked = new Map<string, CheckedQuery>();
+
   private constructor(
     private readonly duck: DuckDBInstance,
     readonly published: ReadonlySet<string>,
@@ -60,23 +72,36 @@ export class TimeseriesStore {
   /** Runs one user query: guarded, time-limited, row-capped. */
   async query(sql: string, options: { timeoutMs: number; maxRows?: number }): Promise<SqlAnswer> {
     const maxRows = options.maxRows ?? MAX_SQL_ROWS;
-    const connection = await this.duck.connect();
+    const connection = await this.acquire();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       connection.interrupt();
     }, options.timeoutMs);
     try {
-      const checked = await checkQuery(connection, sql, this.published);
-      const reader = await connection.streamAndReadUntil(checked.sql, maxRows + 1);
+      let checked = this.checked.get(sql);
+      if (checked) {
+        // Most recently used last: the Map's order is the eviction order.
+        this.checked.delete(sql);
+      } else {
+        checked = await checkQuery(connection, sql, this.published);
+      }
+      this.checked.set(sql, checked);
+      if (this.checked.size > CHECKED_QUERIES) this.checked.delete(this.checked.keys().next().value!);
+      // The row cap as an outer LIMIT: the engine stops early, and the result comes back in one piece.
+      // (Subquery order is kept; duplicate column names get suffixes, which JSON objects need anyway.)
+      const reader = await connection.runAndReadAll(`SELECT * FROM (\n${checked.sql}\n) AS answer LIMIT ${maxRows + 1}`);
       const names = reader.columnNames();
       const types = reader.columnTypes();
-      const rows = reader.getRowsJson();
+      const rows = reader.getRowObjectsJson() as Record<string, unknown>[];
       const truncated = rows.length > maxRows;
-      const data = rows.slice(0, maxRows).map((row) => {
-        const out: Record<string, unknown> = {};
-        names.forEach((name, i) => (out[name] = jsonValue(row[i], types[i]!.typeId)));
-        return out;
+      const data = truncated ? rows.slice(0, maxRows) : rows;
+      // Only columns whose JSON form needs fixing are touched; the rest stay as DuckDB wrote them.
+      types.forEach((type, i) => {
+        const convert = converterFor(type.typeId);
+        if (!convert) return;
+        const name = names[i]!;
+        for (const row of data) row[name] = convert(row[name]);
       });
       return {
         status: "success",
@@ -94,22 +119,32 @@ export class TimeseriesStore {
       throw isCkgError(error) ? error : engineError((error as Error).message);
     } finally {
       clearTimeout(timer);
-      connection.closeSync();
+      this.release(connection);
     }
   }
 
   /** Trusted queries of our own (explore figures, signal detectors): no guard, plain JS rows. */
   async rows<T = Record<string, unknown>>(sql: string): Promise<T[]> {
-    const connection = await this.duck.connect();
+    const connection = await this.acquire();
     try {
       return (await connection.runAndReadAll(sql)).getRowObjectsJS() as T[];
     } finally {
-      connection.closeSync();
+      this.release(connection);
     }
   }
 
   close(): void {
+    for (const connection of this.idle.splice(0)) connection.closeSync();
     this.duck.closeSync();
+  }
+
+  private async acquire(): Promise<DuckDBConnection> {
+    return this.idle.pop() ?? this.duck.connect();
+  }
+
+  private release(connection: DuckDBConnection): void {
+    if (this.idle.length < IDLE_CONNECTIONS) this.idle.push(connection);
+    else connection.closeSync();
   }
 }
 
@@ -126,30 +161,36 @@ function engineError(message: string): CkgError {
   return sqlError(message);
 }
 
-/** JSON values keep their type: safe integers as numbers, larger ones as strings; timestamps in ISO 8601. */
-function jsonValue(value: unknown, type: DuckDBTypeId): unknown {
-  if (value === null || value === undefined) return null;
+/**
+ * JSON values keep their type: safe integers as numbers, larger ones as strings; decimals as
+ * numbers; timestamps in ISO 8601. Undefined for types whose JSON form is already right.
+ */
+function converterFor(type: DuckDBTypeId): ((value: unknown) => unknown) | undefined {
   switch (type) {
     case DuckDBTypeId.BIGINT:
     case DuckDBTypeId.UBIGINT:
     case DuckDBTypeId.HUGEINT:
     case DuckDBTypeId.UHUGEINT:
-    case DuckDBTypeId.BIGNUM: {
-      const n = Number(value);
-      return Number.isSafeInteger(n) ? n : String(value);
-    }
+    case DuckDBTypeId.BIGNUM:
+      return (value) => {
+        if (value === null) return null;
+        const n = Number(value);
+        return Number.isSafeInteger(n) ? n : String(value);
+      };
     case DuckDBTypeId.DECIMAL:
-      return Number(value);
+      return (value) => (value === null ? null : Number(value));
     case DuckDBTypeId.TIMESTAMP:
     case DuckDBTypeId.TIMESTAMP_S:
     case DuckDBTypeId.TIMESTAMP_MS:
     case DuckDBTypeId.TIMESTAMP_NS:
-      return `${String(value).replace(" ", "T")}Z`;
-    case DuckDBTypeId.TIMESTAMP_TZ: {
-      const date = new Date(String(value).replace(" ", "T").replace(/([+-]\d\d)$/, "$1:00"));
-      return Number.isNaN(date.getTime()) ? String(value) : date.toISOString();
-    }
+      return (value) => (value === null ? null : `${String(value).replace(" ", "T")}Z`);
+    case DuckDBTypeId.TIMESTAMP_TZ:
+      return (value) => {
+        if (value === null) return null;
+        const date = new Date(String(value).replace(" ", "T").replace(/([+-]\d\d)$/, "$1:00"));
+        return Number.isNaN(date.getTime()) ? String(value) : date.toISOString();
+      };
     default:
-      return value;
+      return undefined;
   }
 }

@@ -118,6 +118,12 @@ describe("POST /api/timeseries", () => {
     expect(body.truncated).toBe(false);
   });
 
+  test("a trailing semicolon or comment is fine", async () => {
+    for (const text of ["SELECT 1 AS one;", "SELECT 1 AS one -- a note", "SELECT 1 AS one; -- a note", "/* first */ SELECT 1 AS one"]) {
+      expect((await one(text)).data, text).toEqual([{ one: 1 }]);
+    }
+  });
+
   test("caps answers at 10,000 rows", async () => {
     const body = await one(`SELECT entity_id, date FROM ts_synthetic_token`);
     expect(body.count).toBe(10_000);
