@@ -32,6 +32,8 @@ const SUGGESTION_CANDIDATES = 400;
 
 export class NameIndex {
   private readonly byId = new Map<string, number>();
+  /** Normalised symbols and aliases to positions: exact matches other than the name. */
+  private readonly byOtherKey = new Map<string, number[]>();
 
   /** Columns in `keys` order (sorted). */
   private constructor(
@@ -43,14 +45,26 @@ export class NameIndex {
     private readonly types: NodeType[],
     private readonly labelSets: string[][],
     private readonly prominence: number[],
+    aliases: string[][],
   ) {
-    for (let i = 0; i < ids.length; i++) this.byId.set(ids[i]!, i);
+    for (let i = 0; i < ids.length; i++) {
+      this.byId.set(ids[i]!, i);
+      for (const other of [symbols[i], ...aliases[i]!]) {
+        if (!other) continue;
+        const key = normalizeName(other);
+        if (key === keys[i]) continue;
+        const list = this.byOtherKey.get(key);
+        if (list) {
+          if (list.at(-1) !== i) list.push(i);
+        } else this.byOtherKey.set(key, [i]);
+      }
+    }
   }
 
   static async fromParquet(duck: DuckDBInstance, file: string, ns: Namespaces): Promise<NameIndex> {
     const c = await withConnection(duck, async (connection) => {
       const reader = await connection.runAndReadAll(
-        `SELECT name_key, id, type, array_to_string(labels, ',') AS labels, name, symbol, prominence
+        `SELECT name_key, id, type, array_to_string(labels, ',') AS labels, name, symbol, prominence, aliases
          FROM read_parquet(${sqlString(file)}) ORDER BY name_key, prominence DESC, id`,
       );
       return reader.getColumnsObjectJS() as Record<string, unknown[]>;
@@ -72,6 +86,7 @@ export class NameIndex {
       c.type as NodeType[],
       labelSets,
       (c.prominence as number[]).map(Number),
+      (c.aliases as (string[] | null)[]).map((a) => a ?? []),
     );
   }
 
@@ -100,11 +115,39 @@ export class NameIndex {
   }
 
   /**
+   * Nodes whose name, symbol or an alias equals the text (normalised): names first, then symbols
+   * and aliases, each by prominence.
+   */
+  exactAny(text: string, accept: (type: NodeType) => boolean): IndexedNode[] {
+    const key = normalizeName(text);
+    const seen = new Set<number>();
+    const byName: number[] = [];
+    for (let i = this.lowerBound(key); i < this.keys.length && this.keys[i] === key; i++) byName.push(i);
+    const others = (this.byOtherKey.get(key) ?? []).slice().sort((a, b) => this.prominence[b]! - this.prominence[a]!);
+    const out: IndexedNode[] = [];
+    for (const i of [...byName, ...others]) {
+      if (seen.has(i) || !accept(this.types[i]!)) continue;
+      seen.add(i);
+      out.push(this.node(i));
+    }
+    return out;
+  }
+
+  /**
    * The closest names to a text that matched nothing: names starting with the longest prefix of it
    * that any name starts with, ranked by edit distance, then prominence. Bounded work (a few hundred
    * comparisons), whatever the index size.
    */
   suggest(text: string, options: { type?: NodeType; limit?: number } = {}): IndexedNode[] {
+    const accept = (type: NodeType) => options.type === undefined || type === options.type;
+    return this.closeNames(text, accept, options.limit ?? 5).map((c) => c.node);
+  }
+
+  /**
+   * Names spelled close to a text, with a similarity of 1 - edit distance / length (below 1: the
+   * exact matches are exactAny's). Bounded work, as suggest.
+   */
+  closeNames(text: string, accept: (type: NodeType) => boolean, limit: number): { node: IndexedNode; similarity: number }[] {
     const key = normalizeName(text);
     if (key.length === 0) return [];
     let start = 0;
@@ -113,24 +156,25 @@ export class NameIndex {
       const prefix = key.slice(0, length);
       start = this.lowerBound(prefix);
       end = this.lowerBound(`${prefix}\uffff`);
-      if (end - start >= (options.limit ?? 5)) break;
+      if (end - start >= limit) break;
     }
     // Farther than half the text's length is no longer "close": better no suggestion than a random one.
     const tolerance = Math.max(2, Math.ceil(key.length / 2));
     const scored: { i: number; d: number }[] = [];
     for (let i = start; i < end && scored.length < SUGGESTION_CANDIDATES; i++) {
-      if (options.type !== undefined && this.types[i] !== options.type) continue;
+      if (!accept(this.types[i]!)) continue;
       const d = distance(key, this.keys[i]!.slice(0, key.length + 4));
       if (d <= tolerance) scored.push({ i, d });
     }
     scored.sort((a, b) => a.d - b.d || this.prominence[b.i]! - this.prominence[a.i]!);
     const seen = new Set<string>();
-    const out: IndexedNode[] = [];
+    const out: { node: IndexedNode; similarity: number }[] = [];
     for (const { i } of scored) {
       if (seen.has(this.keys[i]!)) continue;
       seen.add(this.keys[i]!);
-      out.push(this.node(i));
-      if (out.length >= (options.limit ?? 5)) break;
+      const similarity = 1 - distance(key, this.keys[i]!) / Math.max(key.length, this.keys[i]!.length);
+      out.push({ node: this.node(i), similarity: Math.min(0.99, similarity) });
+      if (out.length >= limit) break;
     }
     return out;
   }

@@ -10,6 +10,7 @@ import type { Scale } from "../config/settings.ts";
 import { generateWorld } from "../dataset/generate.ts";
 import { generateSeries } from "../dataset/series/index.ts";
 import { buildTimeseriesDb } from "../timeseries/database.ts";
+import { buildSearchIndex } from "../search/build-index.ts";
 import { namespaces } from "../graph/vocabulary.ts";
 import type { Logger } from "../log.ts";
 import { isAlive } from "../runtime.ts";
@@ -51,10 +52,12 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuiltSnapsho
     log.info({ entities: ctx.world.entities.size, facts: ctx.world.factCount, ms: generatedMs }, "world generated");
     const series = await generateSeries(ctx, staging, { plants: options.plants ?? true }, log);
     const timeseriesDb = await buildTimeseriesDb(staging, series.tables.map((t) => ({ ...t, source: t.provenance })));
+    const search = await buildSearchIndex(ctx.world, staging, { rng: ctx.rng.fork("search") }, log);
     const manifest = await writeSnapshot(ctx.world, {
       id,
       series,
       timeseriesDb,
+      search,
       dir: staging,
       ns: namespaces(options.ontologyNs),
       asOf,

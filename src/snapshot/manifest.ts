@@ -56,6 +56,14 @@ export const manifestSchema = z.object({
   timeseries: z.array(seriesTableSchema),
   /** The same series in DuckDB's storage, queried by the server. */
   timeseries_db: z.string(),
+  /** The search index (folder, embedder spec, dimensions, entities per type). */
+  search: z.object({
+    dir: z.string(),
+    embedder: z.string(),
+    dims: z.number().int(),
+    counts: z.record(z.string(), z.number().int()),
+    build_ms: z.number(),
+  }),
   /** Planted anomalies of the demo series (null when the snapshot has none). */
   ground_truth: z.string().nullable(),
 });

@@ -28,6 +28,7 @@ import { normalizeName } from "../search/name-index.ts";
 import { MANIFEST_FILE, type SnapshotManifest } from "./manifest.ts";
 import { VERSION } from "../version.ts";
 import { GROUND_TRUTH_FILE, type SeriesResult } from "../dataset/series/index.ts";
+import type { SearchIndexInfo } from "../search/build-index.ts";
 
 export const FILES = {
   entities: "entities.parquet",
@@ -40,6 +41,7 @@ export interface WriteOptions {
   id: string;
   series: SeriesResult;
   timeseriesDb: string;
+  search: SearchIndexInfo;
   dir: string;
   ns: Namespaces;
   asOf: Date;
@@ -218,6 +220,7 @@ function buildManifest(world: World, options: WriteOptions, quads: number): Snap
     files: { ...FILES },
     timeseries: options.series.tables,
     timeseries_db: options.timeseriesDb,
+    search: options.search,
     ground_truth: options.series.truth.length > 0 ? GROUND_TRUTH_FILE : null,
   };
 }

@@ -1,0 +1,119 @@
+/**
+ * @module search/corpus
+ * What each searchable entity "says": its name, symbol and aliases (with trigrams, for typos), its
+ * types in words, its category and description, and the words of what it is linked to: the chains
+ * it lives on, the protocol a pool or token belongs to (and that protocol's sector), the
+ * organizations a person works for, the sectors a fund invests in. Built from the world's facts,
+ * one entity at a time, so 600,000 documents never sit in memory together.
+ */
+import type { World } from "../dataset/world.ts";
+import { ENTITY_TYPES, isEntityType } from "../graph/vocabulary.ts";
+import { type FeatureBag, addField, addName } from "./features.ts";
+
+/** Class names as words: VentureFund -> "venture fund". */
+function labelWords(label: string): string {
+  return label.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/^DAO$/, "dao decentralized autonomous organization").toLowerCase();
+}
+
+/** Relations whose target's name (and sector) describe the subject, with their weight. */
+const LINKED: Record<string, number> = {
+  deployedOn: 0.8,
+  poolOf: 0.6,
+  issuedBy: 1,
+  governanceToken: 0.5,
+  worksAt: 0.6,
+  founderOf: 0.6,
+  operatedBy: 0.5,
+  poolToken: 0.8,
+  forkOf: 0.5,
+  parentProtocol: 0.8,
+  parentChain: 0.8,
+  nativeToken: 0.6,
+};
+
+export class Corpus {
+  /** Fact positions grouped by subject (CSR over world.facts). */
+  private readonly start = new Map<string, number>();
+  private readonly order: Int32Array;
+  private readonly ends = new Map<string, number>();
+  private readonly category = new Map<string, string>();
+  readonly ids: string[];
+
+  constructor(private readonly world: World) {
+    const { subject, predicate, object } = world.facts;
+    const counts = new Map<string, number>();
+    for (let i = 0; i < subject.length; i++) {
+      counts.set(subject[i]!, (counts.get(subject[i]!) ?? 0) + 1);
+      if (predicate[i] === "category") this.category.set(subject[i]!, object[i]!);
+    }
+    let offset = 0;
+    for (const [id, count] of counts) {
+      this.start.set(id, offset);
+      this.ends.set(id, offset);
+      offset += count;
+    }
+    this.order = new Int32Array(subject.length);
+    for (let i = 0; i < subject.length; i++) {
+      const at = this.ends.get(subject[i]!)!;
+      this.order[at] = i;
+      this.ends.set(subject[i]!, at + 1);
+    }
+    this.ids = [...world.entities.values()].filter((e) => isEntityType(e.type)).map((e) => e.id);
+  }
+
+  /** The weighted features of one entity. */
+  document(id: string): FeatureBag {
+    const entity = this.world.entities.get(id)!;
+    const bag: FeatureBag = new Map();
+    // A pool's name is a description (tokens, protocol, chain), not a proper name: it weighs less.
+    addName(bag, entity.name, entity.type === "Pool" ? 1.2 : 3);
+    addField(bag, entity.symbol, 2.5, true);
+    for (const alias of entity.aliases) addName(bag, alias, 2);
+    for (const label of entity.labels) addField(bag, labelWords(label), 1, false);
+    const { predicate, object } = this.world.facts;
+    const first = this.start.get(id) ?? 0;
+    const last = this.ends.get(id) ?? 0;
+    let investments = 0;
+    for (let p = first; p < last; p++) {
+      const fact = this.order[p]!;
+      const name = predicate[fact]!;
+      const value = object[fact]!;
+      if (name === "category") addField(bag, value, 2, false);
+      else if (name === "schema:description") addField(bag, value, 1.2, false);
+      else if (name === "jobTitle") addField(bag, value, 1, false);
+      else if (name === "investedIn" && investments++ < 12) addField(bag, this.category.get(value), 0.4, false);
+      else if (LINKED[name] !== undefined) {
+        const target = this.world.entities.get(value);
+        if (!target) continue;
+        addField(bag, target.name, LINKED[name]!, false);
+        // A linked entity's sector describes this one less than its own sector would.
+        addField(bag, this.category.get(value), LINKED[name]! * 0.5, false);
+      }
+    }
+    return bag;
+  }
+
+  /** The same facts as readable text, for embedders that read sentences (ONNX models, remote APIs). */
+  text(id: string): string {
+    const entity = this.world.entities.get(id)!;
+    const parts = [entity.symbol ? `${entity.name} (${entity.symbol})` : entity.name, entity.labels.map(labelWords).join(", ")];
+    const { predicate, object } = this.world.facts;
+    const linked: string[] = [];
+    for (let p = this.start.get(id) ?? 0; p < (this.ends.get(id) ?? 0); p++) {
+      const fact = this.order[p]!;
+      const name = predicate[fact]!;
+      if (name === "category" || name === "schema:description" || name === "jobTitle") parts.push(object[fact]!);
+      else if (LINKED[name] !== undefined && linked.length < 12) {
+        const target = this.world.entities.get(object[fact]!);
+        if (target) linked.push(target.name);
+      }
+    }
+    if (linked.length > 0) parts.push(`Linked to ${linked.join(", ")}`);
+    return parts.filter(Boolean).join(". ");
+  }
+
+  /** Entities of one type, in corpus order. */
+  idsOfType(type: (typeof ENTITY_TYPES)[number]): string[] {
+    return this.ids.filter((id) => this.world.entities.get(id)!.type === type);
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * @module search/lsa
+ * The default embedder, learned from our own corpus when a snapshot is built: latent semantic
+ * analysis over TF-IDF features (words and name trigrams). Words that occur in the same kinds of
+ * descriptions ("lending", "money market", "borrow") land close together, so a query finds
+ * entities that describe its meaning in other words. Nothing is downloaded.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Rng } from "../dataset/rng.ts";
+import type { Corpus } from "./corpus.ts";
+import type { FeatureBag } from "./features.ts";
+import { type SparseRows, randomizedSvd } from "./svd.ts";
+
+export interface LsaModel {
+  features: string[];
+  index: Map<string, number>;
+  idf: Float32Array;
+  /** features x dims, row-major. */
+  vectors: Float32Array;
+  dims: number;
+}
+
+export interface TrainOptions {
+  dims: number;
+  /** Documents the SVD learns from (all of them in small worlds). */
+  sample: number;
+  maxFeatures: number;
+}
+
+export const DEFAULT_TRAINING: TrainOptions = { dims: 128, sample: 60_000, maxFeatures: 120_000 };
+
+/** Entity types whose documents carry real text; the SVD sample takes all of them first. */
+const RICH = new Set(["Protocol", "Organization", "Chain", "Exchange"]);
+
+export function trainLsa(corpus: Corpus, types: Map<string, string>, rng: Rng, options: TrainOptions = DEFAULT_TRAINING): LsaModel {
+  const df = new Map<string, number>();
+  for (const id of corpus.ids) for (const feature of corpus.document(id).keys()) df.set(feature, (df.get(feature) ?? 0) + 1);
+  // A feature seen once says nothing about co-occurrence; trigrams need a little more support.
+  const kept = [...df]
+    .filter(([f, n]) => n >= (f.startsWith("#") ? 3 : 2))
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, options.maxFeatures);
+  const features = kept.map(([f]) => f);
+  const index = new Map(features.map((f, i) => [f, i]));
+  const total = corpus.ids.length;
+  const idf = new Float32Array(kept.map(([, n]) => Math.log(total / n) + 1));
+
+  const rich = corpus.ids.filter((id) => RICH.has(types.get(id)!));
+  const rest = corpus.ids.filter((id) => !RICH.has(types.get(id)!));
+  const sample = [...rich.slice(0, options.sample), ...rng.sample(rest, Math.max(0, options.sample - rich.length))];
+  const x = sparseRows(sample.map((id) => weigh(corpus.document(id), index, idf)), features.length);
+  const svd = randomizedSvd(x, options.dims, rng);
+  return { features, index, idf, vectors: svd.vectors, dims: svd.k };
+}
+
+/** TF-IDF weights of a bag's known features, L2-normalised: [feature index, weight][]. */
+function weigh(bag: FeatureBag, index: Map<string, number>, idf: Float32Array): [number, number][] {
+  const out: [number, number][] = [];
+  let norm = 0;
+  for (const [feature, tf] of bag) {
+    const f = index.get(feature);
+    if (f === undefined) continue;
+    const w = Math.log1p(tf) * idf[f]!;
+    out.push([f, w]);
+    norm += w * w;
+  }
+  norm = Math.sqrt(norm) || 1;
+  for (const entry of out) entry[1] /= norm;
+  return out.sort((a, b) => a[0] - b[0]);
+}
+
+function sparseRows(rows: [number, number][][], cols: number): SparseRows {
+  const nnz = rows.reduce((n, r) => n + r.length, 0);
+  const indptr = new Int32Array(rows.length + 1);
+  const indices = new Int32Array(nnz);
+  const values = new Float32Array(nnz);
+  let p = 0;
+  rows.forEach((row, r) => {
+    for (const [f, w] of row) {
+      indices[p] = f;
+      values[p++] = w;
+    }
+    indptr[r + 1] = p;
+  });
+  return { rows: rows.length, cols, indptr, indices, values };
+}
+
+/** A bag as a unit vector in the latent space; all zeros when none of its features is known. */
+export function embedBag(model: LsaModel, bag: FeatureBag, out = new Float32Array(model.dims)): Float32Array {
+  out.fill(0);
+  const d = model.dims;
+  for (const [f, w] of weigh(bag, model.index, model.idf)) {
+    const base = f * d;
+    for (let j = 0; j < d; j++) out[j]! += w * model.vectors[base + j]!;
+  }
+  let norm = 0;
+  for (let j = 0; j < d; j++) norm += out[j]! * out[j]!;
+  if (norm > 0) {
+    const inv = 1 / Math.sqrt(norm);
+    for (let j = 0; j < d; j++) out[j]! *= inv;
+  }
+  return out;
+}
+
+export const LSA_FILES = { features: "lsa-features.json", idf: "lsa-idf.f32", vectors: "lsa-vectors.f32" } as const;
+
+export function saveLsa(model: LsaModel, dir: string): void {
+  writeFileSync(join(dir, LSA_FILES.features), JSON.stringify({ dims: model.dims, features: model.features }));
+  writeFileSync(join(dir, LSA_FILES.idf), model.idf);
+  writeFileSync(join(dir, LSA_FILES.vectors), model.vectors);
+}
+
+export function loadLsa(dir: string): LsaModel {
+  const { dims, features } = JSON.parse(readFileSync(join(dir, LSA_FILES.features), "utf8")) as { dims: number; features: string[] };
+  const floats = (file: string) => readFloats(join(dir, file));
+  return { features, index: new Map(features.map((f, i) => [f, i])), idf: floats(LSA_FILES.idf), vectors: floats(LSA_FILES.vectors), dims };
+}
+
+/** A file of float32 values (copied when the read buffer is not 4-byte aligned). */
+export function readFloats(path: string): Float32Array {
+  const bytes = readFileSync(path);
+  if (bytes.byteOffset % 4 === 0) return new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+  return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+}

@@ -1,0 +1,88 @@
+/**
+ * @module search/search
+ * Search: exact names, symbols and aliases first (similarity 1.0), then entities by decreasing
+ * similarity: close spellings of a name (1 - edit distance / length) and vector neighbours of the
+ * query's meaning (cosine). The type filter applies before the top-k cut.
+ *
+ * total_count is the number of entities found: the exact matches plus every close spelling and
+ * vector neighbour with similarity of at least 0.4, looking at most 100 deep per entity type.
+ */
+import { z } from "zod";
+import { ENTITY_TYPES, type EntityType, type NodeType } from "../graph/vocabulary.ts";
+import type { Embedder } from "./embedder.ts";
+import type { IndexedNode, NameIndex } from "./name-index.ts";
+import type { VectorIndexes } from "./vector-index.ts";
+
+export const MIN_SIMILARITY = 0.4;
+const DEPTH = 100;
+
+export const searchInputSchema = z.strictObject({
+  query: z.string().trim().min(1, "query must not be empty").max(500),
+  limit: z.number().int().min(1).max(100).default(10),
+  entity_types: z.array(z.enum(ENTITY_TYPES)).min(1).max(ENTITY_TYPES.length).optional(),
+});
+export type SearchInput = z.output<typeof searchInputSchema>;
+
+export const searchAnswerSchema = z.object({
+  status: z.literal("success"),
+  query: z.string(),
+  results: z.array(z.object({ uri: z.string(), name: z.string(), labels: z.array(z.string()), similarity: z.number() })),
+  total_count: z.number().int(),
+});
+export type SearchAnswer = z.infer<typeof searchAnswerSchema>;
+
+/**
+ * Pools and people are many and alike (hundreds of "ETH staking" pools): for a question about a
+ * kind of thing, protocols, tokens and organizations answer first. A type filter lifts this.
+ */
+const TYPE_PRIOR: Partial<Record<NodeType, number>> = { Pool: 0.9, Person: 0.95 };
+
+/** Similarity, nudged by prominence (size, market cap: at most a tenth) and the type prior. */
+function rank(r: { node: IndexedNode; similarity: number }, filtered: boolean): number {
+  const prior = filtered ? 1 : (TYPE_PRIOR[r.node.type] ?? 1);
+  return r.similarity * (0.9 + 0.1 * r.node.prominence) * prior;
+}
+
+export interface SearchDeps {
+  names: NameIndex;
+  vectors: VectorIndexes;
+  embedder: Embedder;
+}
+
+export async function search(deps: SearchDeps, input: SearchInput): Promise<SearchAnswer> {
+  const types: readonly EntityType[] = input.entity_types ?? ENTITY_TYPES;
+  const filtered = input.entity_types !== undefined;
+  const accept = (type: NodeType) => (types as readonly string[]).includes(type);
+  const exact = deps.names.exactAny(input.query, accept);
+  const exactIds = new Set(exact.map((n) => n.id));
+
+  const others = new Map<string, { node?: IndexedNode; similarity: number }>();
+  const consider = (id: string, similarity: number, node?: IndexedNode) => {
+    if (exactIds.has(id) || Number.isNaN(similarity)) return;
+    const seen = others.get(id);
+    if (!seen || seen.similarity < similarity) others.set(id, { node: node ?? seen?.node, similarity });
+  };
+  for (const { node, similarity } of deps.names.closeNames(input.query, accept, 20)) consider(node.id, similarity, node);
+  const vector = await deps.embedder.embedQuery(input.query);
+  if (vector.some((v) => v !== 0)) {
+    for (const hit of deps.vectors.search(vector, Math.max(DEPTH, input.limit), types)) consider(hit.id, hit.similarity);
+  }
+
+  const ranked = [...others.entries()]
+    .map(([id, v]) => ({ node: v.node ?? deps.names.get(id), similarity: v.similarity }))
+    .filter((r): r is { node: IndexedNode; similarity: number } => r.node !== undefined)
+    // Among equally close matches the larger, better-known entity comes first.
+    .sort((a, b) => rank(b, filtered) - rank(a, filtered));
+  const results = [...exact.map((node) => ({ node, similarity: 1 })), ...ranked].slice(0, input.limit);
+  return {
+    status: "success",
+    query: input.query,
+    results: results.map(({ node, similarity }) => ({
+      uri: node.uri,
+      name: node.name,
+      labels: node.labels,
+      similarity: Math.round(similarity * 10_000) / 10_000,
+    })),
+    total_count: exact.length + ranked.filter((r) => r.similarity >= MIN_SIMILARITY).length,
+  };
+}
