@@ -21,6 +21,7 @@ export const ERROR_CODES = [
   "rate_limited",
   "not_ready",
   "query_timeout",
+  "upstream_unavailable",
   "internal",
 ] as const;
 

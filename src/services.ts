@@ -14,6 +14,8 @@ import { type Ontology, loadOntology } from "./graph/ontology.ts";
 import type { Namespaces } from "./graph/vocabulary.ts";
 import type { Logger } from "./log.ts";
 import { selfCommand } from "./runtime.ts";
+import { Deployments } from "./search/chain-scope.ts";
+import { SearchEngine } from "./search/engine.ts";
 import { NameIndex } from "./search/name-index.ts";
 import { type SchemaDocument, describeSchema, syntheticNotice } from "./snapshot/describe.ts";
 import { type SnapshotManifest, readManifest } from "./snapshot/manifest.ts";
@@ -33,6 +35,7 @@ export interface LiveSnapshot {
   ns: Namespaces;
   ontology: Ontology;
   names: NameIndex;
+  search: SearchEngine;
   schema: SchemaDocument;
   timeseries: TimeseriesStore;
 }
@@ -95,10 +98,12 @@ export class Services {
     graphLoaded.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
     const ontology = loadOntology(ns.ontology);
     const names = await NameIndex.fromParquet(this.duck, join(dir, manifest.files.entities), ns);
+    const deployments = await Deployments.fromParquet(this.duck, join(dir, manifest.files.facts));
+    const search = SearchEngine.open(dir, manifest, { names, deployments }, this.config, this.log);
     const added = await applySnapshotChanges(this.state, this.duck, { id, changesFile: join(dir, manifest.files.changes) }, names);
     const schema = describeSchema(manifest, ontology, ns);
     const timeseries = await TimeseriesStore.open(dir, manifest, { memoryLimit: this.config.sql_memory_limit });
-    this.live = { id, dir, manifest, ns, ontology, names, schema, timeseries };
+    this.live = { id, dir, manifest, ns, ontology, names, search, schema, timeseries };
     this.phase = "loading";
     this.log.info({ snapshot: id, nodes: names.size, changes_added: added, synthetic: manifest.synthetic }, "snapshot active; graph loading");
     await graphLoaded;
@@ -156,9 +161,15 @@ export class Services {
         "--scale", String(config.scale),
         "--seed", String(config.seed),
         "--ontology-ns", config.ontology_ns,
+        "--embedder", config.embedder,
+        "--embeddings-model", config.embeddings_model,
         "--log-level", config.log_level,
       ),
-      { stdio: ["ignore", "inherit", "inherit"] },
+      {
+        stdio: ["ignore", "inherit", "inherit"],
+        // A key stays out of the process list: it travels in the environment.
+        env: { ...process.env, ...(config.embeddings_api_key ? { CKG_EMBEDDINGS_API_KEY: config.embeddings_api_key } : {}) },
+      },
     );
     const code = await proc.exited;
     if (code !== 0) throw new Error(`building the default dataset failed (exit code ${code}); see the log above`);

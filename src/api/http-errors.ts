@@ -19,6 +19,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   rate_limited: 429,
   not_ready: 503,
   query_timeout: 504,
+  // A service ckg was configured to call (an embeddings API) failed; the request is not charged.
+  upstream_unavailable: 502,
   internal: 500,
 };
 

@@ -12,12 +12,16 @@ export const build: Command = {
     "Build a snapshot of the default dataset (real reference entities plus a seeded synthetic fill, labelled synthetic) " +
     "into the data directory and make it the live snapshot. --scale full builds the published size (586,000+ entities).",
   usage: "[options]",
-  settings: ["data_dir", "scale", "seed", "ontology_ns", "log_level"],
+  settings: ["data_dir", "scale", "seed", "ontology_ns", "embedder", "embeddings_model", "embeddings_api_key", "log_level"],
   options: {
     clean: { type: "boolean", help: "build the world without the planted anomalies (the baseline the signal tests compare with)" },
   },
   async run({ config, options }) {
-    const [{ buildSnapshot }, { dataDir }] = await Promise.all([import("../snapshot/build.ts"), import("../store/data-dir.ts")]);
+    const [{ buildSnapshot }, { dataDir }, { configuredEmbedder, embedderModel }] = await Promise.all([
+      import("../snapshot/build.ts"),
+      import("../store/data-dir.ts"),
+      import("../search/embedders.ts"),
+    ]);
     const log = createLogger(config.log_level, 2);
     const built = await buildSnapshot({
       dir: dataDir(config.data_dir),
@@ -25,6 +29,8 @@ export const build: Command = {
       seed: config.seed,
       ontologyNs: config.ontology_ns,
       plants: options.clean !== true,
+      embedder: await configuredEmbedder(config),
+      embedderModel: embedderModel(config),
       log,
     });
     const { counts, build: meta, synthetic } = built.manifest;

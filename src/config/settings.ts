@@ -92,6 +92,29 @@ export const SETTINGS = {
     "https://ckg.example/ontology#",
     "ontology namespace ({schema_ns}) used when a snapshot is built",
   ),
+  embedder: setting(
+    "string",
+    z
+      .string()
+      .regex(/^(lsa|onnx:.+|openai:https?:\/\/.+)$/, "lsa, onnx:<model directory> or openai:<base url>"),
+    "lsa",
+    "how a new snapshot's search vectors are made: lsa (learned from the corpus, offline), onnx:<dir> (a local " +
+      "sentence-embedding model: model.onnx + tokenizer.json) or openai:<base url> (an OpenAI-compatible embeddings API); " +
+      "queries always use the embedder the live snapshot was indexed with",
+  ),
+  embeddings_model: setting(
+    "string",
+    z.string().min(1),
+    "text-embedding-3-small",
+    "model name sent to an OpenAI-compatible embeddings API (embedder openai:...)",
+  ),
+  embeddings_api_key: setting(
+    "string",
+    z.string().min(1).optional(),
+    undefined,
+    "API key sent as a bearer token to the embeddings API (embedder openai:...)",
+    { secret: true },
+  ),
   log_level: setting(
     "string",
     z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]),

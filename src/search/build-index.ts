@@ -19,6 +19,7 @@ export const SEARCH_DIR = "search";
 export interface SearchIndexInfo {
   dir: string;
   embedder: string;
+  model: string | null;
   dims: number;
   counts: Record<string, number>;
   build_ms: number;
@@ -27,7 +28,8 @@ export interface SearchIndexInfo {
 export async function buildSearchIndex(
   world: World,
   snapshotDir: string,
-  options: { rng: Rng; embedder?: Embedder },
+  /** `embedder` comes from outside (onnx, openai; `model` names the API model); without it, LSA is learned here. */
+  options: { rng: Rng; embedder?: Embedder; model?: string | null },
   log: Logger,
 ): Promise<SearchIndexInfo> {
   const started = performance.now();
@@ -51,5 +53,12 @@ export async function buildSearchIndex(
     counts[type] = ids.length;
     log.debug({ type, entities: ids.length, ms: Math.round(performance.now() - t) }, "search index built");
   }
-  return { dir: SEARCH_DIR, embedder: embedder.spec, dims: embedder.dims, counts, build_ms: Math.round(performance.now() - started) };
+  return {
+    dir: SEARCH_DIR,
+    embedder: embedder.spec,
+    model: options.model ?? null,
+    dims: embedder.dims,
+    counts,
+    build_ms: Math.round(performance.now() - started),
+  };
 }

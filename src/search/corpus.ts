@@ -31,6 +31,25 @@ const LINKED: Record<string, number> = {
   nativeToken: 0.6,
 };
 
+/** Coded attributes in the words people search with ("layer 2 rollup", "concentrated liquidity pool"). */
+const ATTRIBUTE_WORDS: Record<string, Record<string, string>> = {
+  layer: { L1: "layer 1 l1", L2: "layer 2 l2 rollup scaling", L3: "layer 3 l3 appchain rollup" },
+  chainFamily: { evm: "evm", cosmos: "cosmos ibc appchain" },
+  poolKind: {
+    amm: "amm liquidity pool swap",
+    stable: "stableswap stable pool",
+    concentrated: "concentrated liquidity pool",
+    staking: "staking pool",
+    vault: "yield vault",
+    farm: "yield farm farming",
+  },
+};
+
+function attributeWords(predicate: string, value: string): string | undefined {
+  const table = ATTRIBUTE_WORDS[predicate];
+  return table === undefined ? undefined : (table[value] ?? value.toLowerCase());
+}
+
 export class Corpus {
   /** Fact positions grouped by subject (CSR over world.facts). */
   private readonly start = new Map<string, number>();
@@ -66,7 +85,7 @@ export class Corpus {
     const entity = this.world.entities.get(id)!;
     const bag: FeatureBag = new Map();
     // A pool's name is a description (tokens, protocol, chain), not a proper name: it weighs less.
-    addName(bag, entity.name, entity.type === "Pool" ? 1.2 : 3);
+    addName(bag, entity.name, entity.type === "Pool" ? 0.6 : 0.7);
     addField(bag, entity.symbol, 2.5, true);
     for (const alias of entity.aliases) addName(bag, alias, 2);
     for (const label of entity.labels) addField(bag, labelWords(label), 1, false);
@@ -81,6 +100,7 @@ export class Corpus {
       if (name === "category") addField(bag, value, 2, false);
       else if (name === "schema:description") addField(bag, value, 1.2, false);
       else if (name === "jobTitle") addField(bag, value, 1, false);
+      else if (ATTRIBUTE_WORDS[name] !== undefined) addField(bag, attributeWords(name, value), 1, false);
       else if (name === "investedIn" && investments++ < 12) addField(bag, this.category.get(value), 0.4, false);
       else if (LINKED[name] !== undefined) {
         const target = this.world.entities.get(value);
@@ -103,6 +123,7 @@ export class Corpus {
       const fact = this.order[p]!;
       const name = predicate[fact]!;
       if (name === "category" || name === "schema:description" || name === "jobTitle") parts.push(object[fact]!);
+      else if (ATTRIBUTE_WORDS[name] !== undefined) parts.push(attributeWords(name, object[fact]!)!);
       else if (LINKED[name] !== undefined && linked.length < 12) {
         const target = this.world.entities.get(object[fact]!);
         if (target) linked.push(target.name);

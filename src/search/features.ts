@@ -1,10 +1,11 @@
 /**
  * @module search/features
- * Text to weighted features, the same way for the corpus and for queries: words (lower-case,
- * accents folded, stop words dropped) and the character trigrams of each word (with boundary
+ * Text to weighted features, the same way for the corpus and for queries: word stems (lower-case,
+ * accents folded, stop words dropped, Porter-stemmed) and the character trigrams of each word (with boundary
  * marks), so "uniswp" shares most of its features with "uniswap". Fields carry weights: a name
  * counts more than a word deep in a description.
  */
+import { stemmer } from "stemmer";
 
 const STOP_WORDS = new Set(
   "a an and are as at be by for from has have in into is it its of on or that the their this to was were where which with who will can also any all than then them these those over under via per our your".split(
@@ -42,7 +43,9 @@ export function addField(bag: FeatureBag, text: string | undefined, weight: numb
 }
 
 export function addWord(bag: FeatureBag, word: string, weight: number, trigramWeight: number): void {
-  bag.set(word, (bag.get(word) ?? 0) + weight);
+  // The word by its stem ("lend", "lending", "lender" are one feature); trigrams keep the spelling.
+  const stem = stemmer(word);
+  bag.set(stem, (bag.get(stem) ?? 0) + weight);
   if (trigramWeight > 0 && word.length >= 3 && !/^\d+$/.test(word)) {
     for (const gram of trigrams(word)) bag.set(gram, (bag.get(gram) ?? 0) + weight * trigramWeight);
   }

@@ -2,19 +2,31 @@
  * @module search/search
  * Search: exact names, symbols and aliases first (similarity 1.0), then entities by decreasing
  * similarity: close spellings of a name (1 - edit distance / length) and vector neighbours of the
- * query's meaning (cosine). The type filter applies before the top-k cut.
+ * query's meaning (cosine), each nudged by the entity's prominence. The type filter applies
+ * before the top-k cut.
  *
  * total_count is the number of entities found: the exact matches plus every close spelling and
- * vector neighbour with similarity of at least 0.4, looking at most 100 deep per entity type.
+ * vector neighbour with similarity of at least MIN_SIMILARITY, looking at most SEARCH_DEPTH deep per entity type
+ * (SCOPED_SEARCH_DEPTH when the query names a chain: "... on solana"; see chain-scope).
  */
 import { z } from "zod";
 import { ENTITY_TYPES, type EntityType, type NodeType } from "../graph/vocabulary.ts";
+import { type Deployments, findChainScope } from "./chain-scope.ts";
 import type { Embedder } from "./embedder.ts";
 import type { IndexedNode, NameIndex } from "./name-index.ts";
 import type { VectorIndexes } from "./vector-index.ts";
 
 export const MIN_SIMILARITY = 0.4;
-const DEPTH = 100;
+/**
+ * A name counts as a misspelling of the query up to about one wrong letter in four ("etherium",
+ * "uniswp"); farther, "blockchain gaming" would find "Blockchain Capital" by spelling alone.
+ */
+const MIN_SPELLING_SIMILARITY = 0.75;
+/** How deep the vector search looks per entity type (and so the most total_count can count beyond exact matches). */
+export const SEARCH_DEPTH = 100;
+/** A question scoped to a chain looks deeper, since entities elsewhere are set back by OFF_CHAIN. */
+const SCOPED_SEARCH_DEPTH = 400;
+const OFF_CHAIN = 0.5;
 
 export const searchInputSchema = z.strictObject({
   query: z.string().trim().min(1, "query must not be empty").max(500),
@@ -35,11 +47,14 @@ export type SearchAnswer = z.infer<typeof searchAnswerSchema>;
  * Pools and people are many and alike (hundreds of "ETH staking" pools): for a question about a
  * kind of thing, protocols, tokens and organizations answer first. A type filter lifts this.
  */
-const TYPE_PRIOR: Partial<Record<NodeType, number>> = { Pool: 0.9, Person: 0.95 };
+const TYPE_PRIOR: Partial<Record<NodeType, number>> = { Pool: 0.8, Person: 0.95 };
 
-/** Similarity, nudged by prominence (size, market cap: at most a tenth) and the type prior. */
-function rank(r: { node: IndexedNode; similarity: number }, filtered: boolean): number {
-  const prior = filtered ? 1 : (TYPE_PRIOR[r.node.type] ?? 1);
+/**
+ * Similarity nudged by prominence (size, market cap: at most a tenth off) and the type prior:
+ * among equally close matches the larger, better-known entity comes first.
+ */
+function rank(r: { node: IndexedNode; similarity: number }, filtered: boolean, offScope: boolean): number {
+  const prior = (filtered ? 1 : (TYPE_PRIOR[r.node.type] ?? 1)) * (offScope ? OFF_CHAIN : 1);
   return r.similarity * (0.9 + 0.1 * r.node.prominence) * prior;
 }
 
@@ -47,6 +62,7 @@ export interface SearchDeps {
   names: NameIndex;
   vectors: VectorIndexes;
   embedder: Embedder;
+  deployments: Deployments;
 }
 
 export async function search(deps: SearchDeps, input: SearchInput): Promise<SearchAnswer> {
@@ -62,17 +78,23 @@ export async function search(deps: SearchDeps, input: SearchInput): Promise<Sear
     const seen = others.get(id);
     if (!seen || seen.similarity < similarity) others.set(id, { node: node ?? seen?.node, similarity });
   };
-  for (const { node, similarity } of deps.names.closeNames(input.query, accept, 20)) consider(node.id, similarity, node);
-  const vector = await deps.embedder.embedQuery(input.query);
-  if (vector.some((v) => v !== 0)) {
-    for (const hit of deps.vectors.search(vector, Math.max(DEPTH, input.limit), types)) consider(hit.id, hit.similarity);
+  for (const { node, similarity } of deps.names.closeNames(input.query, accept, 20)) {
+    if (similarity >= MIN_SPELLING_SIMILARITY) consider(node.id, similarity, node);
   }
+  const scope = findChainScope(input.query, deps.names);
+  const vector = await deps.embedder.embedQuery(scope?.rest ?? input.query);
+  if (vector.some((v) => v !== 0)) {
+    const depth = Math.max(scope ? SCOPED_SEARCH_DEPTH : SEARCH_DEPTH, input.limit);
+    for (const hit of deps.vectors.search(vector, depth, types)) consider(hit.id, hit.similarity);
+  }
+  const offScope = (id: string) => scope !== undefined && !deps.deployments.on(id, scope.chains);
 
+  // The reported similarity is the ranking score itself, so results read in decreasing order.
   const ranked = [...others.entries()]
     .map(([id, v]) => ({ node: v.node ?? deps.names.get(id), similarity: v.similarity }))
     .filter((r): r is { node: IndexedNode; similarity: number } => r.node !== undefined)
-    // Among equally close matches the larger, better-known entity comes first.
-    .sort((a, b) => rank(b, filtered) - rank(a, filtered));
+    .map((r) => ({ node: r.node, similarity: rank(r, filtered, offScope(r.node.id)) }))
+    .sort((a, b) => b.similarity - a.similarity);
   const results = [...exact.map((node) => ({ node, similarity: 1 })), ...ranked].slice(0, input.limit);
   return {
     status: "success",

@@ -11,6 +11,7 @@ import { generateWorld } from "../dataset/generate.ts";
 import { generateSeries } from "../dataset/series/index.ts";
 import { buildTimeseriesDb } from "../timeseries/database.ts";
 import { buildSearchIndex } from "../search/build-index.ts";
+import type { Embedder } from "../search/embedder.ts";
 import { namespaces } from "../graph/vocabulary.ts";
 import type { Logger } from "../log.ts";
 import { isAlive } from "../runtime.ts";
@@ -27,6 +28,9 @@ export interface BuildOptions {
   asOf?: Date;
   /** Plant the demo anomalies (default true); false builds the clean world. */
   plants?: boolean;
+  /** Makes the search vectors (default: LSA learned from this snapshot's corpus); `embedderModel` is the API model it calls. */
+  embedder?: Embedder;
+  embedderModel?: string | null;
   log: Logger;
 }
 
@@ -52,7 +56,11 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuiltSnapsho
     log.info({ entities: ctx.world.entities.size, facts: ctx.world.factCount, ms: generatedMs }, "world generated");
     const series = await generateSeries(ctx, staging, { plants: options.plants ?? true }, log);
     const timeseriesDb = await buildTimeseriesDb(staging, series.tables.map((t) => ({ ...t, source: t.provenance })));
-    const search = await buildSearchIndex(ctx.world, staging, { rng: ctx.rng.fork("search") }, log);
+    const search = await buildSearchIndex(ctx.world, staging, {
+      rng: ctx.rng.fork("search"),
+      embedder: options.embedder,
+      model: options.embedderModel,
+    }, log);
     const manifest = await writeSnapshot(ctx.world, {
       id,
       series,

@@ -60,6 +60,8 @@ export const manifestSchema = z.object({
   search: z.object({
     dir: z.string(),
     embedder: z.string(),
+    /** The API model name (embedder openai:...); null otherwise. */
+    model: z.string().nullable(),
     dims: z.number().int(),
     counts: z.record(z.string(), z.number().int()),
     build_ms: z.number(),

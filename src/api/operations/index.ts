@@ -7,7 +7,8 @@ import type { AnyOperation } from "../operation.ts";
 import { changes } from "./changes.ts";
 import { explore } from "./explore.ts";
 import { schema } from "./schema.ts";
+import { search } from "./search.ts";
 import { sparql } from "./sparql.ts";
 import { timeseries } from "./timeseries.ts";
 
-export const OPERATIONS = [sparql, explore, timeseries, changes, schema] as const satisfies readonly AnyOperation[];
+export const OPERATIONS = [sparql, search, explore, timeseries, changes, schema] as const satisfies readonly AnyOperation[];

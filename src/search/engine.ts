@@ -1,0 +1,92 @@
+/**
+ * @module search/engine
+ * The live snapshot's search: its name index, its vector indexes (memory-mapped) and the embedder
+ * its vectors were made with. The embedder opens in the background at activation; when it cannot
+ * (a configured model directory is gone, an embeddings API is down), search answers a clear error
+ * and tries again on a later request, while every other route keeps serving.
+ */
+import { join } from "node:path";
+import { CkgError, isCkgError } from "../errors.ts";
+import { ENTITY_TYPES } from "../graph/vocabulary.ts";
+import type { Logger } from "../log.ts";
+import type { SnapshotManifest } from "../snapshot/manifest.ts";
+import type { Embedder } from "./embedder.ts";
+import type { Deployments } from "./chain-scope.ts";
+import { type EmbedderSettings, snapshotEmbedder } from "./embedders.ts";
+import type { NameIndex } from "./name-index.ts";
+import { type SearchAnswer, type SearchInput, search } from "./search.ts";
+import { VectorIndexes } from "./vector-index.ts";
+
+/** After a failed attempt to open the embedder, requests wait this long before the next one. */
+const RETRY_AFTER_MS = 10_000;
+
+export class SearchEngine {
+  private embedder: Embedder | undefined;
+  private opening: Promise<Embedder> | undefined;
+  private failure: { error: unknown; at: number } | undefined;
+
+  private constructor(
+    readonly names: NameIndex,
+    readonly vectors: VectorIndexes,
+    private readonly deployments: Deployments,
+    private readonly open: () => Promise<Embedder>,
+    private readonly log: Logger,
+  ) {}
+
+  static open(
+    snapshotDir: string,
+    manifest: SnapshotManifest,
+    lookups: { names: NameIndex; deployments: Deployments },
+    settings: EmbedderSettings,
+    log: Logger,
+  ): SearchEngine {
+    const dir = join(snapshotDir, manifest.search.dir);
+    const vectors = VectorIndexes.open(dir, ENTITY_TYPES, manifest.search.dims);
+    const engine = new SearchEngine(lookups.names, vectors, lookups.deployments, () => snapshotEmbedder(dir, manifest.search, settings), log);
+    if (settings.embedder !== manifest.search.embedder) {
+      log.warn(
+        { configured: settings.embedder, snapshot: manifest.search.embedder },
+        "the embedder setting differs from the one this snapshot was indexed with; queries use the snapshot's until a new build",
+      );
+    }
+    engine.embedderReady().catch(() => undefined); // warm up; a failure is reported on use
+    return engine;
+  }
+
+  async search(input: SearchInput): Promise<SearchAnswer> {
+    return search({ names: this.names, vectors: this.vectors, deployments: this.deployments, embedder: await this.embedderReady() }, input);
+  }
+
+  private async embedderReady(): Promise<Embedder> {
+    if (this.embedder) return this.embedder;
+    if (this.failure && Date.now() - this.failure.at < RETRY_AFTER_MS) throw unavailable(this.failure.error);
+    this.opening ??= this.open()
+      .then((embedder) => {
+        this.embedder = embedder;
+        this.failure = undefined;
+        this.log.info({ embedder: embedder.spec, dims: embedder.dims }, "search embedder ready");
+        return embedder;
+      })
+      .catch((error: unknown) => {
+        this.failure = { error, at: Date.now() };
+        this.log.error({ err: (error as Error).message }, "search embedder failed to open");
+        throw error;
+      })
+      .finally(() => (this.opening = undefined));
+    try {
+      return await this.opening;
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+}
+
+/** An embeddings API that failed stays a 502; any other cause means search is not usable yet: 503. */
+function unavailable(error: unknown): CkgError {
+  if (isCkgError(error) && error.code === "upstream_unavailable") return error;
+  return new CkgError("not_ready", `Search is unavailable: its embedder could not be opened (${(error as Error).message}).`, {
+    retryAfterSeconds: RETRY_AFTER_MS / 1000,
+    details: { component: "search" },
+    cause: error,
+  });
+}
