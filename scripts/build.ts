@@ -5,7 +5,9 @@
  * be loaded from inside the executable's virtual file system. A build plugin replaces the
  * `@duckdb/node-bindings` module with one that embeds both files, writes them side by side into
  * <data_dir>/runtime/duckdb-<version>/ on first use (CKG_NATIVE_DIR overrides), and loads that copy.
+ * usearch's addon is embedded the same way, without the unpacking (see usearchAddon).
  * Oxigraph's wasm, the ontology and the reference data are embedded by their imports.
+ * onnxruntime-node is not embedded: the ONNX embedder works from a source checkout (npm start).
  */
 import { mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -49,6 +51,26 @@ const duckdbBindings: BunPlugin = {
   },
 };
 
+/**
+ * usearch finds its addon by walking up from its own folder to a prebuilds/ directory, which the
+ * executable's virtual file system does not have. Its loader line is rewritten to require the
+ * linux-x64 prebuild by path, which embeds the file (it links only libc and libstdc++, so Bun can
+ * load it straight from the embedded copy). The build fails if the line is not found.
+ */
+const usearchDir = dirname(require.resolve("usearch/package.json"));
+const usearchAddon: BunPlugin = {
+  name: "embed-usearch-addon",
+  setup(build) {
+    build.onLoad({ filter: /usearch[\\/]javascript[\\/]dist[\\/]esm[\\/]usearch\.js$/ }, async ({ path }) => {
+      const source = await Bun.file(path).text();
+      const loader = "const compiled = build(getBuildDir(getDirName()));";
+      if (!source.includes(loader)) throw new Error(`usearch ${path} no longer loads its addon with '${loader}': update scripts/build.ts`);
+      const addon = join(usearchDir, "prebuilds", "linux-x64", "usearch.node");
+      return { loader: "js", contents: source.replace(loader, `const compiled = require(${JSON.stringify(addon)});`) };
+    });
+  },
+};
+
 mkdirSync(dirname(outfile), { recursive: true });
 const started = performance.now();
 const result = await Bun.build({
@@ -57,7 +79,7 @@ const result = await Bun.build({
   minify: { syntax: true, whitespace: true },
   sourcemap: "none",
   define: { CKG_BUILD_VERSION: JSON.stringify(version) },
-  plugins: [duckdbBindings],
+  plugins: [duckdbBindings, usearchAddon],
 });
 if (!result.success) {
   for (const log of result.logs) console.error(log);

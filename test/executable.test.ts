@@ -30,6 +30,12 @@ describe("the single executable (npm run build)", () => {
       const explore = await fetch(`${server.url}/api/explore`, { method: "POST", body: JSON.stringify({ entity_name: "Base" }) });
       expect(explore.status).toBe(200);
       expect((await fetch(`${server.url}/api/changes?limit=1`)).status).toBe(200);
+      // The search index (usearch's embedded addon) and the learned embedder work inside the executable.
+      const search = await fetch(`${server.url}/api/search`, { method: "POST", body: JSON.stringify({ query: "etherium", entity_types: ["Chain"], limit: 3 }) });
+      expect(search.status).toBe(200);
+      expect(((await search.json()) as any).results[0].name).toBe("Ethereum");
+      const meaning = await fetch(`${server.url}/api/search`, { method: "POST", body: JSON.stringify({ query: "lending protocol", limit: 20 }) });
+      expect(((await meaning.json()) as any).results).toHaveLength(20);
       // DuckDB's native library was unpacked into the data directory's runtime folder.
       const runtime = readdirSync(join(dir, "runtime"));
       expect(runtime.some((name) => name.startsWith("duckdb-"))).toBe(true);
