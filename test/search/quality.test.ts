@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../../src/api/app.ts";
 import { silentLogger } from "../../src/log.ts";
+import type { SearchAnswer } from "../../src/search/search.ts";
 import { Services } from "../../src/services.ts";
 import { buildSnapshot } from "../../src/snapshot/build.ts";
 import { dataDir } from "../../src/store/data-dir.ts";
@@ -54,7 +55,7 @@ beforeAll(async () => {
       }),
     );
     expect(response.status).toBe(200);
-    scores.push(scoreQuery(q, relevant[i]!, await response.json()));
+    scores.push(scoreQuery(q, relevant[i]!, (await response.json()) as SearchAnswer));
   }
   quality = summarize(scores);
 });
