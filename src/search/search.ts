@@ -25,7 +25,7 @@ const MIN_SPELLING_SIMILARITY = 0.75;
 /** How deep the vector search looks per entity type (and so the most total_count can count beyond exact matches). */
 export const SEARCH_DEPTH = 100;
 /** A question scoped to a chain looks deeper, since entities elsewhere are set back by OFF_CHAIN. */
-const SCOPED_SEARCH_DEPTH = 400;
+export const SCOPED_SEARCH_DEPTH = 400;
 const OFF_CHAIN = 0.5;
 
 export const searchInputSchema = z.strictObject({

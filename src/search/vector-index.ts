@@ -72,11 +72,12 @@ type TypeSearch = { ids: string[] } & ({ index: InstanceType<typeof Index> } | {
 export class VectorIndexes {
   private constructor(private readonly byType: Map<EntityType, TypeSearch>) {}
 
-  static open(dir: string, types: readonly EntityType[], dims: number): VectorIndexes {
+  /** `exact` searches every type exactly (the benchmark's reference for the HNSW indexes). */
+  static open(dir: string, types: readonly EntityType[], dims: number, options: { exact?: boolean } = {}): VectorIndexes {
     const byType = new Map<EntityType, TypeSearch>();
     for (const type of types) {
       const ids = JSON.parse(readFileSync(join(dir, idsFile(type)), "utf8")) as string[];
-      if (ids.length < EXACT_BELOW) {
+      if (ids.length < EXACT_BELOW || options.exact) {
         byType.set(type, { ids, vectors: readFloats(join(dir, vectorsFile(type))), dims });
         continue;
       }

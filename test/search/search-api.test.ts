@@ -138,7 +138,8 @@ describe("POST /api/search", () => {
   test("is described in the OpenAPI document with every entity type", async () => {
     const { body } = await run.request("GET", "/openapi.json").then(json);
     const operation = body.paths["/api/search"].post;
-    expect(operation.description).toContain("total_count");
+    expect(operation.description).toContain("total_count counts the entities found");
+    expect(operation.description).toContain("at most 100 deep per entity type");
     expect(JSON.stringify(operation)).toContain(ENTITY_TYPES.join('","'));
   });
 });

@@ -1,4 +1,4 @@
-import { MIN_SIMILARITY, SEARCH_DEPTH, searchAnswerSchema, searchInputSchema } from "../../search/search.ts";
+import { MIN_SIMILARITY, SCOPED_SEARCH_DEPTH, SEARCH_DEPTH, searchAnswerSchema, searchInputSchema } from "../../search/search.ts";
 import { defineOperation } from "../operation.ts";
 
 export const search = defineOperation({
@@ -12,8 +12,8 @@ export const search = defineOperation({
     "investing in DeFi'), by decreasing similarity (0..1). entity_types (Token, Protocol, Chain, Organization, Person, " +
     "Exchange, Pool) filters before the top-limit cut, so limit results come back whenever that many exist. " +
     `total_count counts the entities found: the exact matches plus every other match with similarity of at least ${MIN_SIMILARITY}, ` +
-    "looking at most ${SEARCH_DEPTH} deep per entity type (so it is a lower bound for broad queries). Use a result's name or uri with " +
-    "/api/explore.",
+    `looking at most ${SEARCH_DEPTH} deep per entity type (${SCOPED_SEARCH_DEPTH} when the query names a chain after 'on': ` +
+    "entities deployed there rank first), so it is a lower bound for broad queries. Use a result's name or uri with /api/explore.",
   priceUsd: 0.1,
   input: searchInputSchema,
   output: searchAnswerSchema,
