@@ -22,11 +22,17 @@ export const EXACT_BELOW = 50_000;
  * (scripts/bench/search.ts) a type takes 1-2 ms a query; recall@10 against exact search is 0.94 for
  * tokens but 0.76-0.81 for people and pools, whose vectors crowd (queries far from all of them, such
  * as a token's name asked of people, are the misses). Wider settings bought little recall for much
- * latency (32 links, beams 400/1024: people 0.93 at 2 ms).
+ * latency (32 links, beams 400/1024: people 0.93 at 2 ms). A single-type question uses a beam of
+ * 1024 (tokens 0.96, pools 0.87, people 0.83; all answers 0.95 against exact, p50 about 10 ms).
  */
 const CONNECTIVITY = 16;
 const EXPANSION_ADD = 200;
 const EXPANSION_SEARCH = 512;
+/**
+ * A question about one large type (entity_types: ["Person"]) searches one index, so it can afford a
+ * wider beam: two views of the same memory-mapped file, differing only in the beam.
+ */
+const WIDE_EXPANSION_SEARCH = 1024;
 
 export interface TypeVectors {
   ids: string[];
@@ -40,7 +46,7 @@ export interface Hit {
   similarity: number;
 }
 
-function newIndex(dims: number) {
+function newIndex(dims: number, expansionSearch = EXPANSION_SEARCH) {
   return new Index({
     dimensions: dims,
     metric: MetricKind.Cos,
@@ -48,7 +54,7 @@ function newIndex(dims: number) {
     quantization: ScalarKind.F16,
     connectivity: CONNECTIVITY,
     expansion_add: EXPANSION_ADD,
-    expansion_search: EXPANSION_SEARCH,
+    expansion_search: expansionSearch,
     multi: false,
   });
 }
@@ -70,7 +76,7 @@ export function buildTypeIndex(dir: string, type: EntityType, data: TypeVectors,
 }
 
 /** How one type is searched: its HNSW index, or exactly over its vectors. */
-type TypeSearch = { ids: string[] } & ({ index: InstanceType<typeof Index> } | { vectors: Float32Array; dims: number });
+type TypeSearch = { ids: string[] } & ({ index: InstanceType<typeof Index>; wide: InstanceType<typeof Index> } | { vectors: Float32Array; dims: number });
 
 export class VectorIndexes {
   private constructor(private readonly byType: Map<EntityType, TypeSearch>) {}
@@ -84,10 +90,12 @@ export class VectorIndexes {
         byType.set(type, { ids, vectors: readFloats(join(dir, vectorsFile(type))), dims });
         continue;
       }
-      const index = newIndex(dims);
       // Memory-mapped, not read: start-up does not wait for the whole index.
+      const index = newIndex(dims);
       index.view(join(dir, indexFile(type)));
-      byType.set(type, { ids, index });
+      const wide = newIndex(dims, WIDE_EXPANSION_SEARCH);
+      wide.view(join(dir, indexFile(type)));
+      byType.set(type, { ids, index, wide });
     }
     return new VectorIndexes(byType);
   }
@@ -99,13 +107,18 @@ export class VectorIndexes {
   /** The k nearest entities of each requested type, merged by similarity. */
   search(vector: Float32Array, k: number, types: readonly EntityType[]): Hit[] {
     const hits: Hit[] = [];
+    const approximate = types.filter((type) => {
+      const entry = this.byType.get(type);
+      return entry !== undefined && "index" in entry;
+    });
+    const beam = approximate.length <= 1 ? "wide" : "index";
     for (const type of types) {
       const entry = this.byType.get(type);
       if (!entry || entry.ids.length === 0) continue;
       const count = Math.min(k, entry.ids.length);
       const found =
         "index" in entry
-          ? entry.index.search(vector, count, 0)
+          ? entry[beam].search(vector, count, 0)
           : (exactSearch(entry.vectors, vector, entry.dims, count, MetricKind.Cos, 1) as { keys: BigUint64Array; distances: Float32Array });
       for (let i = 0; i < found.keys.length; i++) {
         // usearch reports cosine distance (1 - cosine).
