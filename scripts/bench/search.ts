@@ -92,7 +92,8 @@ printTable("Load (in-process, what a server does at activation)", [
 
 // --- Queries: the labelled set, plus entity names, misspelt names and chain-scoped questions ------
 const rng = new Rng(11);
-const allIds = ENTITY_TYPES.flatMap((type) => JSON.parse(readFileSync(join(searchDir, idsFile(type)), "utf8")) as string[]);
+const idsByType = new Map(ENTITY_TYPES.map((type) => [type, JSON.parse(readFileSync(join(searchDir, idsFile(type)), "utf8")) as string[]]));
+const allIds = [...idsByType.values()].flat();
 const sampleNames = Array.from({ length: 200 }, () => names.get(rng.pick(allIds))?.name).filter((n): n is string => !!n);
 const misspell = (name: string) => {
   const at = 1 + Math.floor(rng.next() * Math.max(1, name.length - 2));
@@ -176,6 +177,13 @@ printTable(`Labelled query set (${labelled.length} queries)`, [
 // --- HNSW against exact brute force over the same vectors ----------------------------------------
 const probeCount = Number(values.probes);
 const probeTexts = [...labelled.map((q) => q.query), ...sampleNames, ...sampleNames.map(misspell)];
+// Each type's saved vectors, read once (the probes and the brute force both use them).
+const vectorCache = new Map<EntityType, Float32Array>();
+function readFloatsCached(type: EntityType): Float32Array {
+  let all = vectorCache.get(type);
+  if (!all) vectorCache.set(type, (all = readFloats(join(searchDir, vectorsFile(type)))));
+  return all;
+}
 const probes: Float32Array[] = [];
 for (const text of probeTexts) {
   const v = await embedder.embedQuery(text);
@@ -188,12 +196,6 @@ while (probes.length < probeCount) {
   const row = Math.floor(rng.next() * manifest.search.counts[type]!);
   probes.push(all.slice(row * manifest.search.dims, (row + 1) * manifest.search.dims));
 }
-const vectorCache = new Map<EntityType, Float32Array>();
-function readFloatsCached(type: EntityType): Float32Array {
-  let all = vectorCache.get(type);
-  if (!all) vectorCache.set(type, (all = readFloats(join(searchDir, vectorsFile(type)))));
-  return all;
-}
 
 const dims = manifest.search.dims;
 const recallRows: [string, string][] = [];
@@ -204,7 +206,7 @@ let total = 0;
 for (const type of ENTITY_TYPES) {
   const count = manifest.search.counts[type]!;
   if (count === 0) continue;
-  const ids = JSON.parse(readFileSync(join(searchDir, idsFile(type)), "utf8")) as string[];
+  const ids = idsByType.get(type)!;
   const all = readFloatsCached(type);
   const rowOf = new Map(ids.map((id, row) => [id, row]));
   let typeHits = 0;

@@ -26,8 +26,8 @@ export class SearchEngine {
   private failure: { error: unknown; at: number } | undefined;
 
   private constructor(
-    readonly names: NameIndex,
-    readonly vectors: VectorIndexes,
+    private readonly names: NameIndex,
+    private readonly vectors: VectorIndexes,
     private readonly deployments: Deployments,
     private readonly open: () => Promise<Embedder>,
     private readonly log: Logger,

@@ -100,10 +100,6 @@ export class VectorIndexes {
     return new VectorIndexes(byType);
   }
 
-  size(type: EntityType): number {
-    return this.byType.get(type)?.ids.length ?? 0;
-  }
-
   /** The k nearest entities of each requested type, merged by similarity. */
   search(vector: Float32Array, k: number, types: readonly EntityType[]): Hit[] {
     const hits: Hit[] = [];
