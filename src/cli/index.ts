@@ -6,7 +6,8 @@
 import { build } from "./build.ts";
 import type { Command } from "./command.ts";
 import { graphWorker } from "./graph-worker.ts";
+import { scan } from "./scan.ts";
 import { serve } from "./serve.ts";
 import { sparql } from "./sparql.ts";
 
-export const COMMANDS: readonly Command[] = [serve, build, sparql, graphWorker];
+export const COMMANDS: readonly Command[] = [serve, build, scan, sparql, graphWorker];

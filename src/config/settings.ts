@@ -5,6 +5,7 @@
  * A setting named `query_timeout_ms` is `--query-timeout-ms` on the command line and
  * `CKG_QUERY_TIMEOUT_MS` in the environment (decisions.md: flags mirror env names).
  */
+import { Cron } from "croner";
 import { z } from "zod";
 
 /** How a raw string from a flag or the environment is turned into a value before validation. */
@@ -31,6 +32,16 @@ function setting<S extends z.ZodType>(
 }
 
 const port = z.number().int().min(0).max(65535);
+
+/** croner's own parser decides what a valid pattern is. */
+function validCron(pattern: string): boolean {
+  try {
+    new Cron(pattern, { paused: true, timezone: "UTC" }).stop();
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** `default` (small, fast first start), `full` (the published size) or a target entity count. */
 export const scaleSchema = z.preprocess(
@@ -113,6 +124,32 @@ export const SETTINGS = {
     z.string().min(1).optional(),
     undefined,
     "API key sent as a bearer token to the embeddings API (embedder openai:...)",
+    { secret: true },
+  ),
+  scan_cron: setting(
+    "string",
+    z.string().refine((v) => v === "off" || validCron(v), "a cron pattern such as '0 6 * * *', or off"),
+    "0 6 * * *",
+    "when the daily signal scan runs (cron, UTC); off disables it",
+  ),
+  first_scan: setting(
+    "boolean",
+    z.boolean(),
+    true,
+    "scan for signals as soon as a data directory that was never scanned is ready (the day before and the day, so lasting signals qualify)",
+  ),
+  narrative_url: setting(
+    "string",
+    z.url().optional(),
+    undefined,
+    "base URL of an OpenAI-compatible chat API that writes signal narratives (POST <url>/chat/completions); unset: the offline writer",
+  ),
+  narrative_model: setting("string", z.string().min(1), "gpt-4o-mini", "model name sent to the narrative chat API"),
+  narrative_api_key: setting(
+    "string",
+    z.string().min(1).optional(),
+    undefined,
+    "API key sent as a bearer token to the narrative chat API",
     { secret: true },
   ),
   log_level: setting(

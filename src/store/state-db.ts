@@ -1,7 +1,7 @@
 /**
  * @module store/state-db
- * The transactional store for state that outlives a snapshot: the change log now; signals, scans and
- * used payments in later migrations. bun:sqlite in WAL mode: readers never wait for the writer, and
+ * The transactional store for state that outlives a snapshot: the change log, signals with their
+ * qualification history and the scans that found them; used payments in a later migration. bun:sqlite in WAL mode: readers never wait for the writer, and
  * every write is durable when its transaction commits.
  */
 import { Database } from "bun:sqlite";
@@ -26,6 +26,51 @@ const MIGRATIONS: string[] = [
      applied_at  TEXT NOT NULL,
      changes     INTEGER NOT NULL
    );`,
+  `CREATE TABLE signals (
+     signal_id     TEXT PRIMARY KEY,           -- hash of type, key and episode start (signals/identity.ts)
+     signal_type   TEXT NOT NULL,
+     key           TEXT NOT NULL,              -- identity within the type: sorted entity URIs, or a sector, wallet, community
+     entities      TEXT NOT NULL,              -- JSON array of entity URIs (or outside ids such as wallets)
+     score         REAL NOT NULL,
+     severity      TEXT NOT NULL CHECK (severity IN ('low', 'moderate', 'high')),
+     evidence      TEXT NOT NULL,              -- JSON
+     qualification TEXT NOT NULL CHECK (qualification IN ('pending', 'screened', 'qualified', 'rejected')),
+     created_at    TEXT NOT NULL,              -- first detected (ISO 8601 UTC)
+     updated_at    TEXT NOT NULL,              -- content or qualification last changed
+     seen_at       TEXT NOT NULL,              -- last scan that found it
+     episode_start TEXT NOT NULL,              -- as-of date of the scan that first found this episode
+     data_as_of    TEXT NOT NULL,              -- as-of date of the newest data that found it
+     ended_at      TEXT                        -- a scan on newer data no longer found it
+   );
+   CREATE INDEX signals_by_type ON signals (signal_type, seen_at DESC);
+   CREATE INDEX signals_open ON signals (signal_type, key) WHERE ended_at IS NULL;
+   CREATE INDEX signals_by_seen ON signals (seen_at DESC);
+   CREATE TABLE signal_entities (
+     signal_id  TEXT NOT NULL REFERENCES signals (signal_id),
+     entity_uri TEXT NOT NULL,
+     PRIMARY KEY (entity_uri, signal_id)
+   ) WITHOUT ROWID;
+   CREATE TABLE signal_moves (
+     id         INTEGER PRIMARY KEY,
+     signal_id  TEXT NOT NULL REFERENCES signals (signal_id),
+     at         TEXT NOT NULL,
+     from_state TEXT,
+     to_state   TEXT NOT NULL,
+     reason     TEXT NOT NULL,
+     scan_id    TEXT NOT NULL
+   );
+   CREATE INDEX signal_moves_by_signal ON signal_moves (signal_id, id);
+   CREATE TABLE scans (
+     scan_id     TEXT PRIMARY KEY,
+     started_at  TEXT NOT NULL,
+     finished_at TEXT,
+     snapshot_id TEXT NOT NULL,
+     as_of       TEXT NOT NULL,
+     trigger     TEXT NOT NULL,
+     status      TEXT NOT NULL CHECK (status IN ('running', 'ok', 'partial', 'failed')),
+     report      TEXT                          -- JSON: per-type counts, times and errors
+   );
+   CREATE INDEX scans_by_start ON scans (started_at DESC);`,
 ];
 
 export type StateDb = Database;

@@ -49,7 +49,8 @@ export async function copyOfFixture(): Promise<string> {
 
 export function testConfig(overrides: Partial<Record<keyof Config, string | number | boolean>> = {}): Config {
   const flags = Object.fromEntries(Object.entries(overrides).map(([k, v]) => [k, String(v)]));
-  return loadConfig({ env: {}, flags: { log_level: "silent", ...flags } });
+  // Scans run where a test asks for them (signals tests), not behind every test's back.
+  return loadConfig({ env: {}, flags: { log_level: "silent", scan_cron: "off", first_scan: "false", ...flags } });
 }
 
 export interface Running {

@@ -1,0 +1,91 @@
+/**
+ * @module cli/scan
+ * `ckg scan`: run a signal scan now on the data directory's live snapshot, with a progress bar on
+ * a terminal (one log line per type otherwise), then print the per-type summary. The server runs
+ * its scans through this command in a child process.
+ */
+import type { Command } from "./command.ts";
+import { UsageError } from "./command.ts";
+
+export const scan: Command = {
+  name: "scan",
+  summary: "Scan the live snapshot for signals now (all 28 types), record qualification moves, print a summary.",
+  usage: "[options]",
+  settings: ["data_dir", "log_level", "narrative_url", "narrative_model", "narrative_api_key"],
+  options: {
+    "as-of": { type: "string", help: "scan the data as of this date, YYYY-MM-DD (default: the snapshot's as-of date)" },
+    days: { type: "string", help: "scan each of the last N days up to the as-of date, oldest first (default 1)" },
+    types: { type: "string", help: "comma-separated signal types to scan (default: all)" },
+    trigger: { type: "string", help: "what started the scan, recorded with it (default manual)" },
+    json: { type: "boolean", help: "print each scan's full report as JSON" },
+  },
+  async run({ config, options }) {
+    const [{ createLogger }, { dataDir }, { openStateDb }, { runScan }, { narratorFor }, { DETECTORS }, { addDays }, { readManifest }, { currentSnapshotId, snapshotPath }, { default: progress }] =
+      await Promise.all([
+        import("../log.ts"),
+        import("../store/data-dir.ts"),
+        import("../store/state-db.ts"),
+        import("../signals/scan.ts"),
+        import("../signals/narratives.ts"),
+        import("../signals/detectors/index.ts"),
+        import("../signals/detector.ts"),
+        import("../snapshot/manifest.ts"),
+        import("../store/data-dir.ts"),
+        import("cli-progress"),
+      ]);
+    const log = createLogger(config.log_level, 2);
+    const dir = dataDir(config.data_dir);
+    const id = currentSnapshotId(dir);
+    if (!id) throw new UsageError(`${dir.root} holds no snapshot; run 'ckg build' first.`);
+    const asOfOption = options["as-of"];
+    if (asOfOption !== undefined && (typeof asOfOption !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(asOfOption) || Number.isNaN(Date.parse(asOfOption)))) {
+      throw new UsageError("--as-of must be a date, YYYY-MM-DD.");
+    }
+    const days = options.days === undefined ? 1 : Number(options.days);
+    if (!Number.isInteger(days) || days < 1 || days > 366) throw new UsageError("--days must be a whole number from 1 to 366.");
+    const types = typeof options.types === "string" ? options.types.split(",").map((t) => t.trim()).filter(Boolean) : undefined;
+    const unknown = types?.filter((t) => !DETECTORS.some((d) => d.slug === t)) ?? [];
+    if (unknown.length > 0) throw new UsageError(`unknown signal type${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}. Known: ${DETECTORS.map((d) => d.slug).join(", ")}.`);
+
+    const last = (asOfOption as string | undefined) ?? readManifest(snapshotPath(dir, id)).as_of.slice(0, 10);
+    const state = openStateDb(dir.stateDb);
+    const narrator = narratorFor({ url: config.narrative_url, model: config.narrative_model, apiKey: config.narrative_api_key, timeoutMs: 30_000, maxCalls: 200 }, log);
+    const tty = process.stderr.isTTY && !options.json;
+    let failed = false;
+    try {
+      for (let k = days - 1; k >= 0; k--) {
+        const asOf = addDays(last, -k);
+        const bar = tty ? new progress.SingleBar({ format: `scan ${asOf} [{bar}] {value}/{total} {type}`, stream: process.stderr }, progress.Presets.shades_classic) : undefined;
+        bar?.start(types?.length ?? DETECTORS.length, 0, { type: "" });
+        const report = await runScan({
+          state,
+          dir,
+          narrator,
+          log,
+          asOf,
+          types,
+          trigger: typeof options.trigger === "string" ? options.trigger : "manual",
+          onProgress: (event) => {
+            if (bar) bar.update(event.index + 1, { type: event.type });
+            else log.info({ type: event.type, ms: event.ms, found: event.found, error: event.error }, `scanned ${event.index + 1}/${event.total}`);
+          },
+        });
+        bar?.stop();
+        failed ||= report.status !== "ok";
+        if (options.json) {
+          console.log(JSON.stringify(report));
+          continue;
+        }
+        console.log(`scan ${report.scan_id} on data as of ${asOf}: ${report.status} in ${(report.duration_ms / 1000).toFixed(1)} s`);
+        for (const t of report.types) {
+          const bands = ["high", "moderate", "low"].map((s) => `${s} ${t.by_severity[s] ?? 0}`).join(", ");
+          console.log(`  ${t.type.padEnd(26)} ${String(t.found).padStart(6)} found (${bands})  ${String(t.ms).padStart(6)} ms${t.error ? `  FAILED: ${t.error}` : ""}`);
+        }
+        console.log(`  state: ${Object.entries(report.by_qualification).map(([q, n]) => `${q} ${n}`).join(", ")}; ${report.state.new} new, ${report.state.updated} updated, ${report.state.ended} ended`);
+      }
+    } finally {
+      state.close();
+    }
+    return failed ? 1 : 0;
+  },
+};

@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { defineDetector, round, rowsOf, usd } from "../detector.ts";
+
+/**
+ * Thin listings: few exchanges and wide spreads. The raw metric adds both, so that two exchanges
+ * with a normal spread read low, one exchange moderate, and one exchange with a spread above 2% high:
+ * points = (3 - min(exchanges, 3)) + widest spread % / 2.
+ */
+export default defineDetector({
+  slug: "exchange-liquidity-risk",
+  category: "Token Lifecycle Risk",
+  description: "Tokens listed on only 1-2 exchanges or with spreads above 2%; high: a single exchange with a wide spread.",
+  inputs: ["ts:listings", "ts:token"],
+  metric: { name: "liquidity_risk_points", description: "(3 - min(exchanges, 3)) + widest spread % / 2, on the latest listings day" },
+  bands: { direction: "higher", unit: "points", low: 1, moderate: 1.5, high: 3 },
+  details: { exchanges: z.number().int(), widest_spread_pct: z.number(), exchange_ids: z.array(z.string()), volume_usd: z.number(), market_cap_usd: z.number().nullable() },
+  screens: { maxAgeDays: 10, sizeFloor: { what: "market cap", minUsd: 1_000_000 } },
+  async detect(ctx) {
+    const rows = await rowsOf<{ id: string; src: string; last: string; n: number; spread: number; ids: string[]; volume: number; cap: number | null }>(
+      ctx.c,
+      `WITH latest AS (SELECT entity_id, max(date) AS d FROM listings WHERE date <= ${ctx.day(0)} AND date > ${ctx.day(14)} GROUP BY entity_id),
+         l AS (SELECT x.entity_id AS id, any_value(x.source_table) AS src, any_value(x.date)::VARCHAR AS last, count(DISTINCT x.exchange_id)::INTEGER AS n,
+                 max(x."spreadPct") AS spread, list(DISTINCT x.exchange_id ORDER BY x.exchange_id) AS ids, sum(x."volumeUsd") AS volume
+               FROM listings x JOIN latest ON latest.entity_id = x.entity_id AND latest.d = x.date GROUP BY x.entity_id),
+         m AS (SELECT entity_id, arg_max("marketCap", date) AS cap FROM token WHERE date > ${ctx.day(7)} AND date <= ${ctx.day(0)} GROUP BY entity_id)
+       SELECT l.*, m.cap FROM l LEFT JOIN m ON m.entity_id = l.id
+       WHERE (3 - least(l.n, 3)) + l.spread / 2 >= 1`,
+    );
+    return rows.map((r) => {
+      const points = 3 - Math.min(r.n, 3) + r.spread / 2;
+      return {
+        entities: [r.id],
+        value: round(points, 4),
+        window: { from: r.last, to: r.last },
+        lastDataDate: r.last,
+        size: r.cap ?? 0,
+        dataPoints: [
+          { table: r.src, entity: r.id, date: r.last, column: "exchanges", value: r.n },
+          { table: r.src, entity: r.id, date: r.last, column: "max spreadPct", value: round(r.spread, 4) },
+        ],
+        summary: `${ctx.graph.name(r.id)} trades on ${r.n} exchange${r.n === 1 ? "" : "s"} with spreads up to ${r.spread.toFixed(2)}% (${usd(r.volume)} daily volume).`,
+        details: { exchanges: r.n, widest_spread_pct: round(r.spread, 4), exchange_ids: r.ids, volume_usd: round(r.volume), market_cap_usd: r.cap === null ? null : round(r.cap) },
+      };
+    });
+  },
+});

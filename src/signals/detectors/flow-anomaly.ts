@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { addDays, defineDetector, round, rowsOf, usd } from "../detector.ts";
+
+/**
+ * A token's insider flow on the as-of day against the 30 days before (days without flow count as
+ * zero). Tokens need flows on 10 of those 30 days: against a near-empty baseline any flow is "many
+ * deviations" and says nothing.
+ */
+export default defineDetector({
+  slug: "flow-anomaly",
+  category: "Smart Money & Insider Activity",
+  description: "Z-score of a token's daily insider flow against its 30-day baseline; high: z above 3 (moderate 2-3, low 1.5-2).",
+  inputs: ["ts:insider_flows"],
+  metric: { name: "insider_flow_z_score", description: "(flow(D) - mean flow(D-30..D-1)) / population sd of flow(D-30..D-1); missing days are 0" },
+  bands: { direction: "higher", unit: "sd", low: 1.5, moderate: 2, high: 3 },
+  details: { flow_usd: z.number(), baseline_mean_usd: z.number(), baseline_sd_usd: z.number(), baseline_active_days: z.number().int() },
+  screens: { maxAgeDays: 1 },
+  async detect(ctx) {
+    const rows = await rowsOf<{ id: string; src: string; flow: number; mean: number; sd: number; active: number }>(
+      ctx.c,
+      `WITH daily AS (SELECT entity_id, date, sum("netFlowUsd") AS flow, any_value(source_table) AS src FROM insider_flows
+                      WHERE date >= ${ctx.day(30)} AND date <= ${ctx.day(0)} GROUP BY entity_id, date),
+         base AS (SELECT entity_id, sum(flow) / 30 AS mean, count(*)::INTEGER AS active,
+                    sqrt(greatest(sum(flow * flow) / 30 - (sum(flow) / 30) ^ 2, 0)) AS sd
+                  FROM daily WHERE date < ${ctx.day(0)} GROUP BY entity_id HAVING count(*) >= 10)
+       SELECT d.entity_id AS id, d.src, d.flow, b.mean, b.sd, b.active FROM daily d JOIN base b USING (entity_id)
+       WHERE d.date = ${ctx.day(0)} AND b.sd > 0 AND abs(d.flow - b.mean) / b.sd >= 1.5`,
+    );
+    return rows.map((r) => {
+      const z = (r.flow - r.mean) / r.sd;
+      return {
+        entities: [r.id],
+        value: round(Math.abs(z), 4),
+        window: { from: addDays(ctx.asOf, -30), to: ctx.asOf },
+        lastDataDate: ctx.asOf,
+        dataPoints: [
+          { table: r.src, entity: r.id, date: ctx.asOf, column: "netFlowUsd (sum of wallets)", value: round(r.flow) },
+          { table: r.src, entity: r.id, date: null, column: "mean netFlowUsd D-30..D-1", value: round(r.mean) },
+          { table: r.src, entity: r.id, date: null, column: "sd netFlowUsd D-30..D-1", value: round(r.sd) },
+        ],
+        summary: `Insiders of ${ctx.graph.name(r.id)} moved ${usd(r.flow)} on ${ctx.asOf}, ${Math.abs(z).toFixed(1)} standard deviations ${z > 0 ? "above" : "below"} their 30-day mean of ${usd(r.mean)}.`,
+        details: { flow_usd: round(r.flow), baseline_mean_usd: round(r.mean), baseline_sd_usd: round(r.sd), baseline_active_days: r.active },
+      };
+    });
+  },
+});

@@ -1,0 +1,197 @@
+/**
+ * @module signals/scan
+ * One scan: every detector over one snapshot as of one date, scored, screened, identified and
+ * written with its qualification moves (signals/qualify.ts). A detector that fails is reported and
+ * the others go on. The scan's start, end, per-type counts, times and errors are kept in the scans
+ * table (shown in /readyz). The server runs scans in a child process (`ckg scan`), so graph
+ * algorithms never hold up requests.
+ */
+import type { Logger } from "../log.ts";
+import { readManifest } from "../snapshot/manifest.ts";
+import { type DataDir, currentSnapshotId, snapshotPath } from "../store/data-dir.ts";
+import type { StateDb } from "../store/state-db.ts";
+import { SYNTHETIC_SERIES_SOURCE, type Kind } from "../timeseries/kinds.ts";
+import { type ScanContext, type ScoredFinding, addDays } from "./detector.ts";
+import { DETECTORS } from "./detectors/index.ts";
+import { loadGraphFacts } from "./graph-facts.ts";
+import { signalId, signalKey } from "./identity.ts";
+import type { Narrator } from "./narratives.ts";
+import { type ApplyCounts, type IdentifiedCandidate, applyScan, openEpisode } from "./qualify.ts";
+import { openScanInputs } from "./scan-inputs.ts";
+import { type Candidate, scoreFinding } from "./score.ts";
+
+export interface ScanOptions {
+  state: StateDb;
+  dir: DataDir;
+  narrator: Narrator;
+  log: Logger;
+  trigger: string;
+  /** Scan the data as of this date (default: the snapshot's as-of date); earlier dates backfill. */
+  asOf?: string;
+  /** Only these types (default: all 28). Derived types need the others in the same scan. */
+  types?: string[];
+  now?: () => Date;
+  memoryLimit?: string;
+  onProgress?: (event: TypeReport & { index: number; total: number }) => void;
+}
+
+export interface TypeReport {
+  type: string;
+  ms: number;
+  found: number;
+  below_threshold: number;
+  duplicates: number;
+  by_severity: Record<string, number>;
+  error?: string;
+}
+
+export interface ScanReport {
+  scan_id: string;
+  snapshot_id: string;
+  as_of: string;
+  trigger: string;
+  started_at: string;
+  finished_at: string;
+  duration_ms: number;
+  status: "ok" | "partial" | "failed";
+  types: TypeReport[];
+  errors: { type: string; message: string }[];
+  state: ApplyCounts;
+  by_qualification: Record<string, number>;
+}
+
+const iso = (d: Date) => d.toISOString().replace(/\.\d+Z$/, "Z");
+
+export async function runScan(options: ScanOptions): Promise<ScanReport> {
+  const now = options.now ?? (() => new Date());
+  const started = now();
+  const startedMs = performance.now();
+  const snapshotId = currentSnapshotId(options.dir);
+  if (!snapshotId) throw new Error("the data directory has no snapshot to scan; run `ckg build` first");
+  const dir = snapshotPath(options.dir, snapshotId);
+  const manifest = readManifest(dir);
+  const asOf = options.asOf ?? manifest.as_of.slice(0, 10);
+  const scanId = `scan_${iso(started).replace(/[-:]/g, "")}_${asOf.replaceAll("-", "")}_${crypto.getRandomValues(new Uint8Array(3)).reduce((s, b) => s + b.toString(16).padStart(2, "0"), "")}`;
+  options.state
+    .query("INSERT INTO scans (scan_id, started_at, snapshot_id, as_of, trigger, status) VALUES (?, ?, ?, ?, ?, 'running')")
+    .run(scanId, iso(started), snapshotId, asOf, options.trigger);
+
+  const detectors = options.types ? DETECTORS.filter((d) => options.types!.includes(d.slug)) : DETECTORS;
+  const reports: TypeReport[] = [];
+  const errors: { type: string; message: string }[] = [];
+  const candidates: IdentifiedCandidate[] = [];
+  const ran: string[] = [];
+  const inputs = await openScanInputs(dir, manifest, { memoryLimit: options.memoryLimit ?? "4GB", threads: 2 });
+  try {
+    const graph = await loadGraphFacts(inputs.c);
+    const earlier: ScoredFinding[] = [];
+    const ctx: ScanContext = {
+      c: inputs.c,
+      asOf,
+      day: (n) => `(DATE '${asOf}' - INTERVAL (${n}) DAY)::DATE`,
+      tables: (kind: Kind) => inputs.tables.get(kind) ?? [],
+      graph,
+      earlier,
+      narrator: options.narrator,
+    };
+    const graphSources = manifest.sources.map((s) => s.id);
+    for (const [index, detector] of detectors.entries()) {
+      const t0 = performance.now();
+      const report: TypeReport = { type: detector.slug, ms: 0, found: 0, below_threshold: 0, duplicates: 0, by_severity: {} };
+      try {
+        const findings = await detector.detect(ctx);
+        const sources = [
+          ...detector.inputs.flatMap((input) => (input.startsWith("ts:") ? ctx.tables(input.slice(3) as Kind) : [])),
+          ...(detector.inputs.some((i) => i.startsWith("graph:")) ? graphSources : []),
+        ];
+        const synthetic =
+          manifest.synthetic ||
+          sources.some((s) => s.startsWith(`ts_${SYNTHETIC_SERIES_SOURCE}_`) || manifest.sources.find((m) => m.id === s)?.synthetic === true);
+        const byKey = new Map<string, Omit<Candidate, "key">>();
+        for (const finding of findings) {
+          const scored = scoreFinding(detector, finding, { asOf, ns: manifest.namespaces, sources: sources.length > 0 ? sources : ["signals"], synthetic });
+          if (!scored) {
+            report.below_threshold++;
+            continue;
+          }
+          const key = signalKey(scored.uris, finding.key);
+          const previous = byKey.get(key);
+          if (previous) report.duplicates++;
+          if (!previous || scored.score > previous.score) byKey.set(key, scored);
+        }
+        for (const [key, scored] of byKey) {
+          const episode = openEpisode(options.state, detector.slug, key);
+          const episodeStart = episode && episode.episode_start <= asOf ? episode.episode_start : asOf;
+          const id = signalId(detector.slug, key, episodeStart);
+          candidates.push({ ...scored, key, signalId: id, episodeStart });
+          report.by_severity[scored.severity] = (report.by_severity[scored.severity] ?? 0) + 1;
+          earlier.push({
+            signalId: id,
+            type: detector.slug,
+            category: detector.category,
+            inputs: detector.inputs,
+            entities: scored.finding.entities,
+            score: scored.score,
+            severity: scored.severity,
+            summary: scored.finding.summary,
+            screened: scored.failed.length === 0,
+            evidence: scored.evidence,
+          });
+        }
+        report.found = byKey.size;
+        ran.push(detector.slug);
+      } catch (error) {
+        report.error = (error as Error).message;
+        errors.push({ type: detector.slug, message: report.error });
+        options.log.error({ type: detector.slug, err: report.error }, "signal type failed; the scan goes on");
+      }
+      report.ms = Math.round(performance.now() - t0);
+      reports.push(report);
+      options.onProgress?.({ ...report, index, total: detectors.length });
+    }
+  } finally {
+    inputs.close();
+  }
+
+  const finished = now();
+  const meta = { scanId, asOf, now: iso(finished) };
+  let state: ApplyCounts;
+  try {
+    state = applyScan(options.state, meta, candidates, ran);
+  } catch (error) {
+    options.state.query("UPDATE scans SET status = 'failed', finished_at = ?, report = ? WHERE scan_id = ?").run(
+      iso(finished),
+      JSON.stringify({ errors: [{ type: "*", message: (error as Error).message }] }),
+      scanId,
+    );
+    throw error;
+  }
+  const byQualification: Record<string, number> = {};
+  for (const c of candidates) {
+    const q = options.state.query<{ q: string }, [string]>("SELECT qualification AS q FROM signals WHERE signal_id = ?").get(c.signalId)?.q ?? "unknown";
+    byQualification[q] = (byQualification[q] ?? 0) + 1;
+  }
+  const report: ScanReport = {
+    scan_id: scanId,
+    snapshot_id: snapshotId,
+    as_of: asOf,
+    trigger: options.trigger,
+    started_at: iso(started),
+    finished_at: iso(finished),
+    duration_ms: Math.round(performance.now() - startedMs),
+    status: errors.length === 0 ? "ok" : ran.length > 0 ? "partial" : "failed",
+    types: reports,
+    errors,
+    state,
+    by_qualification: byQualification,
+  };
+  options.state.query("UPDATE scans SET status = ?, finished_at = ?, report = ? WHERE scan_id = ?").run(report.status, report.finished_at, JSON.stringify(report), scanId);
+  options.log.info({ scan_id: scanId, as_of: asOf, ms: report.duration_ms, signals: candidates.length, status: report.status, errors: errors.length }, "scan finished");
+  return report;
+}
+
+/** The as-of dates a first start scans: the day before, then the day, so persistent signals qualify at once. */
+export function firstStartDates(asOf: string): string[] {
+  return [addDays(asOf, -1), asOf];
+}
+

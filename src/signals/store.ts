@@ -1,0 +1,133 @@
+/**
+ * @module signals/store
+ * Signals, their moves and the scans in the state database (bun:sqlite, store/state-db.ts), and
+ * the queries the routes make. One scan's writes are one transaction: readers see a scan whole or
+ * not at all.
+ */
+import type { StateDb } from "../store/state-db.ts";
+import type { Severity } from "./bands.ts";
+
+export const QUALIFICATIONS = ["pending", "screened", "qualified", "rejected"] as const;
+export type Qualification = (typeof QUALIFICATIONS)[number];
+
+export interface SignalRow {
+  signal_id: string;
+  signal_type: string;
+  key: string;
+  entities: string;
+  score: number;
+  severity: Severity;
+  evidence: string;
+  qualification: Qualification;
+  created_at: string;
+  updated_at: string;
+  seen_at: string;
+  episode_start: string;
+  data_as_of: string;
+  ended_at: string | null;
+}
+
+export interface Signal {
+  signal_id: string;
+  signal_type: string;
+  entities: string[];
+  score: number;
+  severity: Severity;
+  evidence: Record<string, unknown>;
+  created_at: string;
+  seen_at: string;
+  qualification: Qualification;
+  active: boolean;
+}
+
+export interface Move {
+  at: string;
+  from: Qualification | null;
+  to: Qualification;
+  reason: string;
+  scan_id: string;
+}
+
+export function toSignal(row: SignalRow): Signal {
+  return {
+    signal_id: row.signal_id,
+    signal_type: row.signal_type,
+    entities: JSON.parse(row.entities) as string[],
+    score: row.score,
+    severity: row.severity,
+    evidence: JSON.parse(row.evidence) as Record<string, unknown>,
+    created_at: row.created_at,
+    seen_at: row.seen_at,
+    qualification: row.qualification,
+    active: row.ended_at === null,
+  };
+}
+
+export interface SignalQuery {
+  types?: string[];
+  qualification: Qualification | "all";
+  /** Seen by a scan at or after this time (ISO). */
+  since: string;
+  limit: number;
+  /** Signals concerning any of these entity URIs (or outside ids). */
+  entities?: string[];
+  /** Only signals whose episode has not ended, and not rejected. */
+  activeOnly?: boolean;
+}
+
+/** Strongest first, then most recently seen. */
+export function querySignals(db: StateDb, query: SignalQuery): { signals: Signal[]; total: number } {
+  const where = ["s.seen_at >= $since"];
+  const params: Record<string, string | number> = { since: query.since };
+  if (query.types) {
+    where.push(`s.signal_type IN (${query.types.map((_, i) => `$t${i}`).join(", ")})`);
+    query.types.forEach((t, i) => (params[`t${i}`] = t));
+  }
+  if (query.qualification !== "all") {
+    where.push("s.qualification = $qualification");
+    params.qualification = query.qualification;
+  }
+  if (query.activeOnly) where.push("s.ended_at IS NULL AND s.qualification <> 'rejected'");
+  if (query.entities) {
+    where.push(`s.signal_id IN (SELECT signal_id FROM signal_entities WHERE entity_uri IN (${query.entities.map((_, i) => `$e${i}`).join(", ")}))`);
+    query.entities.forEach((e, i) => (params[`e${i}`] = e));
+  }
+  const clause = where.join(" AND ");
+  const total = db.query<{ n: number }, typeof params>(`SELECT count(*) AS n FROM signals s WHERE ${clause}`).get(params)!.n;
+  const rows = db
+    .query<SignalRow, typeof params>(`SELECT s.* FROM signals s WHERE ${clause} ORDER BY s.score DESC, s.seen_at DESC, s.signal_id LIMIT ${query.limit}`)
+    .all(params);
+  return { signals: rows.map(toSignal), total };
+}
+
+export function movesOf(db: StateDb, signalId: string): Move[] {
+  return db
+    .query<{ at: string; from_state: Qualification | null; to_state: Qualification; reason: string; scan_id: string }, [string]>(
+      "SELECT at, from_state, to_state, reason, scan_id FROM signal_moves WHERE signal_id = ? ORDER BY id",
+    )
+    .all(signalId)
+    .map((m) => ({ at: m.at, from: m.from_state, to: m.to_state, reason: m.reason, scan_id: m.scan_id }));
+}
+
+export interface ScanRecord {
+  scan_id: string;
+  started_at: string;
+  finished_at: string | null;
+  snapshot_id: string;
+  as_of: string;
+  trigger: string;
+  status: "running" | "ok" | "partial" | "failed";
+  report: Record<string, unknown> | null;
+}
+
+export function recentScans(db: StateDb, limit: number): ScanRecord[] {
+  return db
+    .query<Omit<ScanRecord, "report"> & { report: string | null }, [number]>("SELECT * FROM scans ORDER BY started_at DESC, scan_id DESC LIMIT ?")
+    .all(limit)
+    .map((row) => ({ ...row, report: row.report ? (JSON.parse(row.report) as Record<string, unknown>) : null }));
+}
+
+/** Whether any scan has finished (signal routes answer 503 until the first one has). */
+export function hasFinishedScan(db: StateDb): boolean {
+  return db.query("SELECT 1 FROM scans WHERE finished_at IS NOT NULL AND status <> 'failed' LIMIT 1").get() !== null;
+}
