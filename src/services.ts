@@ -21,6 +21,7 @@ import { type SchemaDocument, describeSchema, syntheticNotice } from "./snapshot
 import { type SnapshotManifest, readManifest } from "./snapshot/manifest.ts";
 import { type DataDir, currentSnapshotId, dataDir, ensureDataDir, snapshotPath } from "./store/data-dir.ts";
 import { openDuck } from "./store/duckdb.ts";
+import { ScanScheduler } from "./signals/scheduler.ts";
 import { TimeseriesStore } from "./timeseries/store.ts";
 import { type StateDb, openStateDb } from "./store/state-db.ts";
 import { join } from "node:path";
@@ -53,6 +54,7 @@ export class Services {
     readonly state: StateDb,
     readonly duck: DuckDBInstance,
     readonly graph: GraphPool,
+    readonly scans: ScanScheduler,
   ) {}
 
   /** `graphCommand` replaces the argv of graph processes (tests start them through a delay). */
@@ -63,7 +65,7 @@ export class Services {
     const duck = await openDuck({ threads: 2 });
     const command = options.graphCommand ?? selfCommand("__graph-worker");
     const graph = new GraphPool({ replicas: config.graph_replicas, command, log });
-    return new Services(config, log, dir, state, duck, graph);
+    return new Services(config, log, dir, state, duck, graph, new ScanScheduler(config, dir, state, log));
   }
 
   /** Brings the server to ready: builds a first snapshot if there is none, then activates the current one. */
@@ -77,6 +79,7 @@ export class Services {
         if (!id) throw new Error("the first build finished without publishing a snapshot");
       }
       await this.activate(id);
+      this.scans.start();
     } catch (error) {
       this.phase = "failed";
       this.error = (error as Error).message;
@@ -128,6 +131,7 @@ export class Services {
       uptime_s: Math.round((Date.now() - this.startedAt) / 1000),
       data_dir: this.dir.root,
       graph: this.graph.status(),
+      scans: this.scans.status(),
     };
     if (this.error) body.error = this.error;
     if (live) {
@@ -145,6 +149,7 @@ export class Services {
   }
 
   async close(): Promise<void> {
+    await this.scans.close();
     await this.graph.close();
     this.live?.timeseries.close();
     this.duck.closeSync();

@@ -5,8 +5,8 @@
  *
  *   new finding            -> pending, then screened (passed the screens) or rejected (failed one)
  *   screened               -> qualified when corroborated in the same scan by an independent type
- *                             (a different detector reading none of the same inputs) on a shared
- *                             entity, or when a scan on newer data finds it again
+ *                             (a different detector reading none of the same inputs) about the same
+ *                             main subject, or when a scan on newer data finds it again
  *   pending | screened     -> rejected when a scan on newer data no longer finds it (expired)
  *   rejected (screens)     -> screened when a scan on newer data finds it passing its screens
  *   qualified              -> rejected when a scan on newer data finds it failing a screen
@@ -150,19 +150,21 @@ export function applyScan(db: StateDb, meta: ScanMeta, candidates: IdentifiedCan
 
 /** Inputs two detectors share decide independence: a type reading the same table corroborates nothing. */
 function corroborator(candidates: IdentifiedCandidate[]): (c: IdentifiedCandidate) => string | undefined {
-  const byEntity = new Map<string, IdentifiedCandidate[]>();
+  // By main subject (the first entity): a wallet's signal lists the protocols it used, but it is
+  // about the wallet, and corroborates nothing about those protocols.
+  const bySubject = new Map<string, IdentifiedCandidate[]>();
   for (const c of candidates) {
     if (c.detector.derived || c.failed.length > 0) continue;
-    for (const uri of new Set(c.uris)) byEntity.set(uri, [...(byEntity.get(uri) ?? []), c]);
+    const subject = c.uris[0]!;
+    bySubject.set(subject, [...(bySubject.get(subject) ?? []), c]);
   }
   return (c) => {
     const inputs = new Set(c.detector.inputs);
-    for (const uri of c.uris) {
-      for (const other of byEntity.get(uri) ?? []) {
-        if (other.detector.slug === c.detector.slug) continue;
-        if (other.detector.inputs.some((input) => inputs.has(input))) continue;
-        return `corroborated by independent type ${other.detector.slug} (${other.signalId}) on ${uri}`;
-      }
+    const subject = c.uris[0]!;
+    for (const other of bySubject.get(subject) ?? []) {
+      if (other.detector.slug === c.detector.slug) continue;
+      if (other.detector.inputs.some((input) => inputs.has(input))) continue;
+      return `corroborated by independent type ${other.detector.slug} (${other.signalId}) on ${subject}`;
     }
     return undefined;
   };

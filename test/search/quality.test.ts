@@ -5,16 +5,13 @@
  * change that makes search worse fails here.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { createApp } from "../../src/api/app.ts";
 import { silentLogger } from "../../src/log.ts";
 import type { SearchAnswer } from "../../src/search/search.ts";
 import { Services } from "../../src/services.ts";
-import { buildSnapshot } from "../../src/snapshot/build.ts";
-import { dataDir } from "../../src/store/data-dir.ts";
-import { testConfig } from "../support/fixture.ts";
+import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
+import { copyOf, defaultWorldDataDir, testConfig } from "../support/fixture.ts";
 import { type Quality, judge, labelledQueries, scoreQuery, summarize } from "./labelled-set.ts";
 
 const FLOORS = { recallAt10: 0.82, mrr: 0.88 };
@@ -38,8 +35,8 @@ let services: Services;
 let quality: Quality;
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), "ckg-search-quality-"));
-  const built = await buildSnapshot({ dir: dataDir(root), scale: "default", seed: 42, ontologyNs: "https://ckg.example/ontology#", log: silentLogger });
+  root = copyOf(await defaultWorldDataDir());
+  const built = { path: snapshotPath(dataDir(root), currentSnapshotId(dataDir(root))!) };
   services = await Services.open(testConfig({ data_dir: root }), silentLogger);
   await services.start();
   const app = createApp(services, { baseUrl: "http://127.0.0.1:8402" });

@@ -39,12 +39,37 @@ export function fixtureDataDir(): Promise<string> {
   return built;
 }
 
-/** A private copy of the fixture data directory (tests that write state get their own). */
-export async function copyOfFixture(): Promise<string> {
-  const source = await fixtureDataDir();
+const worlds = new Map<string, Promise<string>>();
+
+/**
+ * The world `npm start` builds (default scale, seed 42), with or without the planted anomalies;
+ * built once per test run and shared read-only (copy it to write state).
+ */
+export function defaultWorldDataDir(options: { plants: boolean } = { plants: true }): Promise<string> {
+  const key = options.plants ? "planted" : "clean";
+  let world = worlds.get(key);
+  if (!world) {
+    world = (async () => {
+      const root = mkdtempSync(join(tmpdir(), `ckg-default-${key}-`));
+      await buildSnapshot({ dir: dataDir(root), scale: "default", seed: 42, ontologyNs: "https://ckg.example/ontology#", plants: options.plants, log: silentLogger });
+      process.on("exit", () => rmSync(root, { recursive: true, force: true }));
+      return root;
+    })();
+    worlds.set(key, world);
+  }
+  return world;
+}
+
+/** A private copy of a data directory (tests that write state get their own). */
+export function copyOf(source: string): string {
   const target = mkdtempSync(join(tmpdir(), "ckg-test-"));
   cpSync(source, target, { recursive: true });
   return target;
+}
+
+/** A private copy of the fixture data directory (tests that write state get their own). */
+export async function copyOfFixture(): Promise<string> {
+  return copyOf(await fixtureDataDir());
 }
 
 export function testConfig(overrides: Partial<Record<keyof Config, string | number | boolean>> = {}): Config {

@@ -8,7 +8,20 @@ import { changes } from "./changes.ts";
 import { explore } from "./explore.ts";
 import { schema } from "./schema.ts";
 import { search } from "./search.ts";
+import { entityInsights, insightsBatch, signalsByType, signalsCatalog, signalsOverview } from "./signals.ts";
 import { sparql } from "./sparql.ts";
 import { timeseries } from "./timeseries.ts";
 
-export const OPERATIONS = [sparql, search, explore, timeseries, changes, schema] as const satisfies readonly AnyOperation[];
+export const OPERATIONS = [
+  sparql,
+  search,
+  explore,
+  timeseries,
+  changes,
+  entityInsights,
+  signalsByType,
+  insightsBatch,
+  schema,
+  signalsCatalog,
+  signalsOverview,
+] as const satisfies readonly AnyOperation[];

@@ -103,10 +103,11 @@ export function plantUnlocks(s: SeriesContext, coverage: Coverage, asOf: string)
     addLump(id, target, "cliff");
     record(s, { signal_type: "unlock-pressure", band, entities: [id], metric: "upcoming_unlocks_30d_pct_of_circulating", value: target * 100, table: "unlocks", note: "a cliff unlock ten days after the last day" });
   }
-  // Clusters: a token and the vesting tokens whose protocols share 3+ investors with its protocol.
+  // Clusters: a token and every vesting token whose protocol shares 3+ investors with its protocol
+  // (tokens with unlocks of their own included: a detector sees them too; the plant tops them up).
   const protocolOf = new Map(s.ctx.protocols.filter((p) => p.token).map((p) => [p.token!, p.id]));
   const tokensOfInvestor = new Map<string, string[]>();
-  for (const token of eligible) {
+  for (const token of [...coverage.vesting.keys()].sort()) {
     for (const investor of s.ctx.investors.get(protocolOf.get(token) ?? "") ?? []) {
       tokensOfInvestor.set(investor, [...(tokensOfInvestor.get(investor) ?? []), token]);
     }
@@ -127,7 +128,7 @@ export function plantUnlocks(s: SeriesContext, coverage: Coverage, asOf: string)
   const seeds = eligible.filter((t) => !s.planted.has(t) && cluster(t).length >= 1);
   for (const [i, band] of BANDS.entries()) {
     const target = [0.065, 0.115, 0.22][i]!;
-    const seed = seeds.find((t) => !s.planted.has(t) && cluster(t).every((m) => !s.planted.has(m)));
+    const seed = seeds.find((t) => !s.planted.has(t) && cluster(t).every((m) => !s.planted.has(m) && upcoming(m) < target / 2));
     if (!seed) {
       s.skipped.push("cluster-unlock-risk");
       continue;
@@ -206,8 +207,11 @@ export async function plantProtocols(s: SeriesContext, coverage: Coverage): Prom
     const token = withToken.get(id)!;
     s.planted.add(token);
     const growth = [0.15, 0.3, 0.6][i]!;
-    await s.c.run(`UPDATE protocol SET "dailyUsers" = round("dailyUsers" * (1 + ${growth} * least(1, (30 - date_diff('day', date, ${D})) / 24.0)))
-      WHERE entity_id = ${q(id)} AND date > ${day(30)}`);
+    // Growth measured against the baseline week as it is (noise included): the last week ends at exactly (1 + growth) x it.
+    await s.c.run(`UPDATE protocol p SET "dailyUsers" = round(p."dailyUsers" * (1 + (k.k - 1) * least(1, (30 - date_diff('day', p.date, ${D})) / 24.0)))
+      FROM (SELECT (1 + ${growth}) * avg("dailyUsers") FILTER (WHERE date <= ${day(30)}) / avg("dailyUsers") FILTER (WHERE date > ${day(7)}) AS k
+            FROM protocol WHERE entity_id = ${q(id)} AND date > ${day(37)}) k
+      WHERE p.entity_id = ${q(id)} AND p.date > ${day(30)}`);
     await s.c.run(`UPDATE token t SET "currentPrice" = b.price, "marketCap" = b.price * t."circulatingSupply"
       FROM (SELECT "currentPrice" AS price FROM token WHERE entity_id = ${q(token)} AND date = ${day(37)}) b
       WHERE t.entity_id = ${q(token)} AND t.date > ${day(37)}`);

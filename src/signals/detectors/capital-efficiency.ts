@@ -7,7 +7,7 @@ export default defineDetector({
   category: "Protocol Fundamentals",
   description: "Fee growth against TVL growth; high: fees outpacing TVL by more than 50 percentage points (moderate 35-50, low 20-35).",
   inputs: ["ts:protocol"],
-  metric: { name: "fees_growth_minus_tvl_growth_pp", description: "fees growth - TVL growth, percentage points; growth = mean of D-6..D against mean of D-36..D-30" },
+  metric: { name: "fees_growth_minus_tvl_growth_pp", description: "fees growth - TVL growth, percentage points; growth = mean of D-6..D against mean of the 30 days before (D-36..D-7)" },
   bands: { direction: "higher", unit: "pp", low: 20, moderate: 35, high: 50 },
   details: { fees_growth_pct: z.number(), tvl_growth_pct: z.number(), fees_7d_mean_usd: z.number(), tvl_usd: z.number() },
   screens: { maxAgeDays: 2, sizeFloor: { what: "mean daily fees over the last week", minUsd: 1_000 } },
@@ -16,11 +16,11 @@ export default defineDetector({
       ctx.c,
       `SELECT * FROM (
          SELECT entity_id AS id, any_value(source_table) AS src, max(date)::VARCHAR AS last,
-           avg("feesUsd") FILTER (WHERE date > ${ctx.day(7)}) / avg("feesUsd") FILTER (WHERE date <= ${ctx.day(30)}) - 1 AS fg,
-           avg("tvlUsd") FILTER (WHERE date > ${ctx.day(7)}) / avg("tvlUsd") FILTER (WHERE date <= ${ctx.day(30)}) - 1 AS tg,
+           avg("feesUsd") FILTER (WHERE date > ${ctx.day(7)}) / avg("feesUsd") FILTER (WHERE date <= ${ctx.day(7)}) - 1 AS fg,
+           avg("tvlUsd") FILTER (WHERE date > ${ctx.day(7)}) / avg("tvlUsd") FILTER (WHERE date <= ${ctx.day(7)}) - 1 AS tg,
            avg("feesUsd") FILTER (WHERE date > ${ctx.day(7)}) AS fees, arg_max("tvlUsd", date) AS tvl
          FROM protocol WHERE date > ${ctx.day(37)} AND date <= ${ctx.day(0)} GROUP BY entity_id
-         HAVING avg("feesUsd") FILTER (WHERE date <= ${ctx.day(30)}) > 0 AND avg("tvlUsd") FILTER (WHERE date <= ${ctx.day(30)}) > 0)
+         HAVING avg("feesUsd") FILTER (WHERE date <= ${ctx.day(7)}) > 0 AND avg("tvlUsd") FILTER (WHERE date <= ${ctx.day(7)}) > 0)
        WHERE fg - tg >= 0.20`,
     );
     return rows.map((r) => {
@@ -35,7 +35,7 @@ export default defineDetector({
           { table: r.src, entity: r.id, date: null, column: "feesUsd growth", value: round(r.fg * 100, 2) },
           { table: r.src, entity: r.id, date: null, column: "tvlUsd growth", value: round(r.tg * 100, 2) },
         ],
-        summary: `${ctx.graph.name(r.id)}: fees grew ${(r.fg * 100).toFixed(1)}% in a month while TVL moved ${(r.tg * 100).toFixed(1)}% (now ${usd(r.fees)} a day on ${usd(r.tvl)}).`,
+        summary: `${ctx.graph.name(r.id)}: fees grew ${(r.fg * 100).toFixed(1)}% on the month before while TVL moved ${(r.tg * 100).toFixed(1)}% (now ${usd(r.fees)} a day on ${usd(r.tvl)}).`,
         details: { fees_growth_pct: round(r.fg * 100, 2), tvl_growth_pct: round(r.tg * 100, 2), fees_7d_mean_usd: round(r.fees), tvl_usd: round(r.tvl) },
       };
     });

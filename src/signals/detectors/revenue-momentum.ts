@@ -5,10 +5,10 @@ import { addDays, defineDetector, round, rowsOf, usd } from "../detector.ts";
 export default defineDetector({
   slug: "revenue-momentum",
   category: "Protocol Fundamentals",
-  description: "Revenue acceleration, last 30 days against the 90 days before; high: above 100% in 30 days on a strong 90-day trend (moderate 50-100%, low 25-50%).",
+  description: "Revenue acceleration, last 30 days against the 90 days before; high: above 100% in 30 days on a strong 90-day trend (moderate 50-100%, low 20-50%).",
   inputs: ["ts:protocol"],
   metric: { name: "revenue_30d_vs_prior_90d_pct", description: "mean revenueUsd D-29..D / mean revenueUsd D-119..D-30 - 1, percent" },
-  bands: { direction: "higher", unit: "%", low: 25, moderate: 50, high: 100 },
+  bands: { direction: "higher", unit: "%", low: 20, moderate: 50, high: 100 },
   details: {
     revenue_30d_mean_usd: z.number(),
     revenue_prior_90d_mean_usd: z.number(),
@@ -27,7 +27,7 @@ export default defineDetector({
        FROM protocol WHERE date > ${ctx.day(120)} AND date <= ${ctx.day(0)}
        GROUP BY entity_id
        HAVING avg("revenueUsd") FILTER (WHERE date <= ${ctx.day(30)}) > 0
-          AND avg("revenueUsd") FILTER (WHERE date > ${ctx.day(30)}) >= 1.25 * avg("revenueUsd") FILTER (WHERE date <= ${ctx.day(30)})`,
+          AND avg("revenueUsd") FILTER (WHERE date > ${ctx.day(30)}) >= 1.20 * avg("revenueUsd") FILTER (WHERE date <= ${ctx.day(30)})`,
     );
     return rows.map((r) => {
       const growth = (r.recent / r.prior - 1) * 100;

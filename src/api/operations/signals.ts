@@ -1,0 +1,204 @@
+/**
+ * @module api/operations/signals
+ * The signal routes of spec 4.6-4.8, 4.10 and 4.11: per-type lists, the free overview and
+ * catalog, one entity's analysis, and the batch of up to ten entities.
+ */
+import { z } from "zod";
+import { CkgError, isCkgError } from "../../errors.ts";
+import { resolveEntity } from "../../graph/explore.ts";
+import { catalogSchema, signalCatalog } from "../../signals/catalog.ts";
+import {
+  analyseEntity,
+  assertScanned,
+  assertSignalType,
+  entityAnalysisSchema,
+  qualificationFilter,
+  signalListSchema,
+  sinceIso,
+} from "../../signals/insights.ts";
+import { querySignals } from "../../signals/store.ts";
+import type { Services } from "../../services.ts";
+import { defineOperation } from "../operation.ts";
+
+const sinceHours = (fallback: number) => z.number().min(1).max(8760).default(fallback).describe("look-back window in hours (1..8760): signals a scan found since then");
+const limit = z.number().int().min(1).max(500).default(50).describe("maximum signals (1..500)");
+const MAX_BATCH = 10;
+
+function ready(services: Services) {
+  const live = services.snapshot();
+  assertScanned(services.state, services.scans.running);
+  return live;
+}
+
+export const signalsByType = defineOperation({
+  name: "signals",
+  method: "GET",
+  path: "/api/insights/signals/:signal_type",
+  summary: "Signals of one type (one route per slug of the catalog)",
+  description:
+    "Signals of one of the 28 types (GET /api/signals/catalog lists them), strongest first: score 0..100 (low from 25, moderate from 50, " +
+    "high from 75), evidence naming the metric, its value, window and data points, and the qualification. since_hours (default 72) keeps " +
+    "signals a scan found in that window; qualification filters by state (default qualified; all for every state). Unknown type: 404.",
+  priceUsd: 0.2,
+  input: z.strictObject({
+    signal_type: z.string().min(1).max(100),
+    since_hours: sinceHours(72),
+    limit,
+    qualification: qualificationFilter,
+  }),
+  output: signalListSchema,
+  needs: ["snapshot"],
+  example: { signal_type: "yield-anomaly", since_hours: 72, limit: 10, qualification: "all" },
+  async handler(input, { services }) {
+    assertSignalType(input.signal_type);
+    ready(services);
+    const { signals, total } = querySignals(services.state, {
+      types: [input.signal_type],
+      qualification: input.qualification,
+      since: sinceIso(input.since_hours),
+      limit: input.limit,
+    });
+    return { signals, count: signals.length, total };
+  },
+});
+
+export const signalsOverview = defineOperation({
+  name: "signals_overview",
+  method: "GET",
+  path: "/api/insights/signals",
+  summary: "Recent signals across all types (free)",
+  description:
+    "The strongest recent signals of every type, with counts per type. Filters: signal_type (a slug), qualification (default qualified; " +
+    "all for every state), entity (a name or URI; or a wallet's CAIP-10 id), since_hours (default 72), limit (default 50, 1..500).",
+  priceUsd: 0,
+  input: z.strictObject({
+    limit,
+    since_hours: sinceHours(72),
+    signal_type: z.string().min(1).max(100).optional(),
+    qualification: qualificationFilter,
+    entity: z.string().min(1).max(2000).optional(),
+  }),
+  output: signalListSchema.extend({
+    by_type: z.record(z.string(), z.number().int()).describe("matching signals per type"),
+    entity: z.object({ uri: z.string(), name: z.string() }).nullable(),
+  }),
+  needs: ["snapshot"],
+  example: { limit: 20, qualification: "qualified" },
+  async handler(input, { services }) {
+    if (input.signal_type) assertSignalType(input.signal_type);
+    const live = ready(services);
+    let entity: { uri: string; name: string } | null = null;
+    if (input.entity) {
+      if (/^[a-z0-9-]+:[a-zA-Z0-9-]+:0x[0-9a-fA-F]{40}$/.test(input.entity)) entity = { uri: input.entity, name: input.entity };
+      else {
+        const { node } = resolveEntity(live.names, input.entity);
+        entity = { uri: node.uri, name: node.name };
+      }
+    }
+    const query = {
+      types: input.signal_type ? [input.signal_type] : undefined,
+      qualification: input.qualification,
+      since: sinceIso(input.since_hours),
+      entities: entity ? [entity.uri] : undefined,
+    };
+    const { signals, total } = querySignals(services.state, { ...query, limit: input.limit });
+    const byType = services.state
+      .query<{ t: string; n: number }, Record<string, string>>(
+        `SELECT signal_type AS t, count(*) AS n FROM signals WHERE seen_at >= $since ${input.qualification === "all" ? "" : "AND qualification = $q"}
+         ${entity ? "AND signal_id IN (SELECT signal_id FROM signal_entities WHERE entity_uri = $e)" : ""} ${input.signal_type ? "AND signal_type = $t" : ""}
+         GROUP BY signal_type ORDER BY signal_type`,
+      )
+      .all({
+        since: query.since,
+        ...(input.qualification === "all" ? {} : { q: input.qualification }),
+        ...(entity ? { e: entity.uri } : {}),
+        ...(input.signal_type ? { t: input.signal_type } : {}),
+      });
+    return { signals, count: signals.length, total, by_type: Object.fromEntries(byType.map((r) => [r.t, r.n])), entity };
+  },
+});
+
+export const entityInsights = defineOperation({
+  name: "entity_insights",
+  method: "GET",
+  path: "/api/insights/entity/:entity_name",
+  summary: "Every active signal on one entity, its narratives and a summary",
+  description:
+    "Analysis of one entity (exact name, symbol or URI; find names with /api/search): its active signals of every type with evidence, the " +
+    "narratives that link them with actionability (urgent, watchlist, informational), and a short summary. since_hours defaults to 168. " +
+    "Unknown entity: 404 with suggestions.",
+  priceUsd: 1.5,
+  input: z.strictObject({ entity_name: z.string().min(1).max(2000), since_hours: sinceHours(168) }),
+  output: entityAnalysisSchema,
+  needs: ["snapshot"],
+  example: { entity_name: "Aave", since_hours: 168 },
+  async handler(input, { services }) {
+    const live = ready(services);
+    const { node, others } = resolveEntity(live.names, input.entity_name);
+    return analyseEntity(services.state, node, others, input.since_hours);
+  },
+});
+
+const batchItemSchema = z.union([
+  z.object({ query: z.string(), status: z.literal("found"), analysis: entityAnalysisSchema }),
+  z.object({
+    query: z.string(),
+    status: z.literal("not_found"),
+    error: z.object({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()) }),
+  }),
+]);
+
+export const insightsBatch = defineOperation({
+  name: "insights_batch",
+  method: "POST",
+  path: "/api/insights/batch",
+  summary: "Entity analyses for up to ten entities in one answer",
+  description:
+    "The entity insights answer for each of 1..10 entities (names or URIs), in the order given. An unknown name gets its own not_found " +
+    "entry with suggestions instead of failing the batch. More than 10 entities, or none: 422 too_many_entities.",
+  priceUsd: 7.5,
+  input: z.strictObject({
+    entities: z.array(z.string().min(1).max(2000)),
+    since_hours: sinceHours(168),
+  }),
+  output: z.object({ results: z.array(batchItemSchema), count: z.number().int(), found: z.number().int() }),
+  needs: ["snapshot"],
+  example: { entities: ["Aave", "Uniswap"], since_hours: 168 },
+  async handler(input, { services }) {
+    if (input.entities.length === 0 || input.entities.length > MAX_BATCH) {
+      throw new CkgError("too_many_entities", `A batch takes 1 to ${MAX_BATCH} entities; this one has ${input.entities.length}.`, {
+        details: { given: input.entities.length, max: MAX_BATCH },
+      });
+    }
+    const live = ready(services);
+    const results = input.entities.map((query) => {
+      try {
+        const { node, others } = resolveEntity(live.names, query);
+        return { query, status: "found" as const, analysis: analyseEntity(services.state, node, others, input.since_hours) };
+      } catch (error) {
+        if (!isCkgError(error) || error.code !== "entity_not_found") throw error;
+        return { query, status: "not_found" as const, error: { code: error.code, message: error.message, details: error.details } };
+      }
+    });
+    return { results, count: results.length, found: results.filter((r) => r.status === "found").length };
+  },
+});
+
+export const signalsCatalog = defineOperation({
+  name: "signals_catalog",
+  method: "GET",
+  path: "/api/signals/catalog",
+  summary: "The 28 signal types: descriptions, scoring criteria, evidence schemas (free)",
+  description:
+    "Every signal type with its category, description, inputs, raw metric, scoring criteria (band thresholds on the 0..100 score: low from 25, " +
+    "moderate from 50, high from 75), screens and the JSON Schema of its evidence; plus the qualification rules.",
+  priceUsd: 0,
+  input: z.strictObject({}),
+  output: catalogSchema,
+  needs: [],
+  example: {},
+  async handler() {
+    return signalCatalog();
+  },
+});
+

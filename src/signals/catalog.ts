@@ -1,0 +1,69 @@
+/**
+ * @module signals/catalog
+ * The catalog of signal types (GET /api/signals/catalog): each type's description, category,
+ * inputs, raw metric, scoring criteria (the bands as thresholds and in words), screens and the JSON
+ * Schema of its evidence, plus the score scale and the qualification rules every type shares.
+ */
+import { z } from "zod";
+import { SCORE_AT, describeBands } from "./bands.ts";
+import { DETECTORS } from "./detectors/index.ts";
+import { evidenceJsonSchema } from "./evidence.ts";
+
+export const catalogSchema = z.object({
+  count: z.number().int(),
+  score_scale: z.object({ min: z.number(), max: z.number(), band_starts: z.record(z.string(), z.number()) }),
+  qualification: z.record(z.string(), z.string()),
+  signal_types: z.array(
+    z.object({
+      slug: z.string(),
+      category: z.string(),
+      description: z.string(),
+      inputs: z.array(z.string()),
+      metric: z.object({ name: z.string(), description: z.string(), unit: z.string() }),
+      scoring: z.object({
+        direction: z.enum(["higher", "lower"]),
+        thresholds: z.object({ low: z.number().nullable(), moderate: z.number(), high: z.number() }),
+        bands: z.record(z.string(), z.string()),
+      }),
+      screens: z.object({ max_age_days: z.number().nullable(), size_floor: z.object({ what: z.string(), min_usd: z.number() }).nullable() }),
+      derived: z.boolean(),
+      evidence_schema: z.unknown(),
+    }),
+  ),
+});
+export type Catalog = z.infer<typeof catalogSchema>;
+
+export const QUALIFICATION_RULES = {
+  pending: "detected by a scan, not yet screened",
+  screened: "passed its screens: inputs fresh, above the type's size floor, not a duplicate",
+  qualified:
+    "screened and confirmed: found again by a scan on newer data, or corroborated in the same scan by an independent type " +
+    "(one reading none of the same inputs) about the same main subject (the signal's first entity); convergence and narratives when two linked signals are qualified",
+  rejected: "failed a screen, or expired unconfirmed (a scan on newer data no longer found it)",
+};
+
+let cached: Catalog | undefined;
+
+export function signalCatalog(): Catalog {
+  cached ??= {
+    count: DETECTORS.length,
+    score_scale: { min: 0, max: 100, band_starts: SCORE_AT },
+    qualification: QUALIFICATION_RULES,
+    signal_types: DETECTORS.map((d) => ({
+      slug: d.slug,
+      category: d.category,
+      description: d.description,
+      inputs: d.inputs,
+      metric: { ...d.metric, unit: d.bands.unit },
+      scoring: {
+        direction: d.bands.direction,
+        thresholds: { low: d.bands.low ?? null, moderate: d.bands.moderate, high: d.bands.high },
+        bands: describeBands(d.bands),
+      },
+      screens: { max_age_days: d.screens.maxAgeDays, size_floor: d.screens.sizeFloor ? { what: d.screens.sizeFloor.what, min_usd: d.screens.sizeFloor.minUsd } : null },
+      derived: d.derived ?? false,
+      evidence_schema: evidenceJsonSchema(d),
+    })),
+  };
+  return cached;
+}
