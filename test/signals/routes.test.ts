@@ -1,0 +1,142 @@
+/**
+ * The signal routes over real HTTP handling (app.handle), after real scans: spec shapes, filters,
+ * errors in the documented shape, the free overview and catalog, entity insights and the batch.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { addDays } from "../../src/signals/detector.ts";
+import { DETECTORS } from "../../src/signals/detectors/index.ts";
+import { type Running, json, startServices } from "../support/fixture.ts";
+import { scan, snapshotOf } from "./support.ts";
+
+let running: Running;
+
+beforeAll(async () => {
+  running = await startServices();
+  const asOf = snapshotOf(running.dir).manifest.as_of.slice(0, 10);
+  await scan(running.dir, running.services.state, addDays(asOf, -1));
+  await scan(running.dir, running.services.state, asOf);
+});
+
+afterAll(async () => {
+  await running.close();
+});
+
+const get = async (path: string) => json(await running.request("GET", path));
+
+describe("GET /api/insights/signals/{slug}", () => {
+  test("answers {signals, count} for each of the 28 slugs, strongest first", async () => {
+    for (const { slug } of DETECTORS) {
+      const { status, body } = await get(`/api/insights/signals/${slug}?qualification=all&limit=500`);
+      expect(status).toBe(200);
+      expect(body.count).toBe(body.signals.length);
+      for (const s of body.signals) {
+        expect(Object.keys(s)).toEqual(expect.arrayContaining(["signal_id", "signal_type", "entities", "score", "evidence", "created_at", "qualification"]));
+        expect(s.signal_type).toBe(slug);
+        expect(s.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+      }
+      const scores = body.signals.map((s: { score: number }) => s.score);
+      expect(scores).toEqual([...scores].sort((a: number, b: number) => b - a));
+    }
+  });
+
+  test("defaults to qualified signals; qualification filters; limit caps", async () => {
+    const { body: qualified } = await get("/api/insights/signals/power-concentration");
+    for (const s of qualified.signals) expect(s.qualification).toBe("qualified");
+    const { body: all } = await get("/api/insights/signals/developer-network?qualification=all&limit=3");
+    expect(all.count).toBe(3);
+    expect(all.total).toBeGreaterThan(3);
+    const { body: screened } = await get("/api/insights/signals/developer-network?qualification=screened");
+    for (const s of screened.signals) expect(s.qualification).toBe("screened");
+  });
+
+  test("an unknown slug is 404 unknown_signal_type; bad parameters are 400", async () => {
+    const unknown = await get("/api/insights/signals/moon-signal");
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe("unknown_signal_type");
+    for (const bad of ["limit=0", "limit=501", "since_hours=0", "qualification=maybe", "since_hours=abc"]) {
+      const { status, body } = await get(`/api/insights/signals/yield-anomaly?${bad}`);
+      expect(status).toBe(400);
+      expect(body.error.code).toBe("invalid_request");
+    }
+  });
+});
+
+describe("GET /api/insights/signals (overview)", () => {
+  test("lists across types with counts per type, filters by type and entity", async () => {
+    const { status, body } = await get("/api/insights/signals?qualification=all&limit=20");
+    expect(status).toBe(200);
+    expect(body.count).toBe(20);
+    expect(Object.keys(body.by_type).length).toBeGreaterThan(20);
+    const one = await get("/api/insights/signals?signal_type=yield-anomaly&qualification=all");
+    for (const s of one.body.signals) expect(s.signal_type).toBe("yield-anomaly");
+    const uri = one.body.signals[0].entities[0];
+    const byEntity = await get(`/api/insights/signals?qualification=all&entity=${encodeURIComponent(uri)}`);
+    expect(byEntity.body.entity.uri).toBe(uri);
+    for (const s of byEntity.body.signals) expect(s.entities).toContain(uri);
+    const unknown = await get("/api/insights/signals?entity=Nothing%20Such%20Coin");
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe("entity_not_found");
+  });
+});
+
+describe("GET /api/insights/entity/{entity_name}", () => {
+  test("returns the entity's active signals, narratives and a summary", async () => {
+    const { body: top } = await get("/api/insights/signals/narrative-synthesis?qualification=all&limit=50");
+    const entityNarrative = top.signals.find((s: { evidence: { scope: string } }) => s.evidence.scope !== "sector");
+    const uri = entityNarrative.entities[0];
+    const { status, body } = await get(`/api/insights/entity/${encodeURIComponent(uri)}`);
+    expect(status).toBe(200);
+    expect(body.entity.uri).toBe(uri);
+    expect(body.signals.length).toBeGreaterThanOrEqual(2);
+    expect(body.summary.signals).toBe(body.signals.length);
+    expect(body.summary.text).toContain(body.entity.name);
+    expect(body.narratives.length).toBeGreaterThanOrEqual(1);
+    for (const n of body.narratives) expect(["urgent", "watchlist", "informational"]).toContain(n.actionability);
+    // By name as well as by URI.
+    const byName = await get(`/api/insights/entity/${encodeURIComponent(body.entity.name)}`);
+    expect(byName.status).toBe(200);
+  });
+
+  test("an unknown entity is 404 with suggestions", async () => {
+    const { status, body } = await get("/api/insights/entity/Aavee");
+    expect(status).toBe(404);
+    expect(body.error.code).toBe("entity_not_found");
+    expect(Array.isArray(body.error.details.suggestions)).toBe(true);
+  });
+});
+
+describe("POST /api/insights/batch", () => {
+  test("analyses each entity; an unknown name gets its own not_found entry", async () => {
+    const { status, body } = await json(await running.request("POST", "/api/insights/batch", { entities: ["Aave", "Nothing Such Coin"] }));
+    expect(status).toBe(200);
+    expect(body.count).toBe(2);
+    expect(body.results[0].status).toBe("found");
+    expect(body.results[0].analysis.entity.name).toBe("Aave");
+    expect(body.results[1]).toMatchObject({ query: "Nothing Such Coin", status: "not_found", error: { code: "entity_not_found" } });
+  });
+
+  test("more than 10 entities, or none, is 422 too_many_entities", async () => {
+    for (const entities of [Array.from({ length: 11 }, (_, i) => `e${i}`), []]) {
+      const { status, body } = await json(await running.request("POST", "/api/insights/batch", { entities }));
+      expect(status).toBe(422);
+      expect(body.error.code).toBe("too_many_entities");
+    }
+    const bad = await json(await running.request("POST", "/api/insights/batch", { entities: "Aave" }));
+    expect(bad.status).toBe(400);
+  });
+});
+
+describe("GET /api/signals/catalog", () => {
+  test("has the 28 definitions with category, scoring criteria and evidence schema", async () => {
+    const { status, body } = await get("/api/signals/catalog");
+    expect(status).toBe(200);
+    expect(body.count).toBe(28);
+    expect(body.signal_types.map((t: { slug: string }) => t.slug)).toEqual(DETECTORS.map((d) => d.slug));
+    for (const t of body.signal_types) {
+      expect(t.description.length).toBeGreaterThan(20);
+      expect(t.scoring.bands.high).toContain("score 75-100");
+      expect(t.evidence_schema.type).toBe("object");
+      expect(t.evidence_schema.required).toEqual(expect.arrayContaining(["severity", "metric", "value", "window", "data_points"]));
+    }
+  });
+});
