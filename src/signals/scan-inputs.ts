@@ -18,21 +18,31 @@ export interface ScanInputs {
   close(): void;
 }
 
-export async function openScanInputs(snapshotDir: string, manifest: SnapshotManifest, options: { memoryLimit: string; threads: number }): Promise<ScanInputs> {
+/**
+ * `from: "parquet"` reads the published Parquet files instead of the query database: the same
+ * rows, slower to scan; the scan benchmark uses it as its baseline.
+ */
+export async function openScanInputs(
+  snapshotDir: string,
+  manifest: SnapshotManifest,
+  options: { memoryLimit: string; threads: number; from?: "database" | "parquet" },
+): Promise<ScanInputs> {
+  const parquet = options.from === "parquet";
   const duck = await openDuck({
-    path: join(snapshotDir, manifest.timeseries_db),
+    ...(parquet ? {} : { path: join(snapshotDir, manifest.timeseries_db), settings: { access_mode: "READ_ONLY" } }),
     threads: options.threads,
     memoryLimit: options.memoryLimit,
-    settings: { access_mode: "READ_ONLY" },
   });
   const c = await duck.connect();
   const tables = new Map<Kind, string[]>();
   for (const kind of Object.keys(KINDS) as Kind[]) {
-    const names = manifest.timeseries.filter((t) => t.kind === kind).map((t) => t.name);
+    const published = manifest.timeseries.filter((t) => t.kind === kind);
+    const names = published.map((t) => t.name);
     tables.set(kind, names);
     const columns = KINDS[kind].columns.map((col) => `"${col.name}"`).join(", ");
     const empty = `SELECT NULL::VARCHAR AS source_table, ${KINDS[kind].columns.map((col) => `NULL::${col.type} AS "${col.name}"`).join(", ")} WHERE false`;
-    const union = names.length > 0 ? names.map((name) => `SELECT '${name}' AS source_table, ${columns} FROM ${name}`).join(" UNION ALL ") : empty;
+    const from = (t: (typeof published)[number]) => (parquet ? `read_parquet(${sqlString(join(snapshotDir, t.file))})` : t.name);
+    const union = published.length > 0 ? published.map((t) => `SELECT '${t.name}' AS source_table, ${columns} FROM ${from(t)}`).join(" UNION ALL ") : empty;
     await c.run(`CREATE TEMP VIEW ${kind} AS ${union}`);
   }
   await c.run(`CREATE TEMP VIEW facts AS SELECT * FROM read_parquet(${sqlString(join(snapshotDir, manifest.files.facts))})`);

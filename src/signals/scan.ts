@@ -32,6 +32,8 @@ export interface ScanOptions {
   types?: string[];
   now?: () => Date;
   memoryLimit?: string;
+  /** Where the series are read from (default the query database; parquet is the benchmark's baseline). */
+  from?: "database" | "parquet";
   onProgress?: (event: TypeReport & { index: number; total: number }) => void;
 }
 
@@ -81,7 +83,7 @@ export async function runScan(options: ScanOptions): Promise<ScanReport> {
   const errors: { type: string; message: string }[] = [];
   const candidates: IdentifiedCandidate[] = [];
   const ran: string[] = [];
-  const inputs = await openScanInputs(dir, manifest, { memoryLimit: options.memoryLimit ?? "4GB", threads: 2 });
+  const inputs = await openScanInputs(dir, manifest, { memoryLimit: options.memoryLimit ?? "4GB", threads: 2, from: options.from });
   try {
     const graph = await loadGraphFacts(inputs.c);
     const earlier: ScoredFinding[] = [];

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { HTTP_STATUS } from "../../src/api/http-errors.ts";
+import { pathParams } from "../../src/api/operation.ts";
 import { OPERATIONS } from "../../src/api/operations/index.ts";
 import { ERROR_CODES } from "../../src/errors.ts";
 import { VERSION } from "../../src/version.ts";
@@ -105,11 +106,15 @@ describe("OpenAPI and docs", () => {
   test("every operation's example is valid input and its answer matches its output schema", async () => {
     for (const op of OPERATIONS) {
       expect(op.input.safeParse(op.example).success).toBe(true);
+      // Path parameters go into the path; the rest into the query string or body.
+      const params = pathParams(op.path);
+      const path = op.path.replace(/:([a-z_]+)/g, (_, name: string) => encodeURIComponent(String((op.example as Record<string, unknown>)[name])));
+      const rest = Object.entries(op.example).filter(([k]) => !params.includes(k));
       const response =
         op.method === "GET"
-          ? await run.request("GET", `${op.path}?${new URLSearchParams(Object.entries(op.example).map(([k, v]): [string, string] => [k, String(v)]))}`)
-          : await run.request("POST", op.path, op.example);
-      expect(response.status).toBe(200);
+          ? await run.request("GET", `${path}?${new URLSearchParams(rest.map(([k, v]): [string, string] => [k, String(v)]))}`)
+          : await run.request("POST", path, Object.fromEntries(rest));
+      expect(response.status, op.name).toBe(200);
       const parsed = op.output.safeParse(await response.json());
       if (!parsed.success) throw new Error(`${op.name}: ${parsed.error.message}`);
     }
