@@ -164,3 +164,10 @@ export function independentTypes(findings: ScoredFinding[]): string[] {
   }
   return picked.sort();
 }
+
+/** Adds `value` to the list under `key` (in place: detectors group tens of thousands of findings). */
+export function append<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}

@@ -6,7 +6,7 @@
  * category; a protocol's developers are the contributors to its repositories.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { rowsOf } from "./detector.ts";
+import { append, rowsOf } from "./detector.ts";
 
 export interface GraphFacts {
   /** Token -> the protocol that issues it. */
@@ -25,11 +25,7 @@ export async function loadGraphFacts(c: DuckDBConnection): Promise<GraphFacts> {
   const pairs = async (sql: string) => rowsOf<{ a: string; b: string }>(c, sql);
   const group = (rows: { a: string; b: string }[]) => {
     const map = new Map<string, string[]>();
-    for (const { a, b } of rows) {
-      const list = map.get(a);
-      if (list) list.push(b);
-      else map.set(a, [b]);
-    }
+    for (const { a, b } of rows) append(map, a, b);
     return map;
   };
   const issuerOf = new Map(
@@ -59,32 +55,41 @@ export function investorsOfTokens(graph: GraphFacts): Map<string, string[]> {
 }
 
 /**
- * Token pairs and how many investors they share, for pairs sharing at least `min`. Counted through
- * each investor's portfolio, so the work follows the number of co-investments, not tokens squared.
- * Two tokens of one issuer share all its investors by construction; only pairs of issuers count.
+ * Pairs of members that share at least `min` groups (tokens sharing investors, protocols sharing
+ * developers), counted through each group's members, so the work follows the memberships, not
+ * members squared. `skip` leaves out pairs that share by construction.
  */
-export function sharedInvestorPairs(graph: GraphFacts, min: number): Map<string, { a: string; b: string; shared: string[] }> {
-  const byInvestor = new Map<string, string[]>();
-  for (const [token, investors] of investorsOfTokens(graph)) {
-    for (const investor of investors) {
-      const list = byInvestor.get(investor);
-      if (list) list.push(token);
-      else byInvestor.set(investor, [token]);
-    }
-  }
+export function pairsSharing(
+  membersOf: Map<string, string[]>,
+  min: number,
+  skip: (a: string, b: string) => boolean = () => false,
+): { a: string; b: string; shared: string[] }[] {
   const pairs = new Map<string, { a: string; b: string; shared: string[] }>();
-  for (const [investor, tokens] of byInvestor) {
-    tokens.sort();
-    for (let i = 0; i < tokens.length; i++) {
-      for (let j = i + 1; j < tokens.length; j++) {
-        if (graph.issuerOf.get(tokens[i]!) === graph.issuerOf.get(tokens[j]!)) continue;
-        const key = `${tokens[i]}|${tokens[j]}`;
+  for (const [group, unsorted] of membersOf) {
+    const members = [...unsorted].sort();
+    for (let i = 0; i < members.length; i++) {
+      for (let j = i + 1; j < members.length; j++) {
+        const a = members[i]!;
+        const b = members[j]!;
+        if (skip(a, b)) continue;
+        const key = `${a}|${b}`;
         const pair = pairs.get(key);
-        if (pair) pair.shared.push(investor);
-        else pairs.set(key, { a: tokens[i]!, b: tokens[j]!, shared: [investor] });
+        if (pair) pair.shared.push(group);
+        else pairs.set(key, { a, b, shared: [group] });
       }
     }
   }
-  for (const [key, pair] of pairs) if (pair.shared.length < min) pairs.delete(key);
-  return pairs;
+  return [...pairs.values()].filter((p) => p.shared.length >= min);
+}
+
+/** Members of each group, from groups of each member. */
+export function invert(groupsOf: Map<string, string[]>): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const [member, groups] of groupsOf) for (const group of groups) append(out, group, member);
+  return out;
+}
+
+/** Token pairs whose issuers share at least `min` investors; two tokens of one issuer share all its investors by construction and are left out. */
+export function sharedInvestorPairs(graph: GraphFacts, min: number): { a: string; b: string; shared: string[] }[] {
+  return pairsSharing(invert(investorsOfTokens(graph)), min, (a, b) => graph.issuerOf.get(a) === graph.issuerOf.get(b));
 }

@@ -10,7 +10,7 @@ import Graph from "graphology";
 import louvain from "graphology-communities-louvain";
 import { createUnweightedIndexedBrandes } from "graphology-shortest-path/indexed-brandes";
 import { Rng } from "../dataset/rng.ts";
-import { type GraphFacts, investorsOfTokens, sharedInvestorPairs } from "./graph-facts.ts";
+import { type GraphFacts, sharedInvestorPairs } from "./graph-facts.ts";
 
 export const EXACT_BETWEENNESS_NODES = 4000;
 export const BETWEENNESS_PIVOTS = 1000;
@@ -18,7 +18,7 @@ export const BETWEENNESS_PIVOTS = 1000;
 /** Tokens as nodes, an edge (weight = shared investors) between tokens sharing at least `min`. */
 export function coInvestmentGraph(graph: GraphFacts, min: number): Graph {
   const g = new Graph({ type: "undirected" });
-  for (const { a, b, shared } of sharedInvestorPairs(graph, min).values()) {
+  for (const { a, b, shared } of sharedInvestorPairs(graph, min)) {
     g.mergeNode(a);
     g.mergeNode(b);
     g.addEdge(a, b, { weight: shared.length });
@@ -74,4 +74,3 @@ export function betweenness(g: Graph, seed: string): { values: Map<string, numbe
   return { values, sampled, pivots: sources.length };
 }
 
-export { investorsOfTokens };

@@ -16,6 +16,7 @@
  * scan is idempotent. All of it is one transaction.
  */
 import type { StateDb } from "../store/state-db.ts";
+import { append } from "./detector.ts";
 import type { Candidate } from "./score.ts";
 import type { Qualification, SignalRow } from "./store.ts";
 
@@ -156,7 +157,7 @@ function corroborator(candidates: IdentifiedCandidate[]): (c: IdentifiedCandidat
   for (const c of candidates) {
     if (c.detector.derived || c.failed.length > 0) continue;
     const subject = c.uris[0]!;
-    bySubject.set(subject, [...(bySubject.get(subject) ?? []), c]);
+    append(bySubject, subject, c);
   }
   return (c) => {
     const inputs = new Set(c.detector.inputs);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { addDays, defineDetector, round, rowsOf, usd } from "../detector.ts";
+import { addDays, append, defineDetector, round, rowsOf, usd } from "../detector.ts";
 import { sharedInvestorPairs } from "../graph-facts.ts";
 
 /**
@@ -24,9 +24,9 @@ export default defineDetector({
   screens: { maxAgeDays: 3 },
   async detect(ctx) {
     const neighbours = new Map<string, string[]>();
-    for (const { a, b } of sharedInvestorPairs(ctx.graph, 3).values()) {
-      neighbours.set(a, [...(neighbours.get(a) ?? []), b]);
-      neighbours.set(b, [...(neighbours.get(b) ?? []), a]);
+    for (const { a, b } of sharedInvestorPairs(ctx.graph, 3)) {
+      append(neighbours, a, b);
+      append(neighbours, b, a);
     }
     if (neighbours.size === 0) return [];
     const figures = new Map(

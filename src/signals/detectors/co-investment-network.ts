@@ -14,7 +14,7 @@ export default defineDetector({
   screens: { maxAgeDays: null },
   async detect(ctx) {
     const { graph } = ctx;
-    return [...sharedInvestorPairs(graph, 3).values()].map(({ a, b, shared }) => {
+    return sharedInvestorPairs(graph, 3).map(({ a, b, shared }) => {
       const protocols = [graph.issuerOf.get(a)!, graph.issuerOf.get(b)!];
       const sectors = [...new Set(protocols.map((p) => graph.sectorOf.get(p)).filter((s): s is string => Boolean(s)))];
       return {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { typeOfId } from "../../graph/vocabulary.ts";
-import { defineDetector, independentTypes } from "../detector.ts";
+import { append, defineDetector, independentTypes } from "../detector.ts";
 
 /** Entities on which three or more detector types fire in the same scan (screened findings only). */
 export default defineDetector({
@@ -25,7 +25,7 @@ export default defineDetector({
       if (!finding.screened) continue;
       for (const entity of new Set(finding.entities)) {
         if (!typeOfId(entity)) continue; // wallets and other outside ids are not entities of the graph
-        byEntity.set(entity, [...(byEntity.get(entity) ?? []), finding]);
+        append(byEntity, entity, finding);
       }
     }
     const findings = [];

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { defineDetector } from "../detector.ts";
+import { append, defineDetector } from "../detector.ts";
 import { coInvestmentGraph, communities } from "../networks.ts";
 
 /**
@@ -20,7 +20,7 @@ export default defineDetector({
     const { graph } = ctx;
     const g = coInvestmentGraph(graph, 2);
     const groups = new Map<number, string[]>();
-    for (const [token, community] of communities(g, "cross-sector-cluster")) groups.set(community, [...(groups.get(community) ?? []), token]);
+    for (const [token, community] of communities(g, "cross-sector-cluster")) append(groups, community, token);
     const findings = [];
     for (const members of groups.values()) {
       if (members.length < 3) continue;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineDetector, rowsOf, usd } from "../detector.ts";
+import { invert, pairsSharing } from "../graph-facts.ts";
 
 const BUS_FACTOR = { name: "contributors", unit: "people", bands: { direction: "lower" as const, unit: "people", low: 3, moderate: 2, high: 0 } };
 
@@ -22,24 +23,8 @@ export default defineDetector({
   screens: { maxAgeDays: null },
   async detect(ctx) {
     const { graph } = ctx;
-    const byDeveloper = new Map<string, string[]>();
-    for (const [protocol, people] of graph.developersOf) {
-      for (const person of people) byDeveloper.set(person, [...(byDeveloper.get(person) ?? []), protocol]);
-    }
-    const pairs = new Map<string, string[]>();
-    for (const [person, protocols] of byDeveloper) {
-      protocols.sort();
-      for (let i = 0; i < protocols.length; i++) {
-        for (let j = i + 1; j < protocols.length; j++) {
-          const key = `${protocols[i]}|${protocols[j]}`;
-          pairs.set(key, [...(pairs.get(key) ?? []), person]);
-        }
-      }
-    }
     const findings = [];
-    for (const [key, people] of pairs) {
-      if (people.length < 3) continue;
-      const [a, b] = key.split("|") as [string, string];
+    for (const { a, b, shared: people } of pairsSharing(invert(graph.developersOf), 3)) {
       findings.push({
         entities: [a, b],
         value: people.length,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { typeOfId } from "../../graph/vocabulary.ts";
-import { type ScanContext, type ScoredFinding, defineDetector, independentTypes, round } from "../detector.ts";
+import { append, defineDetector, independentTypes, round, type ScanContext, type ScoredFinding } from "../detector.ts";
 import { ACTIONABILITY, type Actionability, type Brief } from "../narratives.ts";
 
 const LEVEL: Record<Actionability, number> = { informational: 1, watchlist: 2, urgent: 3 };
@@ -36,7 +36,7 @@ export default defineDetector({
     const groups: { scope: Brief["scope"]; subject: string; key: string; entities: string[]; list: ScoredFinding[] }[] = [];
 
     const byEntity = new Map<string, ScoredFinding[]>();
-    for (const f of screened) for (const e of new Set(f.entities)) if (typeOfId(e)) byEntity.set(e, [...(byEntity.get(e) ?? []), f]);
+    for (const f of screened) for (const e of new Set(f.entities)) if (typeOfId(e)) append(byEntity, e, f);
     for (const [entity, list] of byEntity) {
       if (new Set(list.map((f) => f.type)).size < 2) continue;
       const crossDomain = new Set(list.map((f) => f.category)).size >= 2;
@@ -47,7 +47,7 @@ export default defineDetector({
     const bySector = new Map<string, ScoredFinding[]>();
     for (const f of screened) {
       const sectors = new Set(f.entities.map(sectorOf).filter((s): s is string => Boolean(s)));
-      for (const s of sectors) bySector.set(s, [...(bySector.get(s) ?? []), f]);
+      for (const s of sectors) append(bySector, s, f);
     }
     for (const [sector, list] of bySector) {
       const entities = [...new Set(list.flatMap((f) => f.entities.filter((e) => sectorOf(e) === sector)))].sort();
