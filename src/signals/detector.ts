@@ -9,6 +9,7 @@ import type { z } from "zod";
 import type { Kind } from "../timeseries/kinds.ts";
 import type { Bands, Severity } from "./bands.ts";
 import type { GraphFacts } from "./graph-facts.ts";
+import type { Narrator } from "./narratives.ts";
 
 export const CATEGORIES = [
   "Smart Money & Insider Activity",
@@ -94,7 +95,7 @@ export interface ScanContext {
   /** Findings of the types that ran before (derived types only). */
   earlier: ScoredFinding[];
   /** Writes narratives (offline, or an OpenAI-compatible endpoint). */
-  narrator: import("./narratives.ts").Narrator;
+  narrator: Narrator;
 }
 
 export interface Detector<D extends z.ZodRawShape = z.ZodRawShape> {
