@@ -1,9 +1,10 @@
 /**
  * @module services
  * What a running server holds: the data directory, the state database, DuckDB, the graph
- * processes and the live snapshot with its indexes; and how it gets there: build a first snapshot
- * when the data directory is empty (in a child process, so the server answers health checks
- * meanwhile), then activate it. Operations receive these services; they never build them.
+ * processes, the signal scan scheduler and the live snapshot with its indexes; and how it gets
+ * there: build a first snapshot when the data directory is empty (in a child process, so the server
+ * answers health checks meanwhile), activate it, then start the scans. Operations receive these
+ * services; they never build them.
  */
 import type { DuckDBInstance } from "@duckdb/node-api";
 import type { Config } from "./config/config.ts";
