@@ -22,6 +22,7 @@ export const ERROR_CODES = [
   "not_ready",
   "query_timeout",
   "upstream_unavailable",
+  "settlement_unknown",
   "internal",
 ] as const;
 

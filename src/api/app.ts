@@ -17,11 +17,14 @@ import { buildOpenApi, toJsonSchema } from "./openapi.ts";
 import { type AnyOperation, type OperationContext, pathParams, validateInput } from "./operation.ts";
 import { OPERATIONS } from "./operations/index.ts";
 import { RateLimiter } from "./rate-limit.ts";
+import { PaymentGate, PaymentRequiredError } from "../payments/gate.ts";
 
 export interface AppOptions {
   operations?: readonly AnyOperation[];
   /** Public base URL, for OpenAPI `servers` and the docs page (read when first needed: the port may be picked at listen). */
   baseUrl: string | (() => string);
+  /** The payment gate (default: one from the configuration). */
+  payments?: PaymentGate;
 }
 
 interface RequestState {
@@ -34,6 +37,8 @@ export function createApp(services: Services, options: AppOptions) {
   const operations = options.operations ?? OPERATIONS;
   const { log, config } = services;
   const limiter = new RateLimiter(config.rate_limit_per_minute);
+  const payments = options.payments ?? new PaymentGate(config, operations, services.state, log);
+  payments.start().catch(() => undefined); // logged by the gate; paid routes retry and answer 503 meanwhile
   const metrics = new Metrics(services);
   const baseUrl = typeof options.baseUrl === "string" ? () => options.baseUrl as string : options.baseUrl;
   let openapi: ReturnType<typeof buildOpenApi> | undefined;
@@ -55,6 +60,12 @@ export function createApp(services: Services, options: AppOptions) {
       limiter.take(client);
     })
     .onError(({ error, code, request, set, path }) => {
+      if (error instanceof PaymentRequiredError) {
+        set.status = 402;
+        set.headers["payment-required"] = error.header;
+        set.headers["cache-control"] = "no-store";
+        return error.paymentRequired;
+      }
       let failure = error;
       if (code === "NOT_FOUND") {
         const allowed = routes.filter((r) => r.pattern.test(path)).map((r) => r.method);
@@ -92,7 +103,7 @@ export function createApp(services: Services, options: AppOptions) {
     .get("/readyz", ({ set }) => {
       const { ready, body } = services.readiness();
       if (!ready) set.status = 503;
-      return body;
+      return { ...body, payments: payments.status() };
     })
     .get("/metrics", async ({ set }) => {
       const { contentType, text } = await metrics.render();
@@ -111,7 +122,7 @@ export function createApp(services: Services, options: AppOptions) {
     app.route(
       op.method,
       op.path,
-      async ({ request, params: given }) => {
+      async ({ request, params: given, set }) => {
         const state = states.get(request)!;
         const raw = op.method === "GET" ? queryInput(request, queryTypes) : await bodyInput(request);
         for (const name of params) raw[name] = (given as Record<string, string>)[name];
@@ -126,11 +137,24 @@ export function createApp(services: Services, options: AppOptions) {
             return (child ??= log.child({ req_id: state.id }));
           },
         };
-        return op.handler(input, ctx);
+        // Everything that can fail on the request itself fails before payment is asked for.
+        await op.precheck?.(input, ctx);
+        const paid = await payments.begin(op, request, state.id);
+        let answer: unknown;
+        try {
+          answer = await op.handler(input, ctx);
+        } catch (error) {
+          paid?.release();
+          throw error;
+        }
+        // Settled before the answer leaves: a failed settlement withholds it.
+        if (paid) set.headers["payment-response"] = await paid.settle();
+        return answer;
       },
       { parse: "none" },
     );
   }
+  app.onStop(() => payments.close());
   return app;
 }
 

@@ -21,6 +21,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   query_timeout: 504,
   // A service ckg was configured to call (an embeddings API) failed; the request is not charged.
   upstream_unavailable: 502,
+  // A payment was settled or not: the facilitator did not say in time. Recorded and reconciled.
+  settlement_unknown: 504,
   internal: 500,
 };
 

@@ -34,6 +34,11 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   input: I;
   output: O;
   needs: Need[];
+  /**
+   * Checks that need the live services (an entity exists, a query parses, a batch's size): run
+   * before payment is asked for, so a request that would fail is answered 4xx and never charged.
+   */
+  precheck?(input: z.output<I>, ctx: OperationContext): Promise<void> | void;
   handler(input: z.output<I>, ctx: OperationContext): Promise<z.input<O>>;
   /** A valid example input, for the docs page and OpenAPI. */
   example: z.input<I>;

@@ -14,7 +14,7 @@ export const serve: Command = {
   usage: "[options]",
   settings: Object.keys(SETTINGS) as SettingName[],
   async run({ config }) {
-    const [{ Services }, { createApp }] = await Promise.all([import("../services.ts"), import("../api/app.ts")]);
+    const [{ Services }, { createApp }, { paymentMode }] = await Promise.all([import("../services.ts"), import("../api/app.ts"), import("../payments/facilitator.ts")]);
     const log = createLogger(config.log_level);
     const services = await Services.open(config, log);
     let baseUrl = config.base_url;
@@ -22,7 +22,9 @@ export const serve: Command = {
     app.listen({ hostname: config.host, port: config.port, idleTimeout: 60 });
     const port = app.server?.port ?? config.port;
     baseUrl ??= `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
-    log.info({ host: config.host, port, base_url: baseUrl, data_dir: services.dir.root, payments: "off" }, "listening");
+    const payments = paymentMode(config);
+    log.info({ host: config.host, port, base_url: baseUrl, data_dir: services.dir.root, payments, network: config.network }, "listening");
+    if (payments === "off") log.warn("payments are OFF: no pay-to address is configured (CKG_PAY_TO), so every route is free");
 
     let stopping = false;
     const stop = async (signal: string) => {

@@ -1,7 +1,8 @@
 /**
  * @module store/state-db
  * The transactional store for state that outlives a snapshot: the change log, signals with their
- * qualification history and the scans that found them; used payments in a later migration. bun:sqlite in WAL mode: readers never wait for the writer, and
+ * qualification history and the scans that found them, and the ledger of payments (one answer per
+ * payment, across restarts). bun:sqlite in WAL mode: readers never wait for the writer, and
  * every write is durable when its transaction commits.
  */
 import { Database } from "bun:sqlite";
@@ -71,6 +72,24 @@ const MIGRATIONS: string[] = [
      report      TEXT                          -- JSON: per-type counts, times and errors
    );
    CREATE INDEX scans_by_start ON scans (started_at DESC);`,
+  `CREATE TABLE payments (
+     payment_key TEXT PRIMARY KEY,             -- hash of network, asset, payer and authorization nonce
+     state       TEXT NOT NULL CHECK (state IN ('verifying', 'verified', 'settling', 'settled', 'unknown', 'failed')),
+     operation   TEXT NOT NULL,
+     amount      TEXT NOT NULL,                -- atomic units of the asset
+     asset       TEXT NOT NULL,
+     network     TEXT NOT NULL,
+     pay_to      TEXT NOT NULL,
+     payer       TEXT,
+     nonce       TEXT,
+     valid_before INTEGER,                     -- unix seconds; an unknown settlement past it can no longer happen
+     tx_hash     TEXT,
+     error       TEXT,
+     request_id  TEXT,
+     created_at  TEXT NOT NULL,
+     updated_at  TEXT NOT NULL
+   );
+   CREATE INDEX payments_unknown ON payments (state) WHERE state = 'unknown';`,
 ];
 
 export type StateDb = Database;

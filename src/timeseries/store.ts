@@ -79,15 +79,7 @@ export class TimeseriesStore {
       connection.interrupt();
     }, options.timeoutMs);
     try {
-      let checked = this.checked.get(sql);
-      if (checked) {
-        // Most recently used last: the Map's order is the eviction order.
-        this.checked.delete(sql);
-      } else {
-        checked = await checkQuery(connection, sql, this.published);
-      }
-      this.checked.set(sql, checked);
-      if (this.checked.size > CHECKED_QUERIES) this.checked.delete(this.checked.keys().next().value!);
+      const checked = await this.guard(connection, sql);
       // The row cap as an outer LIMIT: the engine stops early, and the result comes back in one piece.
       // (Subquery order is kept; duplicate column names get suffixes, which JSON objects need anyway.)
       const reader = await connection.runAndReadAll(`SELECT * FROM (\n${checked.sql}\n) AS answer LIMIT ${maxRows + 1}`);
@@ -121,6 +113,32 @@ export class TimeseriesStore {
       clearTimeout(timer);
       this.release(connection);
     }
+  }
+
+  /** Runs the guard alone (before a paid query is charged): throws the 4xx the query would get. */
+  async check(sql: string): Promise<void> {
+    const connection = await this.acquire();
+    try {
+      await this.guard(connection, sql);
+    } catch (error) {
+      throw isCkgError(error) ? error : engineError((error as Error).message);
+    } finally {
+      this.release(connection);
+    }
+  }
+
+  /** The guard's verdict, cached by query text. */
+  private async guard(connection: DuckDBConnection, sql: string): Promise<CheckedQuery> {
+    let checked = this.checked.get(sql);
+    if (checked) {
+      // Most recently used last: the Map's order is the eviction order.
+      this.checked.delete(sql);
+    } else {
+      checked = await checkQuery(connection, sql, this.published);
+    }
+    this.checked.set(sql, checked);
+    if (this.checked.size > CHECKED_QUERIES) this.checked.delete(this.checked.keys().next().value!);
+    return checked;
   }
 
   /** Trusted queries of our own (explore figures, signal detectors): no guard, plain JS rows. */

@@ -17,13 +17,15 @@ export const changes = defineOperation({
   output: changesAnswerSchema,
   needs: ["snapshot"],
   example: { since_hours: 72, limit: 20 },
-  async handler(input, { services }) {
+  precheck(input, { services }) {
     const live = services.snapshot();
     if (input.entity_uri && !live.names.byUri(input.entity_uri)) {
       throw new CkgError("entity_not_found", `No entity has the URI ${input.entity_uri}.`, {
         details: { entity_uri: input.entity_uri, expected_pattern: live.schema.entity_uri_pattern },
       });
     }
+  },
+  async handler(input, { services }) {
     return queryChanges(services.state, input);
   },
 });

@@ -1,4 +1,4 @@
-import { ITEMS_PER_RELATIONSHIP, explore as exploreEntity, exploreInputSchema, exploreResultSchema } from "../../graph/explore.ts";
+import { ITEMS_PER_RELATIONSHIP, explore as exploreEntity, exploreInputSchema, exploreResultSchema, resolveEntity } from "../../graph/explore.ts";
 import { latestFigures } from "../../timeseries/figures.ts";
 import { defineOperation } from "../operation.ts";
 
@@ -21,6 +21,9 @@ export const explore = defineOperation({
   output: exploreResultSchema,
   needs: ["graph"],
   example: { entity_name: "Ethereum", focus: ["ecosystem", "lineage"] },
+  precheck(input, { services }) {
+    resolveEntity(services.snapshot().names, input.entity_name, input.entity_type);
+  },
   async handler(input, { services }) {
     const live = services.snapshot();
     return exploreEntity(

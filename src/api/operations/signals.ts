@@ -49,9 +49,11 @@ export const signalsByType = defineOperation({
   output: signalListSchema,
   needs: ["snapshot"],
   example: { signal_type: "yield-anomaly", since_hours: 72, limit: 10, qualification: "all" },
-  async handler(input, { services }) {
+  precheck(input, { services }) {
     assertSignalType(input.signal_type);
     ready(services);
+  },
+  async handler(input, { services }) {
     const { signals, total } = querySignals(services.state, {
       types: [input.signal_type],
       qualification: input.qualification,
@@ -132,9 +134,11 @@ export const entityInsights = defineOperation({
   output: entityAnalysisSchema,
   needs: ["snapshot"],
   example: { entity_name: "Aave", since_hours: 168 },
+  precheck(input, { services }) {
+    resolveEntity(ready(services).names, input.entity_name);
+  },
   async handler(input, { services }) {
-    const live = ready(services);
-    const { node, others } = resolveEntity(live.names, input.entity_name);
+    const { node, others } = resolveEntity(services.snapshot().names, input.entity_name);
     return analyseEntity(services.state, node, others, input.since_hours);
   },
 });
@@ -164,13 +168,16 @@ export const insightsBatch = defineOperation({
   output: z.object({ results: z.array(batchItemSchema), count: z.number().int(), found: z.number().int() }),
   needs: ["snapshot"],
   example: { entities: ["Aave", "Uniswap"], since_hours: 168 },
-  async handler(input, { services }) {
+  precheck(input, { services }) {
     if (input.entities.length === 0 || input.entities.length > MAX_BATCH) {
       throw new CkgError("too_many_entities", `A batch takes 1 to ${MAX_BATCH} entities; this one has ${input.entities.length}.`, {
         details: { given: input.entities.length, max: MAX_BATCH },
       });
     }
-    const live = ready(services);
+    ready(services);
+  },
+  async handler(input, { services }) {
+    const live = services.snapshot();
     const results = input.entities.map((query) => {
       try {
         const { node, others } = resolveEntity(live.names, query);

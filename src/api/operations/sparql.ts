@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { runSparql, sparqlAnswerSchema } from "../../graph/sparql.ts";
+import { prepareQuery, runSparql, sparqlAnswerSchema } from "../../graph/sparql.ts";
 import { defineOperation } from "../operation.ts";
 
 export const sparql = defineOperation({
@@ -22,6 +22,9 @@ export const sparql = defineOperation({
   output: sparqlAnswerSchema,
   needs: ["graph"],
   example: { query: "SELECT ?token ?name WHERE { ?token a ckg:Stablecoin ; schema:name ?name } LIMIT 5" },
+  precheck(input, { services }) {
+    prepareQuery(input.query, services.snapshot().ns);
+  },
   async handler(input, { services }) {
     const live = services.snapshot();
     return runSparql(services.graph, input.query, {

@@ -27,6 +27,9 @@ export const timeseries = defineOperation({
     sql_query:
       `SELECT entity_id, date, "currentPrice", "marketCap" FROM ts_synthetic_token WHERE entity_id = 'token/usdc-usdc' ORDER BY date DESC LIMIT 7`,
   },
+  async precheck(input, { services }) {
+    await services.snapshot().timeseries.check(input.sql_query);
+  },
   async handler(input, { services }) {
     return services.snapshot().timeseries.query(input.sql_query, { timeoutMs: services.config.query_timeout_ms });
   },

@@ -1,0 +1,298 @@
+/**
+ * @module payments/gate
+ * x402 v2 for the paid routes. The route has validated its input (a request that would fail never
+ * meets a 402); then the gate:
+ *   - without a `payment-signature`: 402 with the PAYMENT-REQUIRED header and the same object as
+ *     the JSON body;
+ *   - with one: decodes it, matches it to this route's requirements (naming the field that differs),
+ *     claims it in the ledger (a used or in-use payment is refused), verifies it with the
+ *     facilitator; the handler runs; then settles. A failed settlement returns 402, never the
+ *     content; a handler error releases the claim (nothing is settled); a settlement that times out
+ *     is recorded as unknown and reconciled against the chain, and answered 504, never a fresh 402.
+ * The protocol objects (requirements, challenge, verify, settle, header encoding) are @x402/core's.
+ */
+import { createHash } from "node:crypto";
+import { decodePaymentSignatureHeader, encodePaymentRequiredHeader, encodePaymentResponseHeader } from "@x402/core/http";
+import { x402ResourceServer } from "@x402/core/server";
+import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "@x402/core/types";
+import { ExactEvmScheme } from "@x402/evm/exact/server";
+import type { AnyOperation } from "../api/operation.ts";
+import type { Config } from "../config/config.ts";
+import { CkgError } from "../errors.ts";
+import type { Logger } from "../log.ts";
+import type { StateDb } from "../store/state-db.ts";
+import { type Facilitation, type PaymentMode, createFacilitation, paymentMode } from "./facilitator.ts";
+import { PaymentLedger } from "./ledger.ts";
+import { dollars, priceTable } from "./prices.ts";
+
+/** How long a settlement may take before its outcome counts as unknown. */
+export const SETTLE_TIMEOUT_MS = 60_000;
+const RECONCILE_EVERY_MS = 30_000;
+const AUTHORIZATION_STATE_ABI = [
+  {
+    type: "function",
+    name: "authorizationState",
+    stateMutability: "view",
+    inputs: [{ name: "authorizer", type: "address" }, { name: "nonce", type: "bytes32" }],
+    outputs: [{ type: "bool" }],
+  },
+] as const;
+
+/** A 402: the x402 PaymentRequired object goes in the header and as the body. */
+export class PaymentRequiredError extends Error {
+  constructor(readonly paymentRequired: PaymentRequired) {
+    super(paymentRequired.error ?? "payment required");
+    this.name = "PaymentRequiredError";
+  }
+
+  get header(): string {
+    return encodePaymentRequiredHeader(this.paymentRequired);
+  }
+}
+
+export interface PaidRequest {
+  /** Settles; resolves to the PAYMENT-RESPONSE header. Throws a 402 or a 504 when it cannot. */
+  settle(): Promise<string>;
+  /** The handler failed: nothing is settled, and the payment may be used again. */
+  release(): void;
+}
+
+export class PaymentGate {
+  readonly mode: PaymentMode;
+  private readonly prices: Map<string, number>;
+  private readonly ledger: PaymentLedger;
+  private server: x402ResourceServer | undefined;
+  private facilitation: Facilitation | undefined;
+  private ready: Promise<void> | undefined;
+  private readonly requirements = new Map<string, PaymentRequirements[]>();
+  private reconciler: ReturnType<typeof setInterval> | undefined;
+  private startError: string | undefined;
+
+  constructor(
+    private readonly config: Config,
+    operations: readonly AnyOperation[],
+    state: StateDb,
+    private readonly log: Logger,
+  ) {
+    this.mode = paymentMode(config);
+    this.prices = priceTable(operations, config.prices);
+    this.ledger = new PaymentLedger(state);
+    if (this.mode !== "off") {
+      this.facilitation = createFacilitation(config);
+      this.server = new x402ResourceServer(this.facilitation.client).register(config.network, new ExactEvmScheme());
+    }
+  }
+
+  /** Connects to the facilitator (its supported kinds) and starts reconciling unknown settlements. */
+  start(): Promise<void> {
+    if (!this.server) return Promise.resolve();
+    this.ready ??= this.server.initialize().then(
+      () => {
+        this.startError = undefined;
+        this.reconciler = setInterval(() => void this.reconcile(), RECONCILE_EVERY_MS);
+        this.reconciler.unref?.();
+        void this.reconcile();
+      },
+      (error: Error) => {
+        this.startError = error.message;
+        this.ready = undefined; // the next paid request tries again
+        this.log.error({ err: error.message }, "payment facilitator unreachable; paid routes answer 503 until it answers");
+        throw error;
+      },
+    );
+    return this.ready;
+  }
+
+  /** The price of an operation in USD; 0 when free or when payments are off. */
+  priceOf(op: AnyOperation): number {
+    return this.mode === "off" ? 0 : (this.prices.get(op.name) ?? 0);
+  }
+
+  /** Prices of every operation as configured (also when payments are off: what would be charged). */
+  priceList(): Record<string, number> {
+    return Object.fromEntries(this.prices);
+  }
+
+  status(): Record<string, unknown> {
+    return {
+      mode: this.mode,
+      ...(this.mode === "off" ? { note: "payments are off: no pay-to address is configured, every route is free" } : {}),
+      ...(this.facilitation ? { ...this.facilitation.describe, pay_to: this.config.pay_to } : {}),
+      ...(this.startError ? { error: this.startError } : {}),
+      ledger: this.ledger.counts(),
+    };
+  }
+
+  /** For a paid route: the challenge, or a verified and claimed payment. Undefined when the route is free. */
+  async begin(op: AnyOperation, request: Request, requestId: string): Promise<PaidRequest | undefined> {
+    const price = this.priceOf(op);
+    if (price === 0 || !this.server) return undefined;
+    try {
+      await this.start();
+    } catch (error) {
+      throw new CkgError("not_ready", `Payments are not available yet: the facilitator did not answer (${(error as Error).message}).`, { retryAfterSeconds: 10 });
+    }
+    const server = this.server;
+    const accepts = await this.requirementsFor(op, price);
+    const resource = { url: resourceUrl(request), description: op.summary, mimeType: "application/json" };
+    const challenge = async (reason: string) => new PaymentRequiredError(await server.createPaymentRequiredResponse(accepts, resource, reason));
+
+    const header = request.headers.get("payment-signature");
+    if (!header) throw await challenge("payment required");
+    let payload: PaymentPayload;
+    try {
+      payload = decodePaymentSignatureHeader(header);
+      if (!payload || typeof payload !== "object" || !payload.accepted || !payload.payload) throw new Error("not a payment payload");
+    } catch (error) {
+      throw await challenge(`malformed payment-signature header: ${(error as Error).message}`);
+    }
+    if (payload.x402Version !== 2) throw await challenge(`unsupported x402Version ${String(payload.x402Version)}; this server speaks version 2`);
+    const matched = server.findMatchingRequirements(accepts, payload);
+    if (!matched) throw await challenge(mismatch(accepts[0]!, payload.accepted));
+
+    const authorization = (payload.payload as { authorization?: { from?: string; nonce?: string; validBefore?: string } }).authorization;
+    const key = paymentKey(matched, payload);
+    const claim = this.ledger.claim({
+      key,
+      operation: op.name,
+      amount: matched.amount,
+      asset: matched.asset,
+      network: matched.network,
+      payTo: matched.payTo,
+      payer: authorization?.from ?? null,
+      nonce: authorization?.nonce ?? null,
+      validBefore: authorization?.validBefore ? Number(authorization.validBefore) : null,
+      requestId,
+    });
+    if (!claim.ok) {
+      const state = claim.existing.state;
+      throw await challenge(
+        state === "verifying" || state === "verified" || state === "settling"
+          ? "this payment is being used by another request right now; one payment buys one answer"
+          : state === "failed"
+            ? `this payment failed before (${claim.existing.error ?? "settlement failed"}); sign a new one`
+            : "this payment was already used; one payment buys one answer",
+      );
+    }
+
+    let verified: Awaited<ReturnType<typeof server.verifyPayment>>;
+    try {
+      verified = await server.verifyPayment(payload, matched);
+    } catch (error) {
+      this.ledger.release(key);
+      throw new CkgError("upstream_unavailable", `The payment facilitator failed to verify the payment: ${(error as Error).message}. Nothing was charged.`);
+    }
+    if (!verified.isValid) {
+      this.ledger.release(key);
+      throw await challenge(`payment invalid: ${verified.invalidReason ?? "rejected"}${verified.invalidMessage ? ` (${verified.invalidMessage})` : ""}`);
+    }
+    this.ledger.mark(key, "verified", { payer: verified.payer });
+
+    return {
+      release: () => this.ledger.release(key),
+      settle: async () => {
+        this.ledger.mark(key, "settling");
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        try {
+          const result = await Promise.race([
+            server.settlePayment(payload, matched),
+            new Promise<never>((_, reject) => {
+              timer = setTimeout(() => reject(new SettleTimeout()), SETTLE_TIMEOUT_MS);
+            }),
+          ]);
+          if (!result.success) {
+            const reason = `${result.errorReason ?? "settlement failed"}${result.errorMessage ? ` (${result.errorMessage})` : ""}`;
+            this.ledger.mark(key, "failed", { error: reason });
+            this.log.warn({ req_id: requestId, payment: key, reason }, "settlement failed; the answer is withheld");
+            throw await challenge(`settlement failed: ${reason}; nothing was charged and the answer is withheld`);
+          }
+          this.ledger.mark(key, "settled", { tx: result.transaction, payer: result.payer });
+          return encodePaymentResponseHeader(result);
+        } catch (error) {
+          if (error instanceof PaymentRequiredError) throw error;
+          // The payer may have paid: never a fresh 402. Record it; the reconciler reads the chain.
+          const reason = error instanceof SettleTimeout ? `no settlement result within ${SETTLE_TIMEOUT_MS} ms` : (error as Error).message;
+          this.ledger.mark(key, "unknown", { error: reason });
+          this.log.error({ req_id: requestId, payment: key, err: reason }, "settlement outcome unknown; recorded for reconciliation");
+          throw new CkgError("settlement_unknown", "The payment's settlement outcome is unknown; it is recorded and will be reconciled. Do not pay again for this request.", {
+            details: { payment_key: key, reason },
+          });
+        } finally {
+          clearTimeout(timer);
+        }
+      },
+    };
+  }
+
+  /** Settles the ledger's unknown payments by reading the token's authorization state on chain. */
+  async reconcile(): Promise<number> {
+    const chain = this.facilitation?.chain;
+    if (!chain) return 0;
+    let resolved = 0;
+    for (const record of this.ledger.unknown()) {
+      if (!record.payer || !record.nonce) continue;
+      try {
+        const used = await chain.readContract({
+          address: record.asset as `0x${string}`,
+          abi: AUTHORIZATION_STATE_ABI,
+          functionName: "authorizationState",
+          args: [record.payer as `0x${string}`, record.nonce as `0x${string}`],
+        });
+        if (used) {
+          this.ledger.mark(record.payment_key, "settled", { error: "reconciled: the authorization was used on chain" });
+          resolved++;
+        } else if (record.valid_before !== null && Date.now() / 1000 > record.valid_before) {
+          this.ledger.mark(record.payment_key, "failed", { error: "reconciled: the authorization expired unused" });
+          resolved++;
+        }
+      } catch (error) {
+        this.log.warn({ payment: record.payment_key, err: (error as Error).message }, "reconciling a payment failed; will retry");
+      }
+    }
+    return resolved;
+  }
+
+  close(): void {
+    if (this.reconciler) clearInterval(this.reconciler);
+  }
+
+  private async requirementsFor(op: AnyOperation, price: number): Promise<PaymentRequirements[]> {
+    let accepts = this.requirements.get(op.name);
+    if (!accepts) {
+      accepts = await this.server!.buildPaymentRequirements({
+        scheme: "exact",
+        payTo: this.config.pay_to!,
+        price: dollars(price),
+        network: this.config.network,
+        maxTimeoutSeconds: 120,
+      });
+      this.requirements.set(op.name, accepts);
+    }
+    return accepts;
+  }
+}
+
+class SettleTimeout extends Error {}
+
+/** The request URL as the client sent it (the resource a payment is for). */
+function resourceUrl(request: Request): string {
+  return request.url;
+}
+
+/** Which field of the client's accepted requirements differs from ours, in words. */
+function mismatch(ours: PaymentRequirements, theirs: PaymentRequirements | undefined): string {
+  if (!theirs) return "the payment does not say which requirements it accepts";
+  const fields: (keyof PaymentRequirements)[] = ["scheme", "network", "asset", "payTo", "amount"];
+  const differs = fields.filter((f) => String(theirs[f] ?? "").toLowerCase() !== String(ours[f] ?? "").toLowerCase());
+  if (differs.length === 0) return "the payment's requirements do not match this route's";
+  return `the payment does not match this route: ${differs.map((f) => `${f} is ${String(theirs[f])}, expected ${String(ours[f])}`).join("; ")}`;
+}
+
+/** One key per authorization: the same signed authorization is the same payment, whatever the header's encoding. */
+function paymentKey(requirements: PaymentRequirements, payload: PaymentPayload): string {
+  const authorization = (payload.payload as { authorization?: { from?: string; nonce?: string } }).authorization;
+  const identity = authorization?.from && authorization.nonce
+    ? `${authorization.from.toLowerCase()}|${authorization.nonce.toLowerCase()}`
+    : JSON.stringify(payload.payload);
+  return createHash("sha256").update(`${requirements.network}|${requirements.asset.toLowerCase()}|${identity}`).digest("hex");
+}
