@@ -201,7 +201,9 @@ export class PaymentGate {
             }),
           ]);
           if (!result.success) {
-            const reason = `${result.errorReason ?? "settlement failed"}${result.errorMessage ? ` (${result.errorMessage})` : ""}`;
+            // Chain errors run to pages; the first line says what happened.
+            const detail = result.errorMessage?.split("\n")[0]?.slice(0, 200);
+            const reason = `${result.errorReason ?? "settlement failed"}${detail ? ` (${detail})` : ""}`;
             this.ledger.mark(key, "failed", { error: reason });
             this.log.warn({ req_id: requestId, payment: key, reason }, "settlement failed; the answer is withheld");
             throw await challenge(`settlement failed: ${reason}; nothing was charged and the answer is withheld`);

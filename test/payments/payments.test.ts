@@ -1,0 +1,275 @@
+/**
+ * x402 payments end to end, offline, on a real chain: anvil with an EIP-3009 USDC at Base Sepolia's
+ * USDC address, the server's in-process facilitator settling on it, and the official @x402/fetch
+ * client paying. Balances are read from the chain. Nothing of ours is mocked.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http";
+import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "@x402/core/types";
+import { toClientEvmSigner } from "@x402/evm";
+import { ExactEvmScheme } from "@x402/evm/exact/client";
+import { x402Client, x402HTTPClient } from "@x402/core/client";
+import { wrapFetchWithPayment } from "@x402/fetch";
+import { http, createPublicClient, createTestClient, parseEther, toHex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { baseSepolia } from "viem/chains";
+import { createApp } from "../../src/api/app.ts";
+import { OPERATIONS } from "../../src/api/operations/index.ts";
+import { silentLogger } from "../../src/log.ts";
+import { PaymentGate } from "../../src/payments/gate.ts";
+import { Services } from "../../src/services.ts";
+import { type LocalChain, PAYER_KEY, PAY_TO, SETTLER_KEY, USDC, startChain } from "../support/chain.ts";
+import { copyOfFixture, testConfig } from "../support/fixture.ts";
+import { scan, snapshotOf } from "../signals/support.ts";
+
+const BASE = "http://127.0.0.1:8402";
+let chain: LocalChain;
+let dir: string;
+let keyFile: string;
+let services: Services;
+let app: ReturnType<typeof createApp>;
+const payer = privateKeyToAccount(PAYER_KEY);
+
+async function startApp(): Promise<void> {
+  const config = testConfig({ data_dir: dir, pay_to: PAY_TO, network: "eip155:84532", rpc_url: chain.rpcUrl, settlement_key_file: keyFile });
+  services = await Services.open(config, silentLogger);
+  await services.start();
+  app = createApp(services, { baseUrl: BASE });
+}
+
+const send = (input: string | URL | Request, init?: RequestInit) => app.handle(new Request(input as string, init));
+/** The payer's client; `anything` lifts its spend controls, to sign the odd payments a bad client could send. */
+const client = (anything = false) => {
+  const signer = toClientEvmSigner(payer, createPublicClient({ chain: baseSepolia, transport: http(chain.rpcUrl) }));
+  return new x402Client().register("eip155:*", new ExactEvmScheme(signer)).setSpendControls(anything ? false : { maxAmountPerPayment: false });
+};
+const paying = () => wrapFetchWithPayment(send as typeof fetch, client());
+
+/** A request for each paid operation, with a valid input. */
+function requestFor(name: string): { method: string; path: string; body?: unknown } {
+  const op = OPERATIONS.find((o) => o.name === name)!;
+  const example = op.example as Record<string, unknown>;
+  const params = [...op.path.matchAll(/:([a-z_]+)/g)].map((m) => m[1]!);
+  const path = op.path.replace(/:([a-z_]+)/g, (_, p: string) => encodeURIComponent(String(example[p])));
+  const rest = Object.fromEntries(Object.entries(example).filter(([k]) => !params.includes(k)));
+  return op.method === "GET"
+    ? { method: "GET", path: `${path}?${new URLSearchParams(Object.entries(rest).map(([k, v]): [string, string] => [k, String(v)]))}` }
+    : { method: "POST", path, body: rest };
+}
+
+const init = (r: { method: string; body?: unknown }, headers: Record<string, string> = {}): RequestInit => ({
+  method: r.method,
+  headers: { "content-type": "application/json", ...headers },
+  ...(r.body === undefined ? {} : { body: JSON.stringify(r.body) }),
+});
+
+/** A signed payment for a 402's requirements, optionally altered before signing (what a client may send). */
+async function paymentFor(required: PaymentRequired, alter: (r: PaymentRequirements) => PaymentRequirements = (r) => r): Promise<string> {
+  const altered = { ...required, accepts: required.accepts.map(alter) };
+  const payload = await new x402HTTPClient(client(true)).createPaymentPayload(altered);
+  return encodePaymentSignatureHeader(payload);
+}
+
+async function challenge(r: { method: string; path: string; body?: unknown }): Promise<PaymentRequired> {
+  const response = await send(`${BASE}${r.path}`, init(r));
+  expect(response.status).toBe(402);
+  return decodePaymentRequiredHeader(response.headers.get("payment-required")!);
+}
+
+beforeAll(async () => {
+  chain = await startChain();
+  await chain.mint(payer.address, 1_000_000_000n); // 1,000 USDC
+  dir = await copyOfFixture();
+  const keys = mkdtempSync(join(tmpdir(), "ckg-key-"));
+  keyFile = join(keys, "settler.key");
+  writeFileSync(keyFile, SETTLER_KEY, { mode: 0o600 });
+  await startApp();
+  const asOf = snapshotOf(dir).manifest.as_of.slice(0, 10);
+  await scan(dir, services.state, asOf);
+});
+
+afterAll(async () => {
+  await services?.close();
+  await chain?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const paidOps = OPERATIONS.filter((op) => op.priceUsd > 0);
+
+describe("paid routes", () => {
+  test("prices are the spec's prose column", () => {
+    expect(Object.fromEntries(paidOps.map((op) => [op.name, op.priceUsd]))).toEqual({
+      sparql: 0.1, search: 0.1, explore: 0.1, timeseries: 0.1, changes: 0.1, entity_insights: 1.5, signals: 0.2, insights_batch: 7.5,
+    });
+  });
+
+  test.each(paidOps.map((op) => [op.name]))("%s: 402 unpaid with the challenge in header and body; paid by @x402/fetch: 200, settled on chain", async (name) => {
+    const op = OPERATIONS.find((o) => o.name === name)!;
+    const r = requestFor(name);
+    const unpaid = await send(`${BASE}${r.path}`, init(r));
+    expect(unpaid.status).toBe(402);
+    const header = decodePaymentRequiredHeader(unpaid.headers.get("payment-required")!);
+    expect(await unpaid.json()).toEqual(header);
+    expect(header.x402Version).toBe(2);
+    const accept = header.accepts[0]!;
+    expect(accept).toMatchObject({ scheme: "exact", network: "eip155:84532", payTo: PAY_TO, amount: String(Math.round(op.priceUsd * 1e6)) });
+    expect(accept.asset.toLowerCase()).toBe(USDC.toLowerCase());
+
+    const before = await chain.balanceOf(PAY_TO);
+    const paid = await paying()(`${BASE}${r.path}`, init(r));
+    expect(paid.status).toBe(200);
+    const receipt = decodePaymentResponseHeader(paid.headers.get("payment-response")!);
+    expect(receipt.success).toBe(true);
+    expect(receipt.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+    expect((await chain.balanceOf(PAY_TO)) - before).toBe(BigInt(accept.amount));
+  });
+
+  test("free routes never ask for payment", async () => {
+    for (const path of ["/api/schema", "/api/signals/catalog", "/api/insights/signals", "/healthz", "/readyz", "/metrics", "/openapi.json", "/docs"]) {
+      const response = await send(`${BASE}${path}`);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get("payment-required")).toBeNull();
+    }
+  });
+
+  test("a request that would fail validation gets its 4xx, not a 402, and nothing moves", async () => {
+    const before = await chain.balanceOf(PAY_TO);
+    const cases: [RequestInit & { path: string }, number][] = [
+      [{ path: "/api/sparql", method: "POST", body: JSON.stringify({ query: "SELEC nonsense" }) }, 400],
+      [{ path: "/api/timeseries", method: "POST", body: JSON.stringify({ sql_query: "DROP TABLE ts_synthetic_token" }) }, 403],
+      [{ path: "/api/explore", method: "POST", body: JSON.stringify({ entity_name: "No Such Entity Anywhere" }) }, 404],
+      [{ path: "/api/insights/signals/moon-signal", method: "GET" }, 404],
+      [{ path: "/api/insights/batch", method: "POST", body: JSON.stringify({ entities: Array.from({ length: 11 }, (_, i) => `e${i}`) }) }, 422],
+      [{ path: "/api/search", method: "POST", body: "{not json" }, 400],
+    ];
+    for (const [{ path, ...rest }, status] of cases) {
+      const response = await paying()(`${BASE}${path}`, { ...rest, headers: { "content-type": "application/json" } });
+      expect(response.status, path).toBe(status);
+      expect(response.headers.get("payment-required")).toBeNull();
+    }
+    expect(await chain.balanceOf(PAY_TO)).toBe(before);
+  });
+});
+
+describe("one payment buys one answer", () => {
+  test("a replayed payment-signature is refused, sequentially and concurrently, and after a restart", async () => {
+    const r = requestFor("changes");
+    const signature = await paymentFor(await challenge(r));
+    const before = await chain.balanceOf(PAY_TO);
+    // The same signature twice at once: the handler runs once.
+    const both = await Promise.all([send(`${BASE}${r.path}`, init(r, { "payment-signature": signature })), send(`${BASE}${r.path}`, init(r, { "payment-signature": signature }))]);
+    expect(both.map((x) => x.status).sort()).toEqual([200, 402]);
+    const refused = both.find((x) => x.status === 402)!;
+    expect(decodePaymentRequiredHeader(refused.headers.get("payment-required")!).error).toMatch(/one payment buys one answer/);
+    // Again, afterwards.
+    const again = await send(`${BASE}${r.path}`, init(r, { "payment-signature": signature }));
+    expect(again.status).toBe(402);
+    expect(((await again.json()) as PaymentRequired).error).toContain("already used");
+    expect((await chain.balanceOf(PAY_TO)) - before).toBe(100_000n);
+    // And after a restart: the ledger is durable.
+    await services.close();
+    await startApp();
+    const afterRestart = await send(`${BASE}${r.path}`, init(r, { "payment-signature": signature }));
+    expect(afterRestart.status).toBe(402);
+    expect(((await afterRestart.json()) as PaymentRequired).error).toContain("already used");
+    expect((await chain.balanceOf(PAY_TO)) - before).toBe(100_000n);
+  });
+});
+
+describe("bad payments get a 402 with the reason, and nothing moves", () => {
+  const r = requestFor("search");
+  const refusedWith = async (signature: string) => {
+    const response = await send(`${BASE}${r.path}`, init(r, { "payment-signature": signature }));
+    expect(response.status).toBe(402);
+    return ((await response.json()) as PaymentRequired).error!;
+  };
+
+  test("underpayment, wrong payTo, network and asset", async () => {
+    const required = await challenge(r);
+    const before = await chain.balanceOf(payer.address);
+    expect(await refusedWith(await paymentFor(required, (a) => ({ ...a, amount: "1" })))).toContain("amount is 1, expected 100000");
+    expect(await refusedWith(await paymentFor(required, (a) => ({ ...a, payTo: payer.address })))).toContain("payTo is");
+    expect(await refusedWith(await paymentFor(required, (a) => ({ ...a, network: "eip155:8453" })))).toContain("network is eip155:8453");
+    expect(await refusedWith(await paymentFor(required, (a) => ({ ...a, asset: "0x0000000000000000000000000000000000000001" })))).toContain("asset is");
+    expect(await chain.balanceOf(payer.address)).toBe(before);
+  });
+
+  test("expired and not-yet-valid authorizations, bad signatures, malformed headers", async () => {
+    const required = await challenge(r);
+    const valid = JSON.parse(Buffer.from(await paymentFor(required), "base64").toString()) as PaymentPayload & { payload: { authorization: Record<string, string>; signature: string } };
+    const resign = async (change: Record<string, string>) => {
+      const authorization = { ...valid.payload.authorization, ...change };
+      const signature = await payer.signTypedData({
+        domain: { name: "USDC", version: "2", chainId: baseSepolia.id, verifyingContract: USDC },
+        types: {
+          TransferWithAuthorization: [
+            { name: "from", type: "address" }, { name: "to", type: "address" }, { name: "value", type: "uint256" },
+            { name: "validAfter", type: "uint256" }, { name: "validBefore", type: "uint256" }, { name: "nonce", type: "bytes32" },
+          ],
+        },
+        primaryType: "TransferWithAuthorization",
+        message: { ...authorization, value: BigInt(authorization.value!), validAfter: BigInt(authorization.validAfter!), validBefore: BigInt(authorization.validBefore!) } as never,
+      });
+      return Buffer.from(JSON.stringify({ ...valid, payload: { authorization, signature } })).toString("base64");
+    };
+    const now = Math.floor(Date.now() / 1000);
+    const fresh = () => toHex(crypto.getRandomValues(new Uint8Array(32)));
+    expect(await refusedWith(await resign({ validBefore: String(now - 60), nonce: fresh() }))).toMatch(/payment invalid/);
+    expect(await refusedWith(await resign({ validAfter: String(now + 3600), nonce: fresh() }))).toMatch(/payment invalid/);
+    const forged = Buffer.from(JSON.stringify({ ...valid, payload: { ...valid.payload, authorization: { ...valid.payload.authorization, value: "100001" } } })).toString("base64");
+    expect(await refusedWith(forged)).toMatch(/payment invalid/);
+    expect(await refusedWith("not base64 at all!")).toMatch(/malformed payment-signature/);
+    expect(await refusedWith(Buffer.from("{}").toString("base64"))).toMatch(/malformed payment-signature/);
+  });
+});
+
+describe("failures never charge for nothing", () => {
+  test("a handler that fails after the payment verified: its error, no transfer; the signature stays usable", async () => {
+    const bad = { method: "POST", path: "/api/timeseries", body: { sql_query: "SELECT CAST(entity_id AS INTEGER) AS n FROM ts_synthetic_token" } };
+    const required = await challenge(bad);
+    const signature = await paymentFor(required);
+    const before = await chain.balanceOf(PAY_TO);
+    const response = await send(`${BASE}${bad.path}`, init(bad, { "payment-signature": signature }));
+    expect(response.status).toBe(400);
+    expect(response.headers.get("payment-response")).toBeNull();
+    expect(await chain.balanceOf(PAY_TO)).toBe(before);
+  });
+
+  test("a settlement that fails withholds the answer (402), and nothing moves", async () => {
+    const r = requestFor("explore");
+    const signature = await paymentFor(await challenge(r));
+    const before = await chain.balanceOf(PAY_TO);
+    const testClient = createTestClient({ chain: baseSepolia, mode: "anvil", transport: http(chain.rpcUrl) });
+    const settler = privateKeyToAccount(SETTLER_KEY).address;
+    // The settling wallet cannot pay gas: verification (a read) passes, the settlement fails.
+    await testClient.setBalance({ address: settler, value: 0n });
+    try {
+      const response = await send(`${BASE}${r.path}`, init(r, { "payment-signature": signature }));
+      expect(response.status).toBe(402);
+      const body = (await response.json()) as PaymentRequired;
+      expect(body.error).toContain("settlement failed");
+      expect(body.x402Version).toBe(2);
+      expect(body).not.toHaveProperty("entity");
+    } finally {
+      await testClient.setBalance({ address: settler, value: parseEther("100") });
+    }
+    expect(await chain.balanceOf(PAY_TO)).toBe(before);
+  });
+
+  test("an unknown settlement outcome is reconciled from the chain", async () => {
+    const r = requestFor("changes");
+    const required = await challenge(r);
+    const signature = await paymentFor(required);
+    const paid = await send(`${BASE}${r.path}`, init(r, { "payment-signature": signature }));
+    expect(paid.status).toBe(200);
+    // As if the settlement had timed out: the ledger says unknown; the chain says it happened.
+    services.state.query("UPDATE payments SET state = 'unknown' WHERE state = 'settled'").run();
+    const gate = new PaymentGate(services.config, OPERATIONS, services.state, silentLogger);
+    expect(await gate.reconcile()).toBeGreaterThan(0);
+    expect(services.state.query("SELECT count(*) AS n FROM payments WHERE state = 'unknown'").get()).toEqual({ n: 0 });
+    gate.close();
+  });
+});

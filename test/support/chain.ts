@@ -1,0 +1,97 @@
+/**
+ * A real local EVM chain for payment tests: anvil (from @foundry-rs/anvil-linux-amd64) with Base
+ * Sepolia's chain id, and an EIP-3009 token (test/support/contracts/TestUSDC.sol, OpenZeppelin's
+ * draft-ERC3009, compiled with solc-js here) whose code is placed at Base Sepolia's USDC address,
+ * so x402's default USDC prices work unchanged. Accounts are anvil's well-known dev keys.
+ */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { type Subprocess } from "bun";
+import { http, type Hex, createPublicClient, createTestClient, createWalletClient, parseAbi, publicActions } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { baseSepolia } from "viem/chains";
+
+export const USDC = "0x036CbD53842c5426634e7929541eC2318f3dCF7e" as const;
+/** anvil's default dev accounts 0, 1, 2: settler (pays gas), payer, and the server's pay-to. */
+export const SETTLER_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80" as const;
+export const PAYER_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d" as const;
+export const PAY_TO = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC" as const;
+
+const require = createRequire(import.meta.url);
+const TOKEN_ABI = parseAbi([
+  "function mint(address to, uint256 amount)",
+  "function balanceOf(address) view returns (uint256)",
+  "function authorizationState(address authorizer, bytes32 nonce) view returns (bool)",
+]);
+
+let compiled: { abi: unknown[]; bytecode: Hex } | undefined;
+
+/** Compiles TestUSDC with solc-js, resolving OpenZeppelin imports from node_modules (once per run). */
+export function compileToken(): { abi: unknown[]; bytecode: Hex } {
+  if (compiled) return compiled;
+  const solc = require("solc");
+  const source = readFileSync(join(import.meta.dir, "contracts/TestUSDC.sol"), "utf8");
+  const ozRoot = dirname(require.resolve("@openzeppelin/contracts/package.json"));
+  const input = {
+    language: "Solidity",
+    sources: { "TestUSDC.sol": { content: source } },
+    settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: "cancun", outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } } },
+  };
+  const findImports = (path: string) =>
+    path.startsWith("@openzeppelin/contracts/")
+      ? { contents: readFileSync(join(ozRoot, path.slice("@openzeppelin/contracts/".length)), "utf8") }
+      : { error: `not found: ${path}` };
+  const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImports }));
+  const errors = (output.errors ?? []).filter((e: { severity: string }) => e.severity === "error");
+  if (errors.length > 0) throw new Error(errors.map((e: { formattedMessage: string }) => e.formattedMessage).join("\n"));
+  const contract = output.contracts["TestUSDC.sol"].TestUSDC;
+  compiled = { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` as Hex };
+  return compiled;
+}
+
+export interface LocalChain {
+  rpcUrl: string;
+  balanceOf(address: string): Promise<bigint>;
+  authorizationUsed(from: string, nonce: string): Promise<boolean>;
+  mint(to: string, amount: bigint): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startChain(): Promise<LocalChain> {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const anvilBin = join(dirname(require.resolve("@foundry-rs/anvil-linux-amd64/package.json")), "bin/anvil");
+  const proc: Subprocess = Bun.spawn([anvilBin, "--port", String(port), "--chain-id", String(baseSepolia.id), "--silent"], { stdout: "ignore", stderr: "pipe" });
+  const rpcUrl = `http://127.0.0.1:${port}`;
+  const transport = http(rpcUrl);
+  const reader = createPublicClient({ chain: baseSepolia, transport });
+  for (let i = 0; ; i++) {
+    try {
+      await reader.getChainId();
+      break;
+    } catch (error) {
+      if (i > 100 || proc.exitCode !== null) throw new Error(`anvil did not start: ${(error as Error).message}`);
+      await Bun.sleep(100);
+    }
+  }
+  const { abi, bytecode } = compileToken();
+  const deployer = createWalletClient({ account: privateKeyToAccount(SETTLER_KEY), chain: baseSepolia, transport }).extend(publicActions);
+  const hash = await deployer.deployContract({ abi, bytecode });
+  const receipt = await deployer.waitForTransactionReceipt({ hash });
+  const code = await reader.getCode({ address: receipt.contractAddress! });
+  await createTestClient({ chain: baseSepolia, mode: "anvil", transport }).setCode({ address: USDC, bytecode: code! });
+  const mint = async (to: string, amount: bigint) => {
+    const tx = await deployer.writeContract({ address: USDC, abi: TOKEN_ABI, functionName: "mint", args: [to as Hex, amount] });
+    await deployer.waitForTransactionReceipt({ hash: tx });
+  };
+  return {
+    rpcUrl,
+    mint,
+    balanceOf: (address) => reader.readContract({ address: USDC, abi: TOKEN_ABI, functionName: "balanceOf", args: [address as Hex] }),
+    authorizationUsed: (from, nonce) => reader.readContract({ address: USDC, abi: TOKEN_ABI, functionName: "authorizationState", args: [from as Hex, nonce as Hex] }),
+    async stop() {
+      proc.kill();
+      await proc.exited;
+    },
+  };
+}
