@@ -60,12 +60,7 @@ export function createApp(services: Services, options: AppOptions) {
       limiter.take(client);
     })
     .onError(({ error, code, request, set, path }) => {
-      if (error instanceof PaymentRequiredError) {
-        set.status = 402;
-        set.headers["payment-required"] = error.header;
-        set.headers["cache-control"] = "no-store";
-        return error.paymentRequired;
-      }
+      if (error instanceof PaymentRequiredError) return paymentRequired(set, error);
       let failure = error;
       if (code === "NOT_FOUND") {
         const allowed = routes.filter((r) => r.pattern.test(path)).map((r) => r.method);
@@ -139,7 +134,14 @@ export function createApp(services: Services, options: AppOptions) {
         };
         // Everything that can fail on the request itself fails before payment is asked for.
         await op.precheck?.(input, ctx);
-        const paid = await payments.begin(op, request, state.id);
+        let paid: Awaited<ReturnType<PaymentGate["begin"]>>;
+        try {
+          paid = await payments.begin(op, request, state.id);
+        } catch (error) {
+          // The challenge is the hot path of a paid API: answered here, not through the error pipeline.
+          if (error instanceof PaymentRequiredError) return paymentRequired(set, error);
+          throw error;
+        }
         let answer: unknown;
         try {
           answer = await op.handler(input, ctx);
@@ -159,6 +161,15 @@ export function createApp(services: Services, options: AppOptions) {
 }
 
 export type App = ReturnType<typeof createApp>;
+
+/** 402: the x402 PaymentRequired object in the PAYMENT-REQUIRED header and as the JSON body. */
+function paymentRequired(set: { status?: number | string; headers: Record<string, string | number> }, error: PaymentRequiredError): string {
+  set.status = 402;
+  set.headers["payment-required"] = error.header;
+  set.headers["cache-control"] = "no-store";
+  set.headers["content-type"] = "application/json";
+  return error.body;
+}
 
 /** A route's path as a regular expression, for telling 404 from 405. */
 function routePattern(path: string): RegExp {

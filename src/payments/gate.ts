@@ -12,6 +12,7 @@
  * The protocol objects (requirements, challenge, verify, settle, header encoding) are @x402/core's.
  */
 import { createHash } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import { decodePaymentSignatureHeader, encodePaymentRequiredHeader, encodePaymentResponseHeader } from "@x402/core/http";
 import { x402ResourceServer } from "@x402/core/server";
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "@x402/core/types";
@@ -40,13 +41,24 @@ const AUTHORIZATION_STATE_ABI = [
 
 /** A 402: the x402 PaymentRequired object goes in the header and as the body. */
 export class PaymentRequiredError extends Error {
+  private encoded: string | undefined;
+
   constructor(readonly paymentRequired: PaymentRequired) {
     super(paymentRequired.error ?? "payment required");
     this.name = "PaymentRequiredError";
   }
 
+  private text: string | undefined;
+
   get header(): string {
-    return encodePaymentRequiredHeader(this.paymentRequired);
+    this.encoded ??= encodePaymentRequiredHeader(this.paymentRequired);
+    return this.encoded;
+  }
+
+  /** The same object as the JSON body. */
+  get body(): string {
+    this.text ??= JSON.stringify(this.paymentRequired);
+    return this.text;
   }
 }
 
@@ -65,8 +77,11 @@ export class PaymentGate {
   private facilitation: Facilitation | undefined;
   private ready: Promise<void> | undefined;
   private readonly requirements = new Map<string, PaymentRequirements[]>();
+  /** The plain challenge (no payment sent) by route and URL: the 402 path is the hot one under load. */
+  private readonly challenges = new LRUCache<string, PaymentRequiredError>({ max: 2000 });
   private reconciler: ReturnType<typeof setInterval> | undefined;
   private startError: string | undefined;
+  private started = false;
 
   constructor(
     private readonly config: Config,
@@ -88,6 +103,7 @@ export class PaymentGate {
     if (!this.server) return Promise.resolve();
     this.ready ??= this.server.initialize().then(
       () => {
+        this.started = true;
         this.startError = undefined;
         this.reconciler = setInterval(() => void this.reconcile(), RECONCILE_EVERY_MS);
         this.reconciler.unref?.();
@@ -128,7 +144,7 @@ export class PaymentGate {
     const price = this.priceOf(op);
     if (price === 0 || !this.server) return undefined;
     try {
-      await this.start();
+      if (!this.started) await this.start();
     } catch (error) {
       throw new CkgError("not_ready", `Payments are not available yet: the facilitator did not answer (${(error as Error).message}).`, { retryAfterSeconds: 10 });
     }
@@ -138,7 +154,17 @@ export class PaymentGate {
     const challenge = async (reason: string) => new PaymentRequiredError(await server.createPaymentRequiredResponse(accepts, resource, reason));
 
     const header = request.headers.get("payment-signature");
-    if (!header) throw await challenge("payment required");
+    if (!header) {
+      const key = `${op.name} ${resource.url}`;
+      let plain = this.challenges.get(key);
+      if (!plain) {
+        plain = await challenge("payment required");
+        void plain.header; // header and body encoded once, kept with it
+        void plain.body;
+        this.challenges.set(key, plain);
+      }
+      throw plain;
+    }
     let payload: PaymentPayload;
     try {
       payload = decodePaymentSignatureHeader(header);
