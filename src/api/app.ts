@@ -14,9 +14,11 @@ import { renderDocsPage } from "./docs-page.ts";
 import { toHttpError } from "./http-errors.ts";
 import { Metrics } from "./metrics.ts";
 import { buildOpenApi, toJsonSchema } from "./openapi.ts";
-import { type AnyOperation, type OperationContext, pathParams, validateInput } from "./operation.ts";
+import { invoke } from "./invoke.ts";
+import { type AnyOperation, type OperationContext, pathParams } from "./operation.ts";
 import { OPERATIONS } from "./operations/index.ts";
 import { RateLimiter } from "./rate-limit.ts";
+import { encodePaymentResponseHeader } from "@x402/core/http";
 import { PaymentGate, PaymentRequiredError } from "../payments/gate.ts";
 
 export interface AppOptions {
@@ -121,8 +123,6 @@ export function createApp(services: Services, options: AppOptions) {
         const state = states.get(request)!;
         const raw = op.method === "GET" ? queryInput(request, queryTypes) : await bodyInput(request);
         for (const name of params) raw[name] = (given as Record<string, string>)[name];
-        const input = validateInput(op, raw);
-        checkNeeds(op, services);
         let child: Logger | undefined;
         const ctx: OperationContext = {
           services,
@@ -132,26 +132,15 @@ export function createApp(services: Services, options: AppOptions) {
             return (child ??= log.child({ req_id: state.id }));
           },
         };
-        // Everything that can fail on the request itself fails before payment is asked for.
-        await op.precheck?.(input, ctx);
-        let paid: Awaited<ReturnType<PaymentGate["begin"]>>;
         try {
-          paid = await payments.begin(op, request, state.id);
+          const { answer, settlement } = await invoke(op, raw, ctx, payments, { resourceUrl: request.url, header: request.headers.get("payment-signature") });
+          if (settlement) set.headers["payment-response"] = encodePaymentResponseHeader(settlement);
+          return answer;
         } catch (error) {
           // The challenge is the hot path of a paid API: answered here, not through the error pipeline.
           if (error instanceof PaymentRequiredError) return paymentRequired(set, error);
           throw error;
         }
-        let answer: unknown;
-        try {
-          answer = await op.handler(input, ctx);
-        } catch (error) {
-          paid?.release();
-          throw error;
-        }
-        // Settled before the answer leaves: a failed settlement withholds it.
-        if (paid) set.headers["payment-response"] = await paid.settle();
-        return answer;
       },
       { parse: "none" },
     );
@@ -211,11 +200,6 @@ function convert(value: string, type: string | undefined): unknown {
     if (value === "false" || value === "0") return false;
   }
   return value;
-}
-
-function checkNeeds(op: AnyOperation, services: Services): void {
-  if (op.needs.includes("snapshot") || op.needs.includes("graph")) services.snapshot();
-  if (op.needs.includes("graph")) services.graph.assertReady();
 }
 
 function describeError(error: unknown): Record<string, unknown> {

@@ -13,9 +13,9 @@
  */
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
-import { decodePaymentSignatureHeader, encodePaymentRequiredHeader, encodePaymentResponseHeader } from "@x402/core/http";
+import { decodePaymentSignatureHeader, encodePaymentRequiredHeader } from "@x402/core/http";
 import { x402ResourceServer } from "@x402/core/server";
-import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "@x402/core/types";
+import type { PaymentPayload, PaymentRequired, PaymentRequirements, SettleResponse } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
 import type { AnyOperation } from "../api/operation.ts";
 import type { Config } from "../config/config.ts";
@@ -62,9 +62,19 @@ export class PaymentRequiredError extends Error {
   }
 }
 
+/** What a transport hands the gate: the resource paid for, and the payment if one came with it. */
+export interface PaymentOffer {
+  /** The URL of the resource (the request URL over HTTP; `<base>/mcp#<tool>` over MCP). */
+  resourceUrl: string;
+  /** HTTP: the `payment-signature` header (base64 JSON). */
+  header?: string | null;
+  /** MCP: `_meta["x402/payment"]`, a PaymentPayload object (or the same base64 string). */
+  payload?: unknown;
+}
+
 export interface PaidRequest {
-  /** Settles; resolves to the PAYMENT-RESPONSE header. Throws a 402 or a 504 when it cannot. */
-  settle(): Promise<string>;
+  /** Settles; resolves to the settlement (encode it for PAYMENT-RESPONSE). Throws a 402 or a 504 when it cannot. */
+  settle(): Promise<SettleResponse>;
   /** The handler failed: nothing is settled, and the payment may be used again. */
   release(): void;
 }
@@ -140,7 +150,7 @@ export class PaymentGate {
   }
 
   /** For a paid route: the challenge, or a verified and claimed payment. Undefined when the route is free. */
-  async begin(op: AnyOperation, request: Request, requestId: string): Promise<PaidRequest | undefined> {
+  async begin(op: AnyOperation, offer: PaymentOffer, requestId: string): Promise<PaidRequest | undefined> {
     const price = this.priceOf(op);
     if (price === 0 || !this.server) return undefined;
     try {
@@ -150,11 +160,11 @@ export class PaymentGate {
     }
     const server = this.server;
     const accepts = await this.requirementsFor(op, price);
-    const resource = { url: resourceUrl(request), description: op.summary, mimeType: "application/json" };
+    const resource = { url: offer.resourceUrl, description: op.summary, mimeType: "application/json" };
     const challenge = async (reason: string) => new PaymentRequiredError(await server.createPaymentRequiredResponse(accepts, resource, reason));
 
-    const header = request.headers.get("payment-signature");
-    if (!header) {
+    const sent = offer.payload ?? offer.header;
+    if (!sent) {
       const key = `${op.name} ${resource.url}`;
       let plain = this.challenges.get(key);
       if (!plain) {
@@ -167,10 +177,10 @@ export class PaymentGate {
     }
     let payload: PaymentPayload;
     try {
-      payload = decodePaymentSignatureHeader(header);
+      payload = typeof sent === "string" ? decodePaymentSignatureHeader(sent) : (sent as PaymentPayload);
       if (!payload || typeof payload !== "object" || !payload.accepted || !payload.payload) throw new Error("not a payment payload");
     } catch (error) {
-      throw await challenge(`malformed payment-signature header: ${(error as Error).message}`);
+      throw await challenge(`malformed payment (${typeof sent === "string" ? "payment-signature header" : "x402/payment"}): ${(error as Error).message}`);
     }
     if (payload.x402Version !== 2) throw await challenge(`unsupported x402Version ${String(payload.x402Version)}; this server speaks version 2`);
     const matched = server.findMatchingRequirements(accepts, payload);
@@ -235,7 +245,7 @@ export class PaymentGate {
             throw await challenge(`settlement failed: ${reason}; nothing was charged and the answer is withheld`);
           }
           this.ledger.mark(key, "settled", { tx: result.transaction, payer: result.payer });
-          return encodePaymentResponseHeader(result);
+          return result;
         } catch (error) {
           if (error instanceof PaymentRequiredError) throw error;
           // The payer may have paid: never a fresh 402. Record it; the reconciler reads the chain.
@@ -301,11 +311,6 @@ export class PaymentGate {
 }
 
 class SettleTimeout extends Error {}
-
-/** The request URL as the client sent it (the resource a payment is for). */
-function resourceUrl(request: Request): string {
-  return request.url;
-}
 
 /** Which field of the client's accepted requirements differs from ours, in words. */
 function mismatch(ours: PaymentRequirements, theirs: PaymentRequirements | undefined): string {
