@@ -47,6 +47,7 @@ export class Services {
   error: string | undefined;
   live: LiveSnapshot | undefined;
   readonly startedAt = Date.now();
+  private childLogsTo: 1 | 2 = 1;
 
   private constructor(
     readonly config: Config,
@@ -58,15 +59,20 @@ export class Services {
     readonly scans: ScanScheduler,
   ) {}
 
-  /** `graphCommand` replaces the argv of graph processes (tests start them through a delay). */
-  static async open(config: Config, log: Logger, options: { graphCommand?: string[] } = {}): Promise<Services> {
+  /**
+   * `graphCommand` replaces the argv of graph processes (tests start them through a delay);
+   * `childLogsTo: 2` sends the first build's log lines to stderr (stdout is the MCP protocol in `ckg mcp`).
+   */
+  static async open(config: Config, log: Logger, options: { graphCommand?: string[]; childLogsTo?: 1 | 2 } = {}): Promise<Services> {
     const dir = dataDir(config.data_dir);
     ensureDataDir(dir);
     const state = openStateDb(dir.stateDb);
     const duck = await openDuck({ threads: 2 });
     const command = options.graphCommand ?? selfCommand("__graph-worker");
     const graph = new GraphPool({ replicas: config.graph_replicas, command, log });
-    return new Services(config, log, dir, state, duck, graph, new ScanScheduler(config, dir, state, log));
+    const services = new Services(config, log, dir, state, duck, graph, new ScanScheduler(config, dir, state, log));
+    services.childLogsTo = options.childLogsTo ?? 1;
+    return services;
   }
 
   /** Brings the server to ready: builds a first snapshot if there is none, then activates the current one. */
@@ -172,7 +178,7 @@ export class Services {
         "--log-level", config.log_level,
       ),
       {
-        stdio: ["ignore", "inherit", "inherit"],
+        stdio: ["ignore", this.childLogsTo === 2 ? 2 : "inherit", "inherit"],
         // A key stays out of the process list: it travels in the environment.
         env: { ...process.env, ...(config.embeddings_api_key ? { CKG_EMBEDDINGS_API_KEY: config.embeddings_api_key } : {}) },
       },

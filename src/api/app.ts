@@ -20,6 +20,8 @@ import { OPERATIONS } from "./operations/index.ts";
 import { RateLimiter } from "./rate-limit.ts";
 import { encodePaymentResponseHeader } from "@x402/core/http";
 import { PaymentGate, PaymentRequiredError } from "../payments/gate.ts";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { createMcpServer } from "../mcp/server.ts";
 
 export interface AppOptions {
   operations?: readonly AnyOperation[];
@@ -48,6 +50,7 @@ export function createApp(services: Services, options: AppOptions) {
   const routes = [
     ...operations.map((op) => ({ method: op.method, pattern: routePattern(op.path) })),
     ...["/healthz", "/readyz", "/metrics", "/openapi.json", "/docs"].map((path) => ({ method: "GET", pattern: routePattern(path) })),
+    ...["GET", "POST", "DELETE"].map((method) => ({ method, pattern: routePattern("/mcp") })),
   ];
   const states = new WeakMap<Request, RequestState>();
 
@@ -108,6 +111,21 @@ export function createApp(services: Services, options: AppOptions) {
       return text;
     })
     .get("/openapi.json", () => (openapi ??= buildOpenApi(operations, baseUrl())))
+    .all(
+      "/mcp",
+      async ({ request }) => {
+        // Stateless Streamable HTTP: a server and transport per request, nothing kept between calls.
+        const server = createMcpServer({ services, operations, payments, endpoint: () => `${baseUrl()}/mcp` });
+        const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+        await server.connect(transport);
+        try {
+          return await transport.handleRequest(request);
+        } finally {
+          void server.close();
+        }
+      },
+      { parse: "none" },
+    )
     .get("/docs", ({ set }) => {
       set.headers["content-type"] = "text/html; charset=utf-8";
       return (docs ??= renderDocsPage(operations, baseUrl()));

@@ -6,8 +6,9 @@
 import { build } from "./build.ts";
 import type { Command } from "./command.ts";
 import { graphWorker } from "./graph-worker.ts";
+import { mcp } from "./mcp.ts";
 import { scan } from "./scan.ts";
 import { serve } from "./serve.ts";
 import { sparql } from "./sparql.ts";
 
-export const COMMANDS: readonly Command[] = [serve, build, scan, sparql, graphWorker];
+export const COMMANDS: readonly Command[] = [serve, build, scan, mcp, sparql, graphWorker];

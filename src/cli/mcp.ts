@@ -1,0 +1,37 @@
+/**
+ * @module cli/mcp
+ * `ckg mcp`: the same tools over stdio for a local agent (payments off: the agent runs on your
+ * machine). stdout carries the protocol only; logs go to stderr.
+ */
+import type { Command } from "./command.ts";
+
+export const mcp: Command = {
+  name: "mcp",
+  summary: "Serve the MCP tools over stdio for a local agent (no payments). Builds the default dataset first if the data directory is empty.",
+  usage: "[options]",
+  settings: ["data_dir", "log_level", "query_timeout_ms", "sql_memory_limit", "scale", "seed", "graph_replicas", "ontology_ns", "embedder", "embeddings_model", "embeddings_api_key"],
+  async run({ config }) {
+    const [{ Services }, { createMcpServer }, { StdioServerTransport }, { OPERATIONS }, { PaymentGate }, { createLogger }] = await Promise.all([
+      import("../services.ts"),
+      import("../mcp/server.ts"),
+      import("@modelcontextprotocol/sdk/server/stdio.js"),
+      import("../api/operations/index.ts"),
+      import("../payments/gate.ts"),
+      import("../log.ts"),
+    ]);
+    const log = createLogger(config.log_level, 2);
+    // Local use: no pay-to, so the gate is off whatever the environment says; no scans are scheduled here.
+    const local = { ...config, pay_to: undefined, scan_cron: "off" };
+    const services = await Services.open(local, log, { childLogsTo: 2 });
+    await services.start();
+    const payments = new PaymentGate(local, OPERATIONS, services.state, log);
+    const server = createMcpServer({ services, operations: OPERATIONS, payments, endpoint: () => "stdio://ckg/mcp" });
+    await server.connect(new StdioServerTransport());
+    log.info({ data_dir: services.dir.root }, "MCP server on stdio");
+    await new Promise<void>((resolve) => {
+      server.onclose = () => resolve();
+      process.stdin.on("close", () => resolve());
+    });
+    await services.close();
+  },
+};
