@@ -273,3 +273,69 @@ describe("failures never charge for nothing", () => {
     gate.close();
   });
 });
+
+describe("payments over MCP (x402 MCP transport)", () => {
+  let mcp: import("@modelcontextprotocol/sdk/client/index.js").Client;
+  type Result = { isError?: boolean; structuredContent?: Record<string, any>; _meta?: Record<string, any>; content: { text?: string }[] };
+  const callTool = (name: string, args: Record<string, unknown>, meta?: Record<string, unknown>) =>
+    mcp.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }) as Promise<Result>;
+
+  beforeAll(async () => {
+    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+    const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+    mcp = new Client({ name: "ckg-pay-test", version: "1.0.0" });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${BASE}/mcp`), { fetch: send as typeof fetch }));
+  });
+  afterAll(async () => {
+    await mcp?.close();
+  });
+
+  test("tools state their price; an unpaid call returns the payment requirements; the paid retry is settled on chain", async () => {
+    const { tools } = await mcp.listTools();
+    expect(tools.find((t) => t.name === "search")!.description).toContain("Costs 0.10 USD");
+    expect(tools.find((t) => t.name === "signals_catalog")!.description).toContain("Free.");
+
+    const args = { query: "Ethereum", limit: 3 };
+    const unpaid = await callTool("search", args);
+    expect(unpaid.isError).toBe(true);
+    const required = unpaid.structuredContent as unknown as PaymentRequired;
+    expect(required.x402Version).toBe(2);
+    expect(required.accepts[0]).toMatchObject({ amount: "100000", payTo: PAY_TO, network: "eip155:84532" });
+    expect(JSON.parse(unpaid.content[0]!.text!)).toEqual(required);
+
+    const payload = await new x402HTTPClient(client()).createPaymentPayload(required);
+    const before = await chain.balanceOf(PAY_TO);
+    const paid = await callTool("search", args, { "x402/payment": payload });
+    expect(paid.isError).toBeFalsy();
+    expect(paid.structuredContent!.results.length).toBeGreaterThan(0);
+    expect(paid._meta!["x402/payment-response"]).toMatchObject({ success: true, network: "eip155:84532" });
+    expect((await chain.balanceOf(PAY_TO)) - before).toBe(100_000n);
+
+    // The same payment again: refused, nothing moves.
+    const replay = await callTool("search", args, { "x402/payment": payload });
+    expect(replay.isError).toBe(true);
+    expect(replay.structuredContent!.error).toContain("already used");
+    expect((await chain.balanceOf(PAY_TO)) - before).toBe(100_000n);
+
+    // A payment as the base64 string of the header works too.
+    const again = await new x402HTTPClient(client()).createPaymentPayload(required);
+    const viaString = await callTool("search", args, { "x402/payment": encodePaymentSignatureHeader(again) });
+    expect(viaString.isError).toBeFalsy();
+    expect((await chain.balanceOf(PAY_TO)) - before).toBe(200_000n);
+  });
+
+  test("free tools stay free; errors are not charged, paid or not", async () => {
+    expect((await callTool("signals_catalog", {})).isError).toBeFalsy();
+    const before = await chain.balanceOf(PAY_TO);
+    const invalid = await callTool("entity_insights", { entity_name: "No Such Entity Anywhere" });
+    expect(invalid.structuredContent!.error.code).toBe("entity_not_found");
+    const bad = { sql_query: "SELECT CAST(entity_id AS INTEGER) AS n FROM ts_synthetic_token" };
+    const required = (await callTool("timeseries", bad)).structuredContent as unknown as PaymentRequired;
+    const payload = await new x402HTTPClient(client()).createPaymentPayload(required);
+    const failed = await callTool("timeseries", bad, { "x402/payment": payload });
+    expect(failed.isError).toBe(true);
+    expect(failed.structuredContent!.error.code).toBe("invalid_sql");
+    expect(failed._meta?.["x402/payment-response"]).toBeUndefined();
+    expect(await chain.balanceOf(PAY_TO)).toBe(before);
+  });
+});
