@@ -82,15 +82,27 @@ const ours = await startServer(selfCommand("serve", "--data-dir", join(root, "da
   CKG_SCAN_CRON: "off",
 });
 await ours.waitReady(120_000);
-const reference = await startServer([process.execPath, join(import.meta.dir, "payments-reference.ts"), chain.rpcUrl, SETTLER_KEY, PAY_TO]);
+// The reference on Bun (same runtime as ckg) and on Node (Express's own), when node is installed.
+const references: { name: string; server: Awaited<ReturnType<typeof startServer>> }[] = [];
+const referenceScript = join(import.meta.dir, "payments-reference.mjs");
+references.push({ name: "@x402/express on Bun", server: await startServer([process.execPath, referenceScript, chain.rpcUrl, SETTLER_KEY, PAY_TO]) });
+const node = Bun.which("node");
+if (node) references.push({ name: "@x402/express on Node", server: await startServer([node, referenceScript, chain.rpcUrl, SETTLER_KEY, PAY_TO]) });
+const reference = references[0]!.server;
 try {
-  // Warm both (the first challenge initializes the facilitator's supported kinds).
-  for (const base of [ours.url, reference.url]) for (let i = 0; i < 50; i++) await (await fetch(`${base}/api/changes?limit=1`)).arrayBuffer();
+  // Warm all (the first challenge initializes the facilitator's supported kinds).
+  for (const base of [ours.url, ...references.map((r) => r.server.url)]) for (let i = 0; i < 50; i++) await (await fetch(`${base}/api/changes?limit=1`)).arrayBuffer();
 
   const oursChallenge = await throughput(`${ours.url}/api/changes?limit=1`, 402);
-  const refChallenge = await throughput(`${reference.url}/api/changes?limit=1`, 402);
   const oursFree = await throughput(`${ours.url}/healthz`, 200);
-  const refFree = await throughput(`${reference.url}/healthz`, 200);
+  const rows: [string, string][] = [["402 challenge, ckg", oursChallenge.toFixed(0)]];
+  const freeRows: [string, string][] = [["free route, ckg", oursFree.toFixed(0)]];
+  for (const r of references) {
+    const challenge = await throughput(`${r.server.url}/api/changes?limit=1`, 402);
+    const free = await throughput(`${r.server.url}/healthz`, 200);
+    rows.push([`402 challenge, ${r.name}`, `${challenge.toFixed(0)}  (ckg ${(oursChallenge / challenge).toFixed(2)}x; target >= 2x)`]);
+    freeRows.push([`free route, ${r.name}`, free.toFixed(0)]);
+  }
 
   const signer = toClientEvmSigner(payer, createPublicClient({ chain: baseSepolia, transport: http(chain.rpcUrl) }));
   const pay = wrapFetchWithPayment(fetch, new x402Client().register("eip155:*", new ExactEvmScheme(signer)));
@@ -109,13 +121,7 @@ try {
   const oursUnpaid = await timings(ours.url, false);
   const refPaid = await timings(reference.url, true);
 
-  printTable(`throughput, ${connections} connections x ${seconds} s (req/s)`, [
-    ["402 challenge, ckg", oursChallenge.toFixed(0)],
-    ["402 challenge, @x402/express reference", refChallenge.toFixed(0)],
-    ["ratio ckg / reference", `${(oursChallenge / refChallenge).toFixed(2)}x (target >= 2x)`],
-    ["free route, ckg", oursFree.toFixed(0)],
-    ["free route, reference", refFree.toFixed(0)],
-  ]);
+  printTable(`throughput, ${connections} connections x ${seconds} s (req/s)`, [...rows, ...freeRows]);
   printTable("paid request latency, sequential (ms): 402, sign, retry, verify, run, settle on the local chain", [
     ["ckg paid p50 / p99", `${percentile(oursPaid, 50).toFixed(1)} / ${percentile(oursPaid, 99).toFixed(1)}`],
     ["ckg unpaid (402) p50", percentile(oursUnpaid, 50).toFixed(1)],
@@ -124,7 +130,7 @@ try {
   ]);
 } finally {
   await ours.stop();
-  await reference.stop();
+  for (const r of references) await r.server.stop();
   await chain.stop();
   rmSync(root, { recursive: true, force: true });
 }
