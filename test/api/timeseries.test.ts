@@ -130,6 +130,14 @@ describe("POST /api/timeseries", () => {
     expect(body.truncated).toBe(true);
   });
 
+  test("columns of the same name keep every value (suffixed), and ORDER BY holds", async () => {
+    const body = await one(`SELECT a.entity_id, b.entity_id FROM ts_synthetic_token a JOIN ts_synthetic_token b USING (entity_id, date) ORDER BY a.entity_id DESC LIMIT 2`);
+    expect(body.columns.length).toBe(2);
+    expect(new Set(body.columns.map((c: { name: string }) => c.name)).size).toBe(2);
+    expect(Object.keys(body.data[0]).length).toBe(2);
+    expect(body.data[0][body.columns[0].name] >= body.data[1][body.columns[0].name]).toBe(true);
+  });
+
   test("PostgreSQL habits work", async () => {
     const token = (await one(`SELECT entity_id FROM ts_synthetic_token ORDER BY "marketCap" DESC LIMIT 1`)).data[0].entity_id;
     const monthly = await one(`
