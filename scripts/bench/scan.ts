@@ -63,7 +63,7 @@ try {
   );
   const detect = ours.types.reduce((s, t) => s + t.ms, 0);
   console.log(`total ${(ours.duration_ms / 1000).toFixed(1)} s (detectors ${(detect / 1000).toFixed(1)} s; the rest loads graph facts and writes state); peak RSS ${rss.toFixed(0)} MB`);
-  console.log(`signals by state: ${Object.entries(ours.by_qualification).map(([q, n]) => `${q} ${n}`).join(", ")}`);
+  console.log(`signals by state: ${Object.entries(ours.state.by_qualification).map(([q, n]) => `${q} ${n}`).join(", ")}`);
   const baseline = await timedScan("parquet", "parquet");
   const series = (r: ScanReport) => r.types.filter((t) => !["co-investment-network", "cross-sector-cluster", "bridge-fund", "convergence-alert", "narrative-synthesis"].includes(t.type)).reduce((s, t) => s + t.ms, 0);
   console.log(

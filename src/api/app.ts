@@ -20,8 +20,7 @@ import { OPERATIONS } from "./operations/index.ts";
 import { RateLimiter } from "./rate-limit.ts";
 import { encodePaymentResponseHeader } from "@x402/core/http";
 import { PaymentGate, PaymentRequiredError } from "../payments/gate.ts";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { createMcpServer } from "../mcp/server.ts";
+import { McpEndpoint } from "../mcp/server.ts";
 
 export interface AppOptions {
   operations?: readonly AnyOperation[];
@@ -43,6 +42,7 @@ export function createApp(services: Services, options: AppOptions) {
   const limiter = new RateLimiter(config.rate_limit_per_minute);
   const payments = options.payments ?? new PaymentGate(config, operations, services.state, log);
   payments.start().catch(() => undefined); // logged by the gate; paid routes retry and answer 503 meanwhile
+  const mcp = new McpEndpoint({ services, operations, payments, endpoint: () => `${baseUrl()}/mcp` });
   const metrics = new Metrics(services);
   const baseUrl = typeof options.baseUrl === "string" ? () => options.baseUrl as string : options.baseUrl;
   let openapi: ReturnType<typeof buildOpenApi> | undefined;
@@ -113,17 +113,8 @@ export function createApp(services: Services, options: AppOptions) {
     .get("/openapi.json", () => (openapi ??= buildOpenApi(operations, baseUrl())))
     .all(
       "/mcp",
-      async ({ request }) => {
-        // Stateless Streamable HTTP: a server and transport per request, nothing kept between calls.
-        const server = createMcpServer({ services, operations, payments, endpoint: () => `${baseUrl()}/mcp` });
-        const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-        await server.connect(transport);
-        try {
-          return await transport.handleRequest(request);
-        } finally {
-          void server.close();
-        }
-      },
+      // Stateless Streamable HTTP: nothing is kept between calls.
+      ({ request }) => mcp.handle(request),
       { parse: "none" },
     )
     .get("/docs", ({ set }) => {

@@ -11,7 +11,7 @@ export const mcp: Command = {
   usage: "[options]",
   settings: ["data_dir", "log_level", "query_timeout_ms", "sql_memory_limit", "scale", "seed", "graph_replicas", "ontology_ns", "embedder", "embeddings_model", "embeddings_api_key"],
   async run({ config }) {
-    const [{ Services }, { createMcpServer }, { StdioServerTransport }, { OPERATIONS }, { PaymentGate }, { createLogger }] = await Promise.all([
+    const [{ Services }, { McpEndpoint }, { StdioServerTransport }, { OPERATIONS }, { PaymentGate }, { createLogger }] = await Promise.all([
       import("../services.ts"),
       import("../mcp/server.ts"),
       import("@modelcontextprotocol/sdk/server/stdio.js"),
@@ -25,7 +25,7 @@ export const mcp: Command = {
     const services = await Services.open(local, log, { childLogsTo: 2 });
     await services.start();
     const payments = new PaymentGate(local, OPERATIONS, services.state, log);
-    const server = createMcpServer({ services, operations: OPERATIONS, payments, endpoint: () => "stdio://ckg/mcp" });
+    const server = new McpEndpoint({ services, operations: OPERATIONS, payments, endpoint: () => "stdio://ckg/mcp" }).server();
     await server.connect(new StdioServerTransport());
     log.info({ data_dir: services.dir.root }, "MCP server on stdio");
     await new Promise<void>((resolve) => {

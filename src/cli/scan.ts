@@ -81,7 +81,7 @@ export const scan: Command = {
           const bands = ["high", "moderate", "low"].map((s) => `${s} ${t.by_severity[s] ?? 0}`).join(", ");
           console.log(`  ${t.type.padEnd(26)} ${String(t.found).padStart(6)} found (${bands})  ${String(t.ms).padStart(6)} ms${t.error ? `  FAILED: ${t.error}` : ""}`);
         }
-        console.log(`  state: ${Object.entries(report.by_qualification).map(([q, n]) => `${q} ${n}`).join(", ")}; ${report.state.new} new, ${report.state.updated} updated, ${report.state.ended} ended`);
+        console.log(`  state: ${Object.entries(report.state.by_qualification).map(([q, n]) => `${q} ${n}`).join(", ")}; ${report.state.new} new, ${report.state.updated} updated, ${report.state.ended} ended`);
       }
     } finally {
       state.close();

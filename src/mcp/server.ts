@@ -7,6 +7,7 @@
  * validation, no-charge-on-error, replay and settlement rules are the same.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -39,7 +40,34 @@ export interface McpDeps {
   endpoint: () => string;
 }
 
-export function createMcpServer(deps: McpDeps): Server {
+/**
+ * The MCP endpoint of one app: the tool list is built once (schemas and prices do not change while
+ * the server runs); `server()` makes a protocol server over it, one per HTTP request (stateless) or
+ * one for stdio; `handle` answers a Streamable HTTP request.
+ */
+export class McpEndpoint {
+  private tools: ReturnType<typeof toolFor>[] | undefined;
+
+  constructor(private readonly deps: McpDeps) {}
+
+  async handle(request: Request): Promise<Response> {
+    const server = this.server();
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request);
+    } finally {
+      void server.close();
+    }
+  }
+
+  server(): Server {
+    this.tools ??= this.deps.operations.map((op) => toolFor(op, this.deps.payments.priceOf(op)));
+    return createMcpServer(this.deps, this.tools);
+  }
+}
+
+function createMcpServer(deps: McpDeps, tools: ReturnType<typeof toolFor>[]): Server {
   const server = new Server(
     { name: "ckg", title: "ckg: crypto knowledge graph", version: VERSION },
     {
@@ -52,9 +80,7 @@ export function createMcpServer(deps: McpDeps): Server {
   );
   const byName = new Map(deps.operations.map((op) => [op.name, op]));
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: deps.operations.map((op) => toolFor(op, deps.payments.priceOf(op))),
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const op = byName.get(request.params.name);

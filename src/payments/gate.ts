@@ -134,11 +134,6 @@ export class PaymentGate {
     return this.mode === "off" ? 0 : (this.prices.get(op.name) ?? 0);
   }
 
-  /** Prices of every operation as configured (also when payments are off: what would be charged). */
-  priceList(): Record<string, number> {
-    return Object.fromEntries(this.prices);
-  }
-
   status(): Record<string, unknown> {
     return {
       mode: this.mode,

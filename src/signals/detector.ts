@@ -89,8 +89,6 @@ export interface ScanContext {
   asOf: string;
   /** SQL for the date `n` days before the as-of date (negative: after). */
   day(n: number): string;
-  /** Published tables of a kind (for evidence). */
-  tables(kind: Kind): string[];
   graph: GraphFacts;
   /** Findings of the types that ran before (derived types only). */
   earlier: ScoredFinding[];
@@ -142,10 +140,6 @@ export function usd(value: number): string {
 /** YYYY-MM-DD plus `days` (negative: before). */
 export function addDays(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-}
-
-export function pct(value: number, digits = 1): string {
-  return `${value.toFixed(digits)}%`;
 }
 
 /**

@@ -11,9 +11,6 @@ import type { Severity } from "./bands.ts";
 export const ACTIONABILITY = ["urgent", "watchlist", "informational"] as const;
 export type Actionability = (typeof ACTIONABILITY)[number];
 
-/** decisions.md: urgent | watchlist | informational map to high | moderate | low. */
-export const ACTIONABILITY_SEVERITY: Record<Actionability, Severity> = { urgent: "high", watchlist: "moderate", informational: "low" };
-
 export interface LinkedSignal {
   signalId: string;
   type: string;

@@ -43,12 +43,13 @@ export function investmentGraph(graph: GraphFacts): Graph {
 export function communities(g: Graph, seed: string): Map<string, number> {
   if (g.order === 0) return new Map();
   const rng = new Rng(seed);
-  const mapping = louvain(g, { getEdgeWeight: g.size > 0 && g.hasEdgeAttribute(g.edges()[0]!, "weight") ? "weight" : null, rng: () => rng.next() });
+  // Edges without a weight count 1 (graphology's weight getter), so one setting serves both graphs.
+  const mapping = louvain(g, { getEdgeWeight: "weight", rng: () => rng.next() });
   return new Map(Object.entries(mapping));
 }
 
 /** Betweenness centrality (unweighted, normalised like networkx), exact or sampled; says which. */
-export function betweenness(g: Graph, seed: string): { values: Map<string, number>; sampled: boolean; pivots: number } {
+export function betweenness(g: Graph, seed: string): { values: Map<string, number>; sampled: boolean } {
   const n = g.order;
   const brandes = createUnweightedIndexedBrandes(g);
   const sampled = n > EXACT_BETWEENNESS_NODES;
@@ -71,6 +72,6 @@ export function betweenness(g: Graph, seed: string): { values: Map<string, numbe
   // The index numbers nodes in graph.nodes() order; its own list is the authority.
   const nodes = (brandes as unknown as { index: { nodes: string[] } }).index.nodes;
   nodes.forEach((node, i) => values.set(node, centrality[i]! * scale));
-  return { values, sampled, pivots: sources.length };
+  return { values, sampled };
 }
 

@@ -37,28 +37,47 @@ export interface ApplyCounts {
   unchanged: number;
   moves: Record<string, number>;
   ended: number;
+  /** The state each signal of this scan ended in, counted. */
+  by_qualification: Record<string, number>;
 }
 
-export function openEpisode(db: StateDb, type: string, key: string): Pick<SignalRow, "signal_id" | "episode_start" | "data_as_of"> | null {
-  return db
-    .query<Pick<SignalRow, "signal_id" | "episode_start" | "data_as_of">, [string, string]>(
-      "SELECT signal_id, episode_start, data_as_of FROM signals WHERE signal_type = ? AND key = ? AND ended_at IS NULL ORDER BY episode_start DESC LIMIT 1",
+/** The open episode of each key of a type (one read per type, not per finding): key -> episode start. */
+export function openEpisodes(db: StateDb, type: string): Map<string, string> {
+  const rows = db
+    .query<Pick<SignalRow, "key" | "episode_start">, [string]>(
+      "SELECT key, max(episode_start) AS episode_start FROM signals WHERE signal_type = ? AND ended_at IS NULL GROUP BY key",
     )
-    .get(type, key);
+    .all(type);
+  return new Map(rows.map((r) => [r.key, r.episode_start]));
 }
 
 export function applyScan(db: StateDb, meta: ScanMeta, candidates: IdentifiedCandidate[], typesRan: string[]): ApplyCounts {
-  const counts: ApplyCounts = { new: 0, updated: 0, unchanged: 0, moves: {}, ended: 0 };
+  const counts: ApplyCounts = { new: 0, updated: 0, unchanged: 0, moves: {}, ended: 0, by_qualification: {} };
   const insertMove = db.query("INSERT INTO signal_moves (signal_id, at, from_state, to_state, reason, scan_id) VALUES (?, ?, ?, ?, ?, ?)");
   const setState = db.query("UPDATE signals SET qualification = ?, updated_at = ? WHERE signal_id = ?");
-  const move = (id: string, from: Qualification | null, to: Qualification, reason: string) => {
+  const getRow = db.query<SignalRow, [string]>("SELECT * FROM signals WHERE signal_id = ?");
+  const insertSignal = db.query(
+    `INSERT INTO signals (signal_id, signal_type, key, entities, score, severity, evidence, qualification, created_at, updated_at, seen_at, episode_start, data_as_of)
+     VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?)`,
+  );
+  const updateSignal = db.query("UPDATE signals SET entities = ?, score = ?, severity = ?, evidence = ?, updated_at = ?, seen_at = ?, data_as_of = ? WHERE signal_id = ?");
+  const touch = db.query("UPDATE signals SET seen_at = ? WHERE signal_id = ?");
+  const link = db.query("INSERT OR IGNORE INTO signal_entities (signal_id, entity_uri) VALUES (?, ?)");
+  const corroboration = corroborator(candidates);
+  const state = new Map<string, Qualification>();
+
+  const move = (id: string, from: Qualification | null, to: Qualification, reason: string): Qualification => {
     insertMove.run(id, meta.now, from, to, reason, meta.scanId);
     if (from !== null) setState.run(to, meta.now, id);
     counts.moves[to] = (counts.moves[to] ?? 0) + 1;
+    return to;
   };
-  const getRow = db.query<SignalRow, [string]>("SELECT * FROM signals WHERE signal_id = ?");
-  const corroboration = corroborator(candidates);
-  const state = new Map<string, Qualification>();
+  /** pending | rejected -> screened, and on to qualified when corroborated in this scan. */
+  const screen = (c: IdentifiedCandidate, from: Qualification, reason: string): Qualification => {
+    move(c.signalId, from, "screened", reason);
+    const why = c.detector.derived ? derivedCorroboration(c, state) : corroboration(c);
+    return why ? move(c.signalId, "screened", "qualified", why) : "screened";
+  };
 
   db.transaction(() => {
     // Derived types last: their corroboration reads the states the others reached in this scan.
@@ -66,70 +85,35 @@ export function applyScan(db: StateDb, meta: ScanMeta, candidates: IdentifiedCan
     for (const c of ordered) {
       const row = getRow.get(c.signalId);
       const screens = c.failed.length === 0 ? "passed its screens (fresh data, above the size floor, no duplicate)" : `failed screens: ${c.failed.join(", ")}`;
-      const corroborated = () => (c.detector.derived ? derivedCorroboration(c, state) : corroboration(c));
-      if (!row) {
-        counts.new++;
-        db.query(
-          `INSERT INTO signals (signal_id, signal_type, key, entities, score, severity, evidence, qualification, created_at, updated_at, seen_at, episode_start, data_as_of)
-           VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?)`,
-        ).run(c.signalId, c.detector.slug, c.key, JSON.stringify(c.uris), c.score, c.severity, JSON.stringify(c.evidence), meta.now, meta.now, meta.now, c.episodeStart, meta.asOf);
-        const link = db.query("INSERT OR IGNORE INTO signal_entities (signal_id, entity_uri) VALUES (?, ?)");
-        for (const uri of new Set(c.uris)) link.run(c.signalId, uri);
-        move(c.signalId, null, "pending", `detected by scan ${meta.scanId} on data as of ${meta.asOf}`);
-        let current: Qualification = "pending";
-        if (c.failed.length > 0) {
-          move(c.signalId, current, "rejected", screens);
-          current = "rejected";
-        } else {
-          move(c.signalId, current, "screened", screens);
-          current = "screened";
-          const why = corroborated();
-          if (why) {
-            move(c.signalId, current, "qualified", why);
-            current = "qualified";
-          }
-        }
-        state.set(c.signalId, current);
-        continue;
-      }
-      if (row.data_as_of >= meta.asOf) {
+      if (row && row.data_as_of >= meta.asOf) {
         // The same data again (or older): nothing changes but when it was last seen.
-        db.query("UPDATE signals SET seen_at = ? WHERE signal_id = ?").run(meta.now, c.signalId);
+        touch.run(meta.now, c.signalId);
         state.set(c.signalId, row.qualification);
         counts.unchanged++;
         continue;
       }
-      counts.updated++;
-      db.query("UPDATE signals SET entities = ?, score = ?, severity = ?, evidence = ?, updated_at = ?, seen_at = ?, data_as_of = ? WHERE signal_id = ?").run(
-        JSON.stringify(c.uris), c.score, c.severity, JSON.stringify(c.evidence), meta.now, meta.now, meta.asOf, c.signalId,
-      );
-      const link = db.query("INSERT OR IGNORE INTO signal_entities (signal_id, entity_uri) VALUES (?, ?)");
-      for (const uri of new Set(c.uris)) link.run(c.signalId, uri);
-      let current = row.qualification;
-      if (c.failed.length > 0) {
-        if (current !== "rejected") {
-          move(c.signalId, current, "rejected", screens);
-          current = "rejected";
-        }
+      if (row) {
+        counts.updated++;
+        updateSignal.run(JSON.stringify(c.uris), c.score, c.severity, JSON.stringify(c.evidence), meta.now, meta.now, meta.asOf, c.signalId);
       } else {
-        if (current === "rejected" || current === "pending") {
-          move(c.signalId, current, "screened", `${screens} on data as of ${meta.asOf}`);
-          current = "screened";
-          const why = corroborated();
-          if (why) {
-            move(c.signalId, current, "qualified", why);
-            current = "qualified";
-          }
-        } else if (current === "screened") {
-          move(c.signalId, current, "qualified", `seen again by scan ${meta.scanId} on data as of ${meta.asOf} (first found on data as of ${row.episode_start})`);
-          current = "qualified";
-        }
+        counts.new++;
+        insertSignal.run(c.signalId, c.detector.slug, c.key, JSON.stringify(c.uris), c.score, c.severity, JSON.stringify(c.evidence), meta.now, meta.now, meta.now, c.episodeStart, meta.asOf);
+      }
+      for (const uri of new Set(c.uris)) link.run(c.signalId, uri);
+
+      let current: Qualification = row ? row.qualification : move(c.signalId, null, "pending", `detected by scan ${meta.scanId} on data as of ${meta.asOf}`);
+      if (c.failed.length > 0) {
+        if (current !== "rejected") current = move(c.signalId, current, "rejected", screens);
+      } else if (current === "pending" || current === "rejected") {
+        current = screen(c, current, row ? `${screens} on data as of ${meta.asOf}` : screens);
+      } else if (current === "screened") {
+        current = move(c.signalId, current, "qualified", `seen again by scan ${meta.scanId} on data as of ${meta.asOf} (first found on data as of ${row!.episode_start})`);
       }
       state.set(c.signalId, current);
     }
 
     // Episodes that a scan on newer data no longer finds end; unconfirmed ones expire.
-    const found = new Set(candidates.map((c) => c.signalId));
+    const end = db.query("UPDATE signals SET ended_at = ?, updated_at = ? WHERE signal_id = ?");
     for (const type of typesRan) {
       const open = db
         .query<Pick<SignalRow, "signal_id" | "qualification">, [string, string]>(
@@ -137,8 +121,8 @@ export function applyScan(db: StateDb, meta: ScanMeta, candidates: IdentifiedCan
         )
         .all(type, meta.asOf);
       for (const row of open) {
-        if (found.has(row.signal_id)) continue;
-        db.query("UPDATE signals SET ended_at = ?, updated_at = ? WHERE signal_id = ?").run(meta.now, meta.now, row.signal_id);
+        if (state.has(row.signal_id)) continue;
+        end.run(meta.now, meta.now, row.signal_id);
         counts.ended++;
         if (row.qualification === "pending" || row.qualification === "screened") {
           move(row.signal_id, row.qualification, "rejected", `expired unconfirmed: not found by scan ${meta.scanId} on data as of ${meta.asOf}`);
@@ -146,6 +130,7 @@ export function applyScan(db: StateDb, meta: ScanMeta, candidates: IdentifiedCan
       }
     }
   })();
+  for (const q of state.values()) counts.by_qualification[q] = (counts.by_qualification[q] ?? 0) + 1;
   return counts;
 }
 

@@ -11,12 +11,12 @@ import { readManifest } from "../snapshot/manifest.ts";
 import { type DataDir, currentSnapshotId, snapshotPath } from "../store/data-dir.ts";
 import type { StateDb } from "../store/state-db.ts";
 import { SYNTHETIC_SERIES_SOURCE, type Kind } from "../timeseries/kinds.ts";
-import { type ScanContext, type ScoredFinding, addDays } from "./detector.ts";
+import type { ScanContext, ScoredFinding } from "./detector.ts";
 import { DETECTORS } from "./detectors/index.ts";
 import { loadGraphFacts } from "./graph-facts.ts";
 import { signalId, signalKey } from "./identity.ts";
 import type { Narrator } from "./narratives.ts";
-import { type ApplyCounts, type IdentifiedCandidate, applyScan, openEpisode } from "./qualify.ts";
+import { type ApplyCounts, type IdentifiedCandidate, applyScan, openEpisodes } from "./qualify.ts";
 import { openScanInputs } from "./scan-inputs.ts";
 import { type Candidate, scoreFinding } from "./score.ts";
 
@@ -59,7 +59,6 @@ export interface ScanReport {
   types: TypeReport[];
   errors: { type: string; message: string }[];
   state: ApplyCounts;
-  by_qualification: Record<string, number>;
 }
 
 const iso = (d: Date) => d.toISOString().replace(/\.\d+Z$/, "Z");
@@ -91,7 +90,6 @@ export async function runScan(options: ScanOptions): Promise<ScanReport> {
       c: inputs.c,
       asOf,
       day: (n) => `(DATE '${asOf}' - INTERVAL (${n}) DAY)::DATE`,
-      tables: (kind: Kind) => inputs.tables.get(kind) ?? [],
       graph,
       earlier,
       narrator: options.narrator,
@@ -103,7 +101,7 @@ export async function runScan(options: ScanOptions): Promise<ScanReport> {
       try {
         const findings = await detector.detect(ctx);
         const sources = [
-          ...detector.inputs.flatMap((input) => (input.startsWith("ts:") ? ctx.tables(input.slice(3) as Kind) : [])),
+          ...detector.inputs.flatMap((input) => (input.startsWith("ts:") ? (inputs.tables.get(input.slice(3) as Kind) ?? []) : [])),
           ...(detector.inputs.some((i) => i.startsWith("graph:")) ? graphSources : []),
         ];
         const synthetic =
@@ -121,9 +119,10 @@ export async function runScan(options: ScanOptions): Promise<ScanReport> {
           if (previous) report.duplicates++;
           if (!previous || scored.score > previous.score) byKey.set(key, scored);
         }
+        const episodes = openEpisodes(options.state, detector.slug);
         for (const [key, scored] of byKey) {
-          const episode = openEpisode(options.state, detector.slug, key);
-          const episodeStart = episode && episode.episode_start <= asOf ? episode.episode_start : asOf;
+          const open = episodes.get(key);
+          const episodeStart = open !== undefined && open <= asOf ? open : asOf;
           const id = signalId(detector.slug, key, episodeStart);
           candidates.push({ ...scored, key, signalId: id, episodeStart });
           report.by_severity[scored.severity] = (report.by_severity[scored.severity] ?? 0) + 1;
@@ -168,11 +167,6 @@ export async function runScan(options: ScanOptions): Promise<ScanReport> {
     );
     throw error;
   }
-  const byQualification: Record<string, number> = {};
-  for (const c of candidates) {
-    const q = options.state.query<{ q: string }, [string]>("SELECT qualification AS q FROM signals WHERE signal_id = ?").get(c.signalId)?.q ?? "unknown";
-    byQualification[q] = (byQualification[q] ?? 0) + 1;
-  }
   const report: ScanReport = {
     scan_id: scanId,
     snapshot_id: snapshotId,
@@ -185,15 +179,9 @@ export async function runScan(options: ScanOptions): Promise<ScanReport> {
     types: reports,
     errors,
     state,
-    by_qualification: byQualification,
   };
   options.state.query("UPDATE scans SET status = ?, finished_at = ?, report = ? WHERE scan_id = ?").run(report.status, report.finished_at, JSON.stringify(report), scanId);
   options.log.info({ scan_id: scanId, as_of: asOf, ms: report.duration_ms, signals: candidates.length, status: report.status, errors: errors.length }, "scan finished");
   return report;
-}
-
-/** The as-of dates a first start scans: the day before, then the day, so persistent signals qualify at once. */
-export function firstStartDates(asOf: string): string[] {
-  return [addDays(asOf, -1), asOf];
 }
 

@@ -75,10 +75,10 @@ export interface SignalQuery {
   activeOnly?: boolean;
 }
 
-/** Strongest first, then most recently seen. */
-export function querySignals(db: StateDb, query: SignalQuery): { signals: Signal[]; total: number } {
+/** The WHERE clause and parameters of a query's filters (limit aside). */
+function filtersOf(query: Omit<SignalQuery, "limit">): { clause: string; params: Record<string, string> } {
   const where = ["s.seen_at >= $since"];
-  const params: Record<string, string | number> = { since: query.since };
+  const params: Record<string, string> = { since: query.since };
   if (query.types) {
     where.push(`s.signal_type IN (${query.types.map((_, i) => `$t${i}`).join(", ")})`);
     query.types.forEach((t, i) => (params[`t${i}`] = t));
@@ -92,12 +92,26 @@ export function querySignals(db: StateDb, query: SignalQuery): { signals: Signal
     where.push(`s.signal_id IN (SELECT signal_id FROM signal_entities WHERE entity_uri IN (${query.entities.map((_, i) => `$e${i}`).join(", ")}))`);
     query.entities.forEach((e, i) => (params[`e${i}`] = e));
   }
-  const clause = where.join(" AND ");
+  return { clause: where.join(" AND "), params };
+}
+
+/** Strongest first, then most recently seen. */
+export function querySignals(db: StateDb, query: SignalQuery): { signals: Signal[]; total: number } {
+  const { clause, params } = filtersOf(query);
   const total = db.query<{ n: number }, typeof params>(`SELECT count(*) AS n FROM signals s WHERE ${clause}`).get(params)!.n;
   const rows = db
     .query<SignalRow, typeof params>(`SELECT s.* FROM signals s WHERE ${clause} ORDER BY s.score DESC, s.seen_at DESC, s.signal_id LIMIT ${query.limit}`)
     .all(params);
   return { signals: rows.map(toSignal), total };
+}
+
+/** How many signals of each type match the filters. */
+export function countByType(db: StateDb, query: Omit<SignalQuery, "limit">): Record<string, number> {
+  const { clause, params } = filtersOf(query);
+  const rows = db
+    .query<{ t: string; n: number }, typeof params>(`SELECT s.signal_type AS t, count(*) AS n FROM signals s WHERE ${clause} GROUP BY s.signal_type ORDER BY s.signal_type`)
+    .all(params);
+  return Object.fromEntries(rows.map((r) => [r.t, r.n]));
 }
 
 export function movesOf(db: StateDb, signalId: string): Move[] {

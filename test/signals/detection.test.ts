@@ -111,9 +111,14 @@ describe("qualification", () => {
 
   test("a finding below its size floor is rejected with the screen named", () => {
     const rejected = rows("qualification = 'rejected'").map(toSignal);
-    const floor = rejected.find((s) => (s.evidence.screens as { failed: string[] }).failed.includes("below_size_floor"));
-    if (floor) expect(movesOf(state, floor.signal_id).at(-1)!.reason).toContain("below_size_floor");
-    for (const s of rejected) expect(movesOf(state, s.signal_id).at(-1)!.to).toBe("rejected");
+    const floor = rejected.filter((s) => (s.evidence.screens as { failed: string[] }).failed.includes("below_size_floor"));
+    // The demo world has small treasuries, thin tokens and small protocols below their floors.
+    expect(floor.length).toBeGreaterThan(0);
+    for (const s of floor) {
+      expect(s.evidence.screens).toEqual({ passed: false, failed: ["below_size_floor"] });
+      expect(movesOf(state, s.signal_id).map((m) => m.to)).toEqual(["pending", "rejected"]);
+      expect(movesOf(state, s.signal_id).at(-1)!.reason).toContain("below_size_floor");
+    }
   });
 
   test("re-running a scan on the same data changes nothing but when signals were last seen", async () => {
@@ -131,6 +136,7 @@ describe("qualification", () => {
   test("a scan on newer data ends what it no longer finds: unconfirmed signals expire to rejected", async () => {
     // The day after the data ends: one-day spikes are gone, and daily inputs are a day old.
     const spike = rows("signal_type = 'yield-anomaly' AND qualification = 'screened' AND ended_at IS NULL");
+    expect(spike.length).toBeGreaterThan(0);
     await scan(root, state, addDays(asOf, 1));
     for (const row of spike) {
       const after = rows("signal_id = ?", row.signal_id)[0]!;

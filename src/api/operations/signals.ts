@@ -16,7 +16,7 @@ import {
   signalListSchema,
   sinceIso,
 } from "../../signals/insights.ts";
-import { querySignals } from "../../signals/store.ts";
+import { countByType, querySignals } from "../../signals/store.ts";
 import type { Services } from "../../services.ts";
 import { defineOperation } from "../operation.ts";
 
@@ -104,19 +104,7 @@ export const signalsOverview = defineOperation({
       entities: entity ? [entity.uri] : undefined,
     };
     const { signals, total } = querySignals(services.state, { ...query, limit: input.limit });
-    const byType = services.state
-      .query<{ t: string; n: number }, Record<string, string>>(
-        `SELECT signal_type AS t, count(*) AS n FROM signals WHERE seen_at >= $since ${input.qualification === "all" ? "" : "AND qualification = $q"}
-         ${entity ? "AND signal_id IN (SELECT signal_id FROM signal_entities WHERE entity_uri = $e)" : ""} ${input.signal_type ? "AND signal_type = $t" : ""}
-         GROUP BY signal_type ORDER BY signal_type`,
-      )
-      .all({
-        since: query.since,
-        ...(input.qualification === "all" ? {} : { q: input.qualification }),
-        ...(entity ? { e: entity.uri } : {}),
-        ...(input.signal_type ? { t: input.signal_type } : {}),
-      });
-    return { signals, count: signals.length, total, by_type: Object.fromEntries(byType.map((r) => [r.t, r.n])), entity };
+    return { signals, count: signals.length, total, by_type: countByType(services.state, query), entity };
   },
 });
 
