@@ -20,7 +20,7 @@ export const scan: Command = {
     json: { type: "boolean", help: "print each scan's full report as JSON" },
   },
   async run({ config, options }) {
-    const [{ createLogger }, { dataDir }, { openStateDb }, { runScan }, { narratorFor }, { DETECTORS }, { addDays }, { readManifest }, { currentSnapshotId, snapshotPath }, { default: progress }] =
+    const [{ createLogger }, { currentSnapshotId, dataDir, snapshotPath }, { openStateDb }, { runScan }, { narratorFor }, { DETECTORS }, { addDays }, { readManifest }, { default: progress }] =
       await Promise.all([
         import("../log.ts"),
         import("../store/data-dir.ts"),
@@ -30,7 +30,6 @@ export const scan: Command = {
         import("../signals/detectors/index.ts"),
         import("../signals/detector.ts"),
         import("../snapshot/manifest.ts"),
-        import("../store/data-dir.ts"),
         import("cli-progress"),
       ]);
     const log = createLogger(config.log_level, 2);

@@ -1,7 +1,8 @@
 /**
  * @module signals/graph-facts
  * The graph relations the detectors read, loaded once per scan from the snapshot's facts.parquet
- * (not through SPARQL: a scan reads whole relations, which a columnar scan does in a second).
+ * (not through SPARQL: a scan reads whole relations, which a columnar scan does in a second), as
+ * maps for graph algorithms and as small tables (`token_issuer`, `protocol_sector`) for SQL detectors.
  * Investors reach a token through the protocol that issues it; a token's sector is its issuer's
  * category; a protocol's developers are the contributors to its repositories.
  */
@@ -28,13 +29,14 @@ export async function loadGraphFacts(c: DuckDBConnection): Promise<GraphFacts> {
     for (const { a, b } of rows) append(map, a, b);
     return map;
   };
-  const issuerOf = new Map(
-    (await pairs(`SELECT subject_id AS a, object AS b FROM facts WHERE predicate = 'issuedBy' AND starts_with(object, 'protocol/') ORDER BY a, b`)).map((r) => [r.a, r.b]),
-  );
+  // The relations SQL detectors join too: defined once, kept as temporary tables of the scan's session.
+  await c.run(`CREATE TEMP TABLE token_issuer AS
+    SELECT subject_id AS token, min(object) AS protocol FROM facts WHERE predicate = 'issuedBy' AND starts_with(object, 'protocol/') GROUP BY subject_id`);
+  await c.run(`CREATE TEMP TABLE protocol_sector AS
+    SELECT subject_id AS protocol, min(object) AS sector FROM facts WHERE predicate = 'category' AND starts_with(subject_id, 'protocol/') GROUP BY subject_id`);
+  const issuerOf = new Map((await pairs(`SELECT token AS a, protocol AS b FROM token_issuer ORDER BY a`)).map((r) => [r.a, r.b]));
   const investorsOf = group(await pairs(`SELECT DISTINCT object AS a, subject_id AS b FROM facts WHERE predicate = 'investedIn' ORDER BY a, b`));
-  const sectorOf = new Map(
-    (await pairs(`SELECT subject_id AS a, min(object) AS b FROM facts WHERE predicate = 'category' AND starts_with(subject_id, 'protocol/') GROUP BY a`)).map((r) => [r.a, r.b]),
-  );
+  const sectorOf = new Map((await pairs(`SELECT protocol AS a, sector AS b FROM protocol_sector`)).map((r) => [r.a, r.b]));
   const developersOf = group(
     await pairs(`SELECT DISTINCT r.subject_id AS a, d.subject_id AS b
       FROM facts r JOIN facts d ON d.predicate = 'contributesTo' AND d.object = r.object

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineDetector, rowsOf, usd } from "../detector.ts";
 import { invert, pairsSharing } from "../graph-facts.ts";
+import { sqlString } from "../../store/duckdb.ts";
 
 const BUS_FACTOR = { name: "contributors", unit: "people", bands: { direction: "lower" as const, unit: "people", low: 3, moderate: 2, high: 0 } };
 
@@ -42,7 +43,7 @@ export default defineDetector({
           await rowsOf<{ id: string; tvl: number }>(
             ctx.c,
             `SELECT entity_id AS id, arg_max("tvlUsd", date) AS tvl FROM protocol WHERE date > ${ctx.day(7)} AND date <= ${ctx.day(0)}
-             AND entity_id IN (${small.map(([p]) => `'${p.replaceAll("'", "''")}'`).join(", ")}) GROUP BY entity_id HAVING arg_max("tvlUsd", date) >= 10e6`,
+             AND entity_id IN (${small.map(([p]) => sqlString(p)).join(", ")}) GROUP BY entity_id HAVING arg_max("tvlUsd", date) >= 10e6`,
           )
         ).map((r) => [r.id, r.tvl]),
       );

@@ -17,14 +17,9 @@ export default defineDetector({
   },
   screens: { maxAgeDays: 30 },
   async detect(ctx) {
-    const sectors = [...ctx.graph.issuerOf]
-      .map(([token, protocol]) => [token, ctx.graph.sectorOf.get(protocol)] as const)
-      .filter((p): p is readonly [string, string] => p[1] !== undefined)
-      .map(([token, sector]) => `('${token.replaceAll("'", "''")}', '${sector.replaceAll("'", "''")}')`);
-    if (sectors.length === 0) return [];
     const rows = await rowsOf<{ sector: string; src: string; net: number; last: string; tokens: { token: string; net: number }[] }>(
       ctx.c,
-      `WITH s(token, sector) AS (VALUES ${sectors.join(", ")}),
+      `WITH s AS (SELECT i.token, p.sector FROM token_issuer i JOIN protocol_sector p USING (protocol)),
          t AS (SELECT f.entity_id AS token, s.sector, sum(f."netFlowUsd") AS net, max(f.date) AS last, any_value(f.source_table) AS src
                FROM insider_flows f JOIN s ON s.token = f.entity_id WHERE f.date > ${ctx.day(30)} AND f.date <= ${ctx.day(0)} GROUP BY ALL)
        SELECT sector, any_value(src) AS src, sum(net) AS net, max(last)::VARCHAR AS last,

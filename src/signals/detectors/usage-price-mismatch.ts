@@ -15,8 +15,6 @@ export default defineDetector({
   details: { token_id: z.string(), users_growth_pct: z.number(), price_growth_pct: z.number(), direction: z.enum(["usage_ahead", "price_ahead"]), daily_users: z.number() },
   screens: { maxAgeDays: 2 },
   async detect(ctx) {
-    const pairs = [...ctx.graph.issuerOf].map(([token, protocol]) => `('${protocol.replaceAll("'", "''")}', '${token.replaceAll("'", "''")}')`);
-    if (pairs.length === 0) return [];
     const growth = (table: string, column: string) => `
       SELECT entity_id, any_value(source_table) AS src, max(date)::VARCHAR AS last,
         avg("${column}") FILTER (WHERE date > ${ctx.day(7)}) / avg("${column}") FILTER (WHERE date <= ${ctx.day(30)}) - 1 AS g,
@@ -25,10 +23,9 @@ export default defineDetector({
       HAVING avg("${column}") FILTER (WHERE date <= ${ctx.day(30)}) > 0 AND count(*) FILTER (WHERE date > ${ctx.day(7)}) > 0`;
     const rows = await rowsOf<{ protocol: string; token: string; usrc: string; psrc: string; ug: number; pg: number; users: number; last: string }>(
       ctx.c,
-      `WITH issuer(protocol, token) AS (VALUES ${pairs.join(", ")}),
-         u AS (${growth("protocol", "dailyUsers")}), p AS (${growth("token", "currentPrice")})
+      `WITH u AS (${growth("protocol", "dailyUsers")}), p AS (${growth("token", "currentPrice")})
        SELECT i.protocol, i.token, u.src AS usrc, p.src AS psrc, u.g AS ug, p.g AS pg, u.recent AS users, least(u.last, p.last) AS last
-       FROM issuer i JOIN u ON u.entity_id = i.protocol JOIN p ON p.entity_id = i.token
+       FROM token_issuer i JOIN u ON u.entity_id = i.protocol JOIN p ON p.entity_id = i.token
        WHERE abs(u.g - p.g) >= 0.10 AND u.recent >= 100`,
     );
     return rows.map((r) => {
