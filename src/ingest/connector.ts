@@ -1,0 +1,47 @@
+/**
+ * @module ingest/connector
+ * The contract of a provider connector. `fetch` downloads (only what is missing: saved answers are
+ * skipped, histories start after the last stored day) and saves every answer in the raw store;
+ * `parse` reads the saved answers and never the network, so an offline import and an online ingest
+ * parse alike. Malformed records are rejected with a reason, never thrown.
+ */
+import type { SourceInfo } from "../dataset/world.ts";
+import type { Logger } from "../log.ts";
+import type { ProviderHttp } from "./http.ts";
+import type { RawStore } from "./raw-store.ts";
+import type { ProviderId, ProviderOutput } from "./records.ts";
+
+export interface ProviderSettings {
+  /** Base URLs by name (a provider may have several hosts: DefiLlama api, yields, stablecoins). */
+  urls: Record<string, string>;
+  apiKey?: string;
+}
+
+export interface FetchContext {
+  http: ProviderHttp;
+  raw: RawStore;
+  settings: ProviderSettings;
+  log: Logger;
+  /** The day the run speaks for (UTC, YYYY-MM-DD): the end of every history range. */
+  today: string;
+  /** Most detail requests per list (protocol histories, coin charts, ...): the largest first. */
+  detailLimit: number;
+  /** The last day already stored for a history (from earlier runs), so only later days are asked for. */
+  since(series: string): string | undefined;
+  /** Reports progress of the current step. */
+  progress(done: number, total: number): void;
+}
+
+export interface Connector {
+  id: ProviderId;
+  source: SourceInfo;
+  fetch(ctx: FetchContext): Promise<void>;
+  parse(raw: RawStore, out: ProviderOutput): void;
+}
+
+/** Fetches a request once: an answer saved by an earlier (killed) attempt of this run is reused. */
+export async function fetchOnce(ctx: FetchContext, provider: ProviderId, key: string, get: () => Promise<unknown>): Promise<boolean> {
+  if (ctx.raw.has(provider, key)) return false;
+  ctx.raw.save(provider, key, await get());
+  return true;
+}

@@ -1,0 +1,126 @@
+/**
+ * @module ingest/records
+ * What a provider's parser produces, before entity resolution: entity claims identified by keys,
+ * and series rows whose id columns hold keys. The resolver turns keys into graph ids.
+ *
+ * A key names one thing in one provider's terms and carries its type, so a DefiLlama protocol and
+ * the CoinGecko coin of its token (same `gecko_id`) never merge: `Protocol:defillama:uniswap`,
+ * `Token:coingecko:uniswap`, `Chain:caip2:eip155:1`, `Organization:snapshot:uniswap.eth`.
+ * A token deployment is an address key, `addressKey(chainKey, address)`: the chain part is any key
+ * of the chain, made canonical once chains are resolved.
+ */
+import type { Attribute, ClassName, NodeType, Relation } from "../graph/vocabulary.ts";
+import type { Logger } from "../log.ts";
+import type { Kind } from "../timeseries/kinds.ts";
+
+export type ProviderId = "defillama" | "coingecko" | "chains" | "snapshot" | "github";
+export const PROVIDER_IDS: readonly ProviderId[] = ["chains", "coingecko", "defillama", "snapshot", "github"];
+
+export function key(type: NodeType, namespace: string, value: string | number): string {
+  return `${type}:${namespace}:${value}`;
+}
+
+/** Lower-cases 0x addresses (EVM); other chains' addresses are case-sensitive and kept. */
+export function normalizeAddress(address: string): string {
+  const trimmed = address.trim();
+  return /^0x[0-9a-fA-F]+$/.test(trimmed) ? trimmed.toLowerCase() : trimmed;
+}
+
+const ADDRESS = "Token:address";
+
+export function addressKey(chainKey: string, address: string): string {
+  return `${ADDRESS}|${chainKey}|${normalizeAddress(address)}`;
+}
+
+export function parseAddressKey(k: string): { chainKey: string; address: string } | undefined {
+  if (!k.startsWith(`${ADDRESS}|`)) return undefined;
+  const last = k.lastIndexOf("|");
+  return { chainKey: k.slice(ADDRESS.length + 1, last), address: k.slice(last + 1) };
+}
+
+export function typeOfKey(k: string): NodeType {
+  return k.slice(0, k.indexOf(":")) as NodeType;
+}
+
+export interface EntityClaim {
+  type: NodeType;
+  /** Identity keys; the first is the provider's own id for the record. At least one. */
+  keys: string[];
+  name: string;
+  /** Subclasses beyond the type (Stablecoin, VentureFund, DAO, ...). */
+  labels?: ClassName[];
+  symbol?: string;
+  aliases?: string[];
+  attributes?: [Attribute, string | number | boolean][];
+  /** Relations to other things, by any of their keys. */
+  relations?: [Relation, string][];
+  /** The record's pages at the provider (owl:sameAs). */
+  sameAs?: string[];
+  /** 0..1: how prominent (TVL, market cap rank); orders ambiguous name matches. */
+  prominence?: number;
+}
+
+/** A series row: `entity_id` and the kind's other id columns (protocol_id, chain_id, ...) hold keys. */
+export type SeriesRow = Record<string, string | number | boolean | null>;
+
+/** The id columns of series rows that name graph entities (resolved from keys). */
+export const SERIES_KEY_COLUMNS = ["entity_id", "protocol_id", "chain_id", "asset_id", "token_id", "exchange_id", "proposal_id", "schedule_id", "holder_id"] as const;
+
+export interface Rejection {
+  provider: ProviderId;
+  what: string;
+  reason: string;
+}
+
+/** Collects one provider's claims and series while its responses are parsed. */
+export class ProviderOutput {
+  readonly claims: EntityClaim[] = [];
+  readonly series = new Map<Kind, SeriesRow[]>();
+  readonly rejected: Rejection[] = [];
+  /** The latest day any record speaks for (the provider's freshness). */
+  latestDate: string | undefined;
+
+  constructor(
+    readonly provider: ProviderId,
+    private readonly log: Logger,
+  ) {}
+
+  entity(claim: EntityClaim): void {
+    if (claim.keys.length === 0 || !claim.name.trim()) {
+      this.reject(`${claim.type} claim`, "no key or no name");
+      return;
+    }
+    this.claims.push(claim);
+  }
+
+  row(kind: Kind, row: SeriesRow): void {
+    let rows = this.series.get(kind);
+    if (!rows) this.series.set(kind, (rows = []));
+    rows.push(row);
+    const date = row.date;
+    if (typeof date === "string" && (!this.latestDate || date > this.latestDate)) this.latestDate = date;
+  }
+
+  /** A malformed record: skipped, counted and logged (the first few of each provider in full). */
+  reject(what: string, reason: string): void {
+    this.rejected.push({ provider: this.provider, what, reason });
+    if (this.rejected.length <= 20) this.log.warn({ provider: this.provider, what, reason }, "record rejected");
+  }
+
+  get rowCount(): number {
+    let n = 0;
+    for (const rows of this.series.values()) n += rows.length;
+    return n;
+  }
+}
+
+/** Unix seconds or milliseconds, or an ISO string, as a UTC day (YYYY-MM-DD); undefined when not a time. */
+export function dayOf(value: unknown): string | undefined {
+  let ms: number;
+  if (typeof value === "number" && Number.isFinite(value)) ms = value < 1e11 ? value * 1000 : value;
+  else if (typeof value === "string" && /^\d+$/.test(value)) return dayOf(Number(value));
+  else if (typeof value === "string") ms = Date.parse(value);
+  else return undefined;
+  if (!Number.isFinite(ms)) return undefined;
+  return new Date(ms).toISOString().slice(0, 10);
+}
