@@ -90,6 +90,17 @@ export class ProviderHttp {
           }
           if (asked !== undefined) wait = asked;
           lastError = new ProviderError(`rate limited by ${this.provider} (429)`, 429);
+        } else if (response.status === 403 && response.headers.get("x-ratelimit-remaining") === "0") {
+          // GitHub's primary rate limit: wait until the reset time it gives.
+          this.stats.rateLimited++;
+          const reset = Number(response.headers.get("x-ratelimit-reset"));
+          await response.body?.cancel();
+          const asked = Number.isFinite(reset) && reset > 0 ? Math.max(0, reset * 1000 - Date.now()) : undefined;
+          if (asked !== undefined && asked > maxRetryAfterMs) {
+            throw new ProviderError(`${this.provider} rate limit resets in ${Math.round(asked / 1000)} s, more than allowed`, 403);
+          }
+          if (asked !== undefined) wait = asked;
+          lastError = new ProviderError(`rate limited by ${this.provider} (403, limit exhausted)`, 403);
         } else if (response.status >= 500 || response.status === 408) {
           await response.body?.cancel();
           lastError = new ProviderError(`${this.provider} answered ${response.status} for ${redact(url)}`, response.status);

@@ -66,6 +66,13 @@ export type SeriesRow = Record<string, string | number | boolean | null>;
 /** The id columns of series rows that name graph entities (resolved from keys). */
 export const SERIES_KEY_COLUMNS = ["entity_id", "protocol_id", "chain_id", "asset_id", "token_id", "exchange_id", "proposal_id", "schedule_id", "holder_id"] as const;
 
+/** A fact about a thing another record (or provider) names: added only when both ends resolve. */
+export interface Link {
+  subject: string;
+  relation: Relation;
+  object: string;
+}
+
 export interface Rejection {
   provider: ProviderId;
   what: string;
@@ -75,6 +82,7 @@ export interface Rejection {
 /** Collects one provider's claims and series while its responses are parsed. */
 export class ProviderOutput {
   readonly claims: EntityClaim[] = [];
+  readonly links: Link[] = [];
   readonly series = new Map<Kind, SeriesRow[]>();
   readonly rejected: Rejection[] = [];
   /** The latest day any record speaks for (the provider's freshness). */
@@ -91,6 +99,10 @@ export class ProviderOutput {
       return;
     }
     this.claims.push(claim);
+  }
+
+  link(subject: string, relation: Relation, object: string): void {
+    this.links.push({ subject, relation, object });
   }
 
   row(kind: Kind, row: SeriesRow): void {
