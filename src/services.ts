@@ -28,6 +28,9 @@ import { type StateDb, openStateDb } from "./store/state-db.ts";
 import { join } from "node:path";
 import { VERSION } from "./version.ts";
 
+/** How long a replaced snapshot's SQL database stays open for the requests still using it. */
+const RETIRE_AFTER_MS = 60_000;
+
 export type Phase = "starting" | "building" | "loading" | "ready" | "failed";
 
 export interface LiveSnapshot {
@@ -48,6 +51,7 @@ export class Services {
   live: LiveSnapshot | undefined;
   readonly startedAt = Date.now();
   private childLogsTo: 1 | 2 = 1;
+  private watcher: ReturnType<typeof setInterval> | undefined;
 
   private constructor(
     readonly config: Config,
@@ -96,29 +100,78 @@ export class Services {
   }
 
   /**
-   * Makes a snapshot live. The graph processes start loading first (the longest step, in other
-   * processes); meanwhile this process builds the name index, applies the change log and the schema
-   * document, so non-graph routes answer as soon as those are done.
+   * Makes a snapshot live at start-up. The graph processes start loading first (the longest step,
+   * in other processes); meanwhile this process builds the name index, applies the change log and
+   * the schema document, so non-graph routes answer as soon as those are done.
    */
   async activate(id: string): Promise<void> {
+    const { live, graphLoaded } = await this.prepare(id);
+    this.live = live;
+    this.phase = "loading";
+    this.log.info({ snapshot: id, nodes: live.names.size, synthetic: live.manifest.synthetic }, "snapshot active; graph loading");
+    await graphLoaded;
+    this.phase = "ready";
+    this.log.info({ snapshot: id, ready_ms: Date.now() - this.startedAt }, "ready");
+    this.watchSnapshots();
+  }
+
+  /**
+   * Switches a running server to a newer snapshot (published by `ckg ingest`): everything is
+   * prepared beside the live one, which keeps answering; the switch is one assignment once the new
+   * graph is loaded. Requests already running finish on the old snapshot, whose SQL database is
+   * closed a while later.
+   */
+  async switchTo(id: string): Promise<void> {
+    const previous = this.live;
+    const started = performance.now();
+    this.log.info({ from: previous?.id, to: id }, "a new snapshot was published; loading it beside the live one");
+    const { live, graphLoaded } = await this.prepare(id);
+    try {
+      await graphLoaded;
+    } catch (error) {
+      live.timeseries.close();
+      throw error;
+    }
+    this.live = live;
+    this.log.info({ snapshot: id, ms: Math.round(performance.now() - started) }, "switched to the new snapshot");
+    if (previous) setTimeout(() => previous.timeseries.close(), RETIRE_AFTER_MS).unref();
+  }
+
+  /** Polls CURRENT: a snapshot published by another process is picked up without a restart. */
+  private watchSnapshots(): void {
+    if (this.watcher) return;
+    let failed: string | undefined;
+    let switching = false;
+    this.watcher = setInterval(() => {
+      const id = currentSnapshotId(this.dir);
+      if (!id || switching || id === this.live?.id || id === failed) return;
+      switching = true;
+      this.switchTo(id)
+        .then(() => (failed = undefined))
+        .catch((error: Error) => {
+          failed = id;
+          this.log.error({ snapshot: id, err: error.message }, "the new snapshot could not be loaded; the previous one keeps serving");
+        })
+        .finally(() => (switching = false));
+    }, this.config.snapshot_poll_ms);
+    this.watcher.unref();
+  }
+
+  private async prepare(id: string): Promise<{ live: LiveSnapshot; graphLoaded: Promise<void> }> {
     const dir = snapshotPath(this.dir, id);
     const manifest = readManifest(dir);
     const ns = manifest.namespaces;
     const graphLoaded = this.graph.load({ id, file: join(dir, manifest.files.graph), quads: manifest.counts.quads });
-    graphLoaded.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
+    graphLoaded.catch(() => undefined); // awaited by the caller; a failure must not go unhandled meanwhile
     const ontology = loadOntology(ns.ontology);
     const names = await NameIndex.fromParquet(this.duck, join(dir, manifest.files.entities), ns);
     const deployments = await Deployments.fromParquet(this.duck, join(dir, manifest.files.facts));
     const search = SearchEngine.open(dir, manifest, { names, deployments }, this.config, this.log);
     const added = await applySnapshotChanges(this.state, this.duck, { id, changesFile: join(dir, manifest.files.changes) }, names);
+    if (added > 0) this.log.info({ snapshot: id, changes_added: added }, "changes feed extended");
     const schema = describeSchema(manifest, ontology, ns);
     const timeseries = await TimeseriesStore.open(dir, manifest, { memoryLimit: this.config.sql_memory_limit });
-    this.live = { id, dir, manifest, ns, ontology, names, search, schema, timeseries };
-    this.phase = "loading";
-    this.log.info({ snapshot: id, nodes: names.size, changes_added: added, synthetic: manifest.synthetic }, "snapshot active; graph loading");
-    await graphLoaded;
-    this.phase = "ready";
-    this.log.info({ snapshot: id, ready_ms: Date.now() - this.startedAt }, "ready");
+    return { live: { id, dir, manifest, ns, ontology, names, search, schema, timeseries }, graphLoaded };
   }
 
   /** The live snapshot, or 503 while there is none yet. */
@@ -139,6 +192,7 @@ export class Services {
       data_dir: this.dir.root,
       graph: this.graph.status(),
       scans: this.scans.status(),
+      ingest: this.scans.ingestStatus(),
     };
     if (this.error) body.error = this.error;
     if (live) {
@@ -156,6 +210,7 @@ export class Services {
   }
 
   async close(): Promise<void> {
+    if (this.watcher) clearInterval(this.watcher);
     await this.scans.close();
     await this.graph.close();
     this.live?.timeseries.close();

@@ -5,10 +5,12 @@
  */
 import { build } from "./build.ts";
 import type { Command } from "./command.ts";
+import { exportCommand } from "./export.ts";
 import { graphWorker } from "./graph-worker.ts";
+import { importCommand, ingest } from "./ingest.ts";
 import { mcp } from "./mcp.ts";
 import { scan } from "./scan.ts";
 import { serve } from "./serve.ts";
 import { sparql } from "./sparql.ts";
 
-export const COMMANDS: readonly Command[] = [serve, build, scan, mcp, sparql, graphWorker];
+export const COMMANDS: readonly Command[] = [serve, build, ingest, importCommand, exportCommand, scan, mcp, sparql, graphWorker];

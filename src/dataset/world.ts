@@ -53,11 +53,15 @@ export interface ChangeRecord {
   source: string;
 }
 
+/** owl:sameAs: the same thing's page at a provider (an IRI that is not one of our entities). */
+export const SAME_AS = "owl:sameAs";
+export type FactPredicate = Relation | Attribute | "rdf:type" | typeof SAME_AS;
+
 /** Facts in columns: millions of them at full scale, so no object per fact. */
 export interface FactColumns {
   subject: string[];
-  predicate: (Relation | Attribute | "rdf:type")[];
-  /** An entity id (relations, rdf:type holds a class name) or a literal's lexical form. */
+  predicate: FactPredicate[];
+  /** An entity id (relations, rdf:type holds a class name), an IRI (owl:sameAs) or a literal's lexical form. */
   object: string[];
   isRelation: boolean[];
   source: string[];
@@ -113,6 +117,44 @@ export class World {
     this.push(id, relation, target, true, source);
   }
 
+  /** Only absolute http(s) IRIs that N-Quads can carry unescaped; returns false for anything else. */
+  sameAs(id: string, iri: string, source: string): boolean {
+    if (!/^https?:\/\/[^\s<>"{}|\\^`]+$/.test(iri)) return false;
+    this.push(id, SAME_AS, iri, false, source);
+    return true;
+  }
+
+  /** Registers an entity whose facts are loaded separately (a world read back from a snapshot). */
+  restoreEntity(entity: EntityRecord): void {
+    this.entities.set(entity.id, entity);
+    let names = this.namesByType.get(entity.type);
+    if (!names) this.namesByType.set(entity.type, (names = new Set()));
+    names.add(entity.name.toLowerCase());
+  }
+
+  /** Appends a fact as read back from a snapshot. */
+  restoreFact(subject: string, predicate: FactPredicate, object: string, isRelation: boolean, source: string): void {
+    this.push(subject, predicate, object, isRelation, source);
+  }
+
+  /** Keeps only the facts `keep` accepts (by index); returns how many were dropped. */
+  retainFacts(keep: (i: number) => boolean): number {
+    const f = this.facts;
+    let w = 0;
+    const n = f.subject.length;
+    for (let r = 0; r < n; r++) {
+      if (!keep(r)) continue;
+      f.subject[w] = f.subject[r]!;
+      f.predicate[w] = f.predicate[r]!;
+      f.object[w] = f.object[r]!;
+      f.isRelation[w] = f.isRelation[r]!;
+      f.source[w] = f.source[r]!;
+      w++;
+    }
+    for (const column of [f.subject, f.predicate, f.object, f.isRelation, f.source]) column.length = w;
+    return n - w;
+  }
+
   change(record: ChangeRecord): void {
     this.changes.push(record);
   }
@@ -139,7 +181,7 @@ export class World {
     return problems;
   }
 
-  private push(s: string, p: FactColumns["predicate"][number], o: string, isRelation: boolean, source: string): void {
+  private push(s: string, p: FactPredicate, o: string, isRelation: boolean, source: string): void {
     const facts = this.facts;
     facts.subject.push(s);
     facts.predicate.push(p);

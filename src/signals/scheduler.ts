@@ -8,6 +8,7 @@
 import type { Subprocess } from "bun";
 import { Cron } from "croner";
 import type { Config } from "../config/config.ts";
+import { envName } from "../config/settings.ts";
 import type { Logger } from "../log.ts";
 import { selfCommand } from "../runtime.ts";
 import type { DataDir } from "../store/data-dir.ts";
@@ -32,8 +33,25 @@ export interface SchedulerStatus {
   }[];
 }
 
+/** Settings the ingest child reads, passed on in its environment (the server may have had them as flags). */
+const INGEST_SETTINGS = [
+  "ingest_providers", "ingest_detail_limit", "defillama_url", "defillama_yields_url", "defillama_stablecoins_url", "defillama_pro_url",
+  "defillama_api_key", "coingecko_url", "coingecko_api_key", "coingecko_min_interval_ms", "chainlist_url", "snapshot_url", "github_url",
+  "github_token", "embedder", "embeddings_model", "embeddings_api_key",
+] as const satisfies readonly (keyof Config)[];
+
+export interface IngestStatus {
+  cron: string;
+  next_run: string | null;
+  running: { since: string } | null;
+  last: { started_at: string; finished_at: string; exit_code: number } | null;
+}
+
 export class ScanScheduler {
   private cron: Cron | undefined;
+  private ingestCron: Cron | undefined;
+  private ingesting: { since: string; child: Subprocess } | undefined;
+  private lastIngest: IngestStatus["last"] = null;
   private child: Subprocess | undefined;
   private current: { trigger: string; since: string; done: Promise<number> } | undefined;
 
@@ -51,7 +69,46 @@ export class ScanScheduler {
         void this.run("schedule");
       });
     }
+    if (this.config.ingest_cron !== "off" && !this.ingestCron) {
+      this.ingestCron = new Cron(this.config.ingest_cron, { timezone: "UTC", protect: true }, async () => {
+        const code = await this.ingest();
+        // The scan reads the snapshot the ingest published (CURRENT), whether or not the server switched yet.
+        if (code === 0) await this.run("ingest");
+      });
+    }
     if (this.config.first_scan && recentScans(this.state, 1).length === 0) void this.run("first-start", ["--days", "2"]);
+  }
+
+  /** Runs `ckg ingest` in a child process; resolves to its exit code. A failed ingest leaves the live snapshot serving. */
+  async ingest(): Promise<number> {
+    if (this.ingesting) return this.ingesting.child.exited;
+    const since = new Date().toISOString().replace(/\.\d+Z$/, "Z");
+    const env: Record<string, string> = {};
+    for (const name of INGEST_SETTINGS) {
+      const value = this.config[name];
+      if (value !== undefined) env[envName(name)] = String(value);
+    }
+    this.log.info({}, "ingest starting");
+    const child = Bun.spawn(selfCommand("ingest", "--data-dir", this.dir.root, "--log-level", this.config.log_level), {
+      stdio: ["ignore", "ignore", "inherit"],
+      env: { ...process.env, ...env },
+    });
+    this.ingesting = { since, child };
+    const code = await child.exited;
+    this.ingesting = undefined;
+    this.lastIngest = { started_at: since, finished_at: new Date().toISOString().replace(/\.\d+Z$/, "Z"), exit_code: code };
+    if (code === 0) this.log.info({}, "ingest finished");
+    else this.log.error({ code }, "ingest failed; the live snapshot keeps serving");
+    return code;
+  }
+
+  ingestStatus(): IngestStatus {
+    return {
+      cron: this.config.ingest_cron,
+      next_run: this.ingestCron?.nextRun()?.toISOString().replace(/\.\d+Z$/, "Z") ?? null,
+      running: this.ingesting ? { since: this.ingesting.since } : null,
+      last: this.lastIngest,
+    };
   }
 
   /** Runs `ckg scan` now unless one is running (then waits for that one); resolves to its exit code. */
@@ -114,6 +171,11 @@ export class ScanScheduler {
 
   async close(): Promise<void> {
     this.cron?.stop();
+    this.ingestCron?.stop();
+    if (this.ingesting) {
+      this.ingesting.child.kill("SIGTERM");
+      await this.ingesting.child.exited;
+    }
     if (this.child) {
       this.child.kill("SIGTERM");
       await this.child.exited;

@@ -85,7 +85,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuiltSnapsho
 }
 
 /** One build at a time per data directory; a lock left by a dead process is taken over. */
-function acquireBuildLock(dir: DataDir): () => void {
+export function acquireBuildLock(dir: DataDir): () => void {
   const path = join(dir.root, "build.lock");
   for (let attempt = 0; attempt < 2; attempt++) {
     try {

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { writeFileSync } from "node:fs";
 import { type DuckDBConnection, LIST, VARCHAR } from "@duckdb/node-api";
 import { openDuck, sqlString, withConnection } from "../store/duckdb.ts";
-import type { World } from "../dataset/world.ts";
+import { SAME_AS, type World } from "../dataset/world.ts";
 import { loadOntology } from "../graph/ontology.ts";
 import { oxigraph } from "../graph/oxigraph.ts";
 import {
@@ -16,6 +16,7 @@ import {
   type Attribute,
   ENTITY_TYPES,
   type Namespaces,
+  OWL,
   RDF_TYPE,
   type Relation,
   XSD,
@@ -48,6 +49,8 @@ export interface WriteOptions {
   scale: string;
   seed: number;
   startedAt: number;
+  /** When each source's data was taken (ISO); sources not named here are as of `asOf`. */
+  sourceAsOf?: Record<string, string>;
 }
 
 export async function writeSnapshot(world: World, options: WriteOptions): Promise<SnapshotManifest> {
@@ -103,7 +106,7 @@ async function writeFacts(c: DuckDBConnection, world: World, path: string): Prom
     appender.appendVarchar(subject[i]!);
     appender.appendVarchar(p);
     appender.appendVarchar(object[i]!);
-    appender.appendVarchar(p === "rdf:type" ? "class" : isRelation[i] ? "entity" : "literal");
+    appender.appendVarchar(p === "rdf:type" ? "class" : p === SAME_AS ? "iri" : isRelation[i] ? "entity" : "literal");
     const datatype = isRelation[i] ? undefined : ATTRIBUTE_DATATYPES[p as Attribute];
     if (datatype) appender.appendVarchar(datatype);
     else appender.appendNull();
@@ -145,7 +148,10 @@ async function writeGraph(world: World, path: string, ns: Namespaces): Promise<n
   const predicates = new Map<string, string>();
   const predicateOf = (p: string) => {
     let iri = predicates.get(p);
-    if (!iri) predicates.set(p, (iri = p === "rdf:type" ? `<${RDF_TYPE}>` : `<${predicateIri(ns, p as Relation | Attribute)}>`));
+    if (!iri) {
+      const full = p === "rdf:type" ? RDF_TYPE : p === SAME_AS ? `${OWL}sameAs` : predicateIri(ns, p as Relation | Attribute);
+      predicates.set(p, (iri = `<${full}>`));
+    }
     return iri;
   };
   const graphs = new Map([...world.sources.keys()].map((id) => [id, `<${ns.source}${id}>`]));
@@ -171,6 +177,7 @@ async function writeGraph(world: World, path: string, ns: Namespaces): Promise<n
     const p = predicate[i]!;
     let o: string;
     if (p === "rdf:type") o = `<${classIri(ns, object[i] as ClassName)}>`;
+    else if (p === SAME_AS) o = `<${object[i]}>`;
     else if (isRelation[i]) o = `<${entityUri(ns, object[i]!)}>`;
     else o = literal(object[i]!, ATTRIBUTE_DATATYPES[p as Attribute]);
     chunk += `<${ns.entity}${subject[i]}> ${predicateOf(p)} ${o} ${graphs.get(source[i]!)} .\n`;
@@ -199,7 +206,7 @@ function buildManifest(world: World, options: WriteOptions, quads: number): Snap
     graph: `${options.ns.source}${s.id}`,
     entities: entitiesBySource.get(s.id) ?? 0,
     facts: factsBySource.get(s.id) ?? 0,
-    as_of: asOf,
+    as_of: options.sourceAsOf?.[s.id] ?? asOf,
   }));
   return {
     format: 1,

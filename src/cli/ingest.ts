@@ -1,0 +1,140 @@
+/**
+ * @module cli/ingest
+ * `ckg ingest`: fetch from the data providers and publish a new snapshot beside the live one (the
+ * running server switches to it). `ckg import <dir>`: the same from provider answers saved to disk
+ * (the layout of ingest/run/raw: <dir>/<provider>/<request>.json), for machines with no network.
+ */
+import type { Config } from "../config/config.ts";
+import type { Command } from "./command.ts";
+import { UsageError } from "./command.ts";
+
+const SHARED_SETTINGS = ["data_dir", "log_level", "embedder", "embeddings_model", "embeddings_api_key"] as const;
+
+export const ingest: Command = {
+  name: "ingest",
+  summary:
+    "Fetch real data from the providers (DefiLlama, CoinGecko, chain list, Snapshot, GitHub), resolve it onto the live snapshot's entities " +
+    "and publish the result as a new snapshot; a running server switches to it without a restart. Resumes an interrupted run.",
+  usage: "[options]",
+  settings: [
+    ...SHARED_SETTINGS,
+    "ingest_providers",
+    "ingest_detail_limit",
+    "defillama_url",
+    "defillama_yields_url",
+    "defillama_stablecoins_url",
+    "defillama_pro_url",
+    "defillama_api_key",
+    "coingecko_url",
+    "coingecko_api_key",
+    "coingecko_min_interval_ms",
+    "chainlist_url",
+    "snapshot_url",
+    "github_url",
+    "github_token",
+  ],
+  options: {
+    providers: { type: "string", help: "comma-separated providers to read (default: the ingest_providers setting)" },
+    json: { type: "boolean", help: "print the ingest report as JSON" },
+  },
+  async run({ config, options }) {
+    const { parseProviders, providerConfig } = await import("../ingest/providers/index.ts");
+    let ids;
+    try {
+      ids = parseProviders(typeof options.providers === "string" ? options.providers : config.ingest_providers);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    if (ids.length === 0) throw new UsageError("--providers names no provider.");
+    return runIngest(config, options.json === true, {
+      kind: "fetch",
+      providers: new Map(ids.map((id) => [id, providerConfig(config, id)])),
+      detailLimit: config.ingest_detail_limit,
+    });
+  },
+};
+
+export const importCommand: Command = {
+  name: "import",
+  summary: "Build a snapshot from provider answers saved to disk (<dir>/<provider>/...json, as `ckg ingest` saves them), with the same parsers; no network.",
+  usage: "<dir> [options]",
+  settings: [...SHARED_SETTINGS],
+  options: {
+    providers: { type: "string", help: "comma-separated providers to import (default: every provider folder found in <dir>)" },
+    json: { type: "boolean", help: "print the ingest report as JSON" },
+  },
+  async run({ config, positionals, options }) {
+    const [{ existsSync, statSync }, { resolve }, { RawStore }, { parseProviders }] = await Promise.all([
+      import("node:fs"),
+      import("node:path"),
+      import("../ingest/raw-store.ts"),
+      import("../ingest/providers/index.ts"),
+    ]);
+    const from = positionals[0];
+    if (!from || positionals.length > 1) throw new UsageError("give one folder of saved provider answers: ckg import <dir>");
+    if (!existsSync(from) || !statSync(from).isDirectory()) throw new UsageError(`${from} is not a folder`);
+    let ids;
+    try {
+      ids = parseProviders(typeof options.providers === "string" ? options.providers : new RawStore(from).providers().join(","));
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    if (ids.length === 0) throw new UsageError(`${from} holds no provider folder (chains, coingecko, defillama, snapshot, github)`);
+    return runIngest(config, options.json === true, { kind: "import", from: resolve(from), providers: ids });
+  },
+};
+
+async function runIngest(config: Config, json: boolean, source: import("../ingest/ingest.ts").IngestSource): Promise<number> {
+  const [{ createLogger }, { dataDir }, { ingest: run, IngestError }, { configuredEmbedder, embedderModel }, { default: progress }] = await Promise.all([
+    import("../log.ts"),
+    import("../store/data-dir.ts"),
+    import("../ingest/ingest.ts"),
+    import("../search/embedders.ts"),
+    import("cli-progress"),
+  ]);
+  const log = createLogger(config.log_level, 2);
+  const tty = process.stderr.isTTY && !json;
+  const bars = tty ? new progress.MultiBar({ format: "{provider} {step} [{bar}] {value}/{total}", stream: process.stderr, hideCursor: true }, progress.Presets.shades_classic) : undefined;
+  const byProvider = new Map<string, ReturnType<NonNullable<typeof bars>["create"]>>();
+  try {
+    const report = await run({
+      dir: dataDir(config.data_dir),
+      source,
+      log,
+      embedder: await configuredEmbedder(config),
+      embedderModel: embedderModel(config),
+      onProgress: (event) => {
+        if (!bars) return;
+        let bar = byProvider.get(event.provider);
+        if (!bar) byProvider.set(event.provider, (bar = bars.create(event.total, 0, { provider: event.provider.padEnd(9), step: event.step })));
+        bar.setTotal(event.total);
+        bar.update(event.done, { step: event.step });
+      },
+    });
+    bars?.stop();
+    if (json) {
+      console.log(JSON.stringify(report));
+      return 0;
+    }
+    console.log(`snapshot ${report.snapshot_id} published in ${(report.duration_ms / 1000).toFixed(1)} s (on top of ${report.base_snapshot_id})`);
+    for (const p of report.providers) {
+      console.log(
+        `  ${p.id.padEnd(10)} ${String(p.records).padStart(7)} records ${String(p.rows).padStart(8)} rows ${String(p.rejected).padStart(5)} rejected ` +
+          `${String(p.requests).padStart(6)} requests (${p.retries} retries, ${p.rate_limited} rate-limited) ${p.records_per_second}/s, latest day ${p.latest_day ?? "-"}`,
+      );
+    }
+    const r = report.resolution;
+    console.log(
+      `  entities: ${r.entities_created} created, ${r.entities_matched} matched (${r.matched_by_name} by name), ${r.synthetic_replaced} synthetic replaced; ` +
+        `${report.conflicts} conflicts kept; changes: ${report.changes.CREATE} CREATE, ${report.changes.UPDATE} UPDATE`,
+    );
+    return 0;
+  } catch (error) {
+    bars?.stop();
+    if (error instanceof IngestError) {
+      console.error(`ingest failed: ${error.message}\nThe live snapshot is unchanged.`);
+      return 1;
+    }
+    throw error;
+  }
+}

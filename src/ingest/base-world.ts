@@ -1,0 +1,59 @@
+/**
+ * @module ingest/base-world
+ * The live snapshot read back into a World: the base an ingest adds provider data to. Entities and
+ * facts come from the snapshot's Parquet tables (its truth), sources from its manifest, and the
+ * identity map (provider key -> entity id) from identity.json when an earlier ingest wrote one, so
+ * a thing keeps its id from run to run.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { DuckDBInstance } from "@duckdb/node-api";
+import { type EntityRecord, type FactPredicate, World } from "../dataset/world.ts";
+import type { ClassName, NodeType } from "../graph/vocabulary.ts";
+import type { SnapshotManifest } from "../snapshot/manifest.ts";
+import { sqlString, withConnection } from "../store/duckdb.ts";
+
+export const IDENTITY_FILE = "identity.json";
+
+export interface BaseWorld {
+  world: World;
+  identity: Map<string, string>;
+}
+
+export async function loadBaseWorld(duck: DuckDBInstance, snapshotDir: string, manifest: SnapshotManifest): Promise<BaseWorld> {
+  const world = new World();
+  for (const source of manifest.sources) {
+    const { graph: _graph, entities: _entities, facts: _facts, as_of: _asOf, ...info } = source;
+    world.addSource(info);
+  }
+  await withConnection(duck, async (c) => {
+    const entities = await c.runAndReadAll(
+      `SELECT id, type, labels, name, symbol, aliases, source, prominence FROM read_parquet(${sqlString(join(snapshotDir, manifest.files.entities))})`,
+    );
+    for (const row of entities.getRowObjectsJS() as unknown as (Omit<EntityRecord, "symbol"> & { symbol: string | null })[]) {
+      world.restoreEntity({
+        id: row.id,
+        type: row.type as NodeType,
+        labels: row.labels as ClassName[],
+        name: row.name,
+        symbol: row.symbol ?? undefined,
+        aliases: row.aliases,
+        source: row.source,
+        prominence: row.prominence,
+      });
+    }
+    const facts = await c.runAndReadAll(
+      `SELECT subject_id, predicate, object, object_kind, source FROM read_parquet(${sqlString(join(snapshotDir, manifest.files.facts))})`,
+    );
+    const columns = facts.getColumnsJS() as string[][];
+    const [subject, predicate, object, kind, source] = columns as [string[], string[], string[], string[], string[]];
+    for (let i = 0; i < subject.length; i++) {
+      world.restoreFact(subject[i]!, predicate[i] as FactPredicate, object[i]!, kind[i] === "entity" || kind[i] === "class", source[i]!);
+    }
+  });
+  const identityPath = join(snapshotDir, IDENTITY_FILE);
+  const identity = new Map<string, string>(
+    existsSync(identityPath) ? Object.entries(JSON.parse(readFileSync(identityPath, "utf8")) as Record<string, string>) : [],
+  );
+  return { world, identity };
+}

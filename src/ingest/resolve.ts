@@ -1,0 +1,358 @@
+/**
+ * @module ingest/resolve
+ * Entity resolution: provider claims become facts of one entity per real thing.
+ *
+ * Claims that share a key are one thing (union-find). Chains resolve first, so a token address
+ * named by any chain key (`Chain:coingecko:ethereum`, `Chain:defillama:Ethereum`) becomes one
+ * canonical address. A cluster then takes the id of the entity its keys already name (the identity
+ * map of earlier ingests, chain ids, contract addresses); names are the last resort, within a type,
+ * and only when they point at one entity. Every claim's facts go in under its provider's source,
+ * so values the providers disagree on are all kept (in their own named graphs) and listed as
+ * conflicts; nothing is overwritten. Facts of the generated demo about a real thing are dropped: the
+ * real data replaces them.
+ */
+import { SAME_AS, type SourceInfo, type World } from "../dataset/world.ts";
+import { type Attribute, type ClassName, type NodeType, fieldName } from "../graph/vocabulary.ts";
+import type { Logger } from "../log.ts";
+import { normalizeName } from "../search/name-index.ts";
+import type { BaseWorld } from "./base-world.ts";
+import { type EntityClaim, type ProviderOutput, type SeriesRow, SERIES_KEY_COLUMNS, normalizeAddress, parseAddressKey } from "./records.ts";
+
+/** Attributes a thing has one value of: different values from different sources are a conflict. */
+const SINGLE_VALUED = new Set<string>(["symbol", "decimals", "chainId", "chainKey", "layer", "pegCurrency", "foundedYear", "license", "programmingLanguage"]);
+
+export interface Conflict {
+  entity_id: string;
+  field: string;
+  values: { value: string; source: string }[];
+}
+
+export interface ResolveStats {
+  claims: number;
+  entities_created: number;
+  entities_matched: number;
+  matched_by_name: number;
+  synthetic_replaced: number;
+  relations_unresolved: number;
+  rows_unresolved: number;
+}
+
+export interface Resolution {
+  /** The entity id a key names, after resolution. */
+  idOf(key: string): string | undefined;
+  /** Entities that got facts from a provider in this run. */
+  touched: Set<string>;
+  identity: Map<string, string>;
+  conflicts: Conflict[];
+  stats: ResolveStats;
+  /** Series rows with keys replaced by entity ids (rows whose entity did not resolve are dropped). */
+  resolveRows(rows: SeriesRow[]): SeriesRow[];
+}
+
+export interface ProviderBatch {
+  output: ProviderOutput;
+  source: SourceInfo;
+}
+
+class UnionFind {
+  private parent: number[] = [];
+  add(): number {
+    this.parent.push(this.parent.length);
+    return this.parent.length - 1;
+  }
+  find(x: number): number {
+    while (this.parent[x] !== x) x = this.parent[x] = this.parent[this.parent[x]!]!;
+    return x;
+  }
+  union(a: number, b: number): void {
+    const ra = this.find(a);
+    const rb = this.find(b);
+    if (ra !== rb) this.parent[Math.max(ra, rb)] = Math.min(ra, rb);
+  }
+}
+
+interface Tagged {
+  claim: EntityClaim;
+  source: string;
+  keys: string[];
+}
+
+const canonicalAddress = (chainId: string, address: string) => `Token:addr|${chainId}|${normalizeAddress(address)}`;
+const nameKey = (type: NodeType, name: string) => `${type}|${normalizeName(name)}`;
+/** The namespace of a key (`Protocol:defillama`), to tell whether two clusters could be two records of one provider. */
+const namespaceOf = (k: string) => (k.startsWith("Token:addr|") ? "Token:addr" : k.split(":").slice(0, 2).join(":"));
+
+export function resolve(base: BaseWorld, batches: ProviderBatch[], log: Logger): Resolution {
+  const { world } = base;
+  const stats: ResolveStats = { claims: 0, entities_created: 0, entities_matched: 0, matched_by_name: 0, synthetic_replaced: 0, relations_unresolved: 0, rows_unresolved: 0 };
+  const keyToId = new Map(base.identity);
+  const byName = new Map<string, string[]>();
+  for (const e of world.entities.values()) {
+    for (const name of [e.name, ...e.aliases]) {
+      const k = nameKey(e.type, name);
+      const list = byName.get(k);
+      if (!list) byName.set(k, [e.id]);
+      else if (!list.includes(e.id)) list.push(e.id);
+    }
+  }
+  // Chain keys and contract addresses already in the world.
+  const { subject, predicate, object } = world.facts;
+  const chainByKey = new Map<string, string>();
+  for (let i = 0; i < subject.length; i++) {
+    if (predicate[i] === "chainKey") chainByKey.set(object[i]!, subject[i]!);
+  }
+  for (const [chainKey, id] of chainByKey) keyToId.set(`Chain:caip2:${chainKey}`, id);
+  for (let i = 0; i < subject.length; i++) {
+    if (predicate[i] !== "contractAddress") continue;
+    const value = object[i]!;
+    const cut = value.lastIndexOf(":");
+    const chainId = chainByKey.get(value.slice(0, cut));
+    if (chainId && world.entities.get(subject[i]!)?.type === "Token") keyToId.set(canonicalAddress(chainId, value.slice(cut + 1)), subject[i]!);
+  }
+
+  const tagged: Tagged[] = batches.flatMap((b) => b.output.claims.map((claim) => ({ claim, source: b.source.id, keys: claim.keys })));
+  stats.claims = tagged.length;
+  const taken = new Set<string>();
+  const clusters: { members: Tagged[]; id: string; isNew: boolean }[] = [];
+
+  const canon = (k: string): string | undefined => {
+    const address = parseAddressKey(k);
+    if (!address) return k;
+    const chainId = keyToId.get(address.chainKey);
+    return chainId ? canonicalAddress(chainId, address.address) : undefined;
+  };
+
+  const cluster = (items: Tagged[]) => {
+    const uf = new UnionFind();
+    const byKey = new Map<string, number>();
+    for (const item of items) {
+      const node = uf.add();
+      for (const k of item.keys) {
+        const seen = byKey.get(k);
+        if (seen === undefined) byKey.set(k, node);
+        else uf.union(seen, node);
+      }
+    }
+    const groups = new Map<number, Tagged[]>();
+    items.forEach((item, i) => {
+      const root = uf.find(i);
+      const list = groups.get(root);
+      if (list) list.push(item);
+      else groups.set(root, [item]);
+    });
+    const found: Tagged[][] = [...groups.values()];
+    // Names last: clusters of one type and name whose keys come from different namespaces are one thing.
+    const unmatched = new Map<string, { members: Tagged[]; spaces: Set<string> }[]>();
+    const result: Tagged[][] = [];
+    for (const members of found) {
+      if (members.some((m) => m.keys.some((k) => keyToId.has(k)))) {
+        result.push(members);
+        continue;
+      }
+      const k = nameKey(members[0]!.claim.type, members[0]!.claim.name);
+      const spaces = new Set(members.flatMap((m) => m.keys.map(namespaceOf)));
+      const group = unmatched.get(k) ?? [];
+      const into = group.find((g) => ![...spaces].some((s) => g.spaces.has(s)));
+      if (into) {
+        into.members.push(...members);
+        for (const s of spaces) into.spaces.add(s);
+      } else {
+        group.push({ members, spaces });
+        unmatched.set(k, group);
+      }
+    }
+    for (const group of unmatched.values()) for (const g of group) result.push(g.members);
+    return result;
+  };
+
+  const assign = (members: Tagged[]) => {
+    const type = members[0]!.claim.type;
+    let id: string | undefined;
+    for (const m of members) for (const k of m.keys) id ??= keyToId.get(k);
+    if (!id) {
+      for (const m of members) {
+        const candidates = (byName.get(nameKey(type, m.claim.name)) ?? []).filter((c) => !taken.has(c));
+        const symbolOk = (c: string) => !m.claim.symbol || !world.entities.get(c)!.symbol || world.entities.get(c)!.symbol!.toLowerCase() === m.claim.symbol.toLowerCase();
+        const fitting = candidates.filter(symbolOk);
+        if (fitting.length === 1) {
+          id = fitting[0];
+          stats.matched_by_name++;
+          break;
+        }
+      }
+    }
+    const isNew = !id || !world.entities.has(id);
+    if (!id || !world.entities.has(id)) id = id ?? world.allocateId(type, primary(members).claim.name);
+    taken.add(id);
+    for (const m of members) for (const k of m.keys) keyToId.set(k, id);
+    clusters.push({ members, id, isNew });
+    if (isNew) stats.entities_created++;
+    else stats.entities_matched++;
+  };
+
+  // 1. Chains, so addresses can be made canonical.
+  for (const members of cluster(tagged.filter((t) => t.claim.type === "Chain"))) assign(members);
+  // 2. Everything else, on canonical keys.
+  const rest = tagged
+    .filter((t) => t.claim.type !== "Chain")
+    .map((t) => ({ ...t, keys: t.keys.map(canon).filter((k): k is string => k !== undefined) }))
+    .filter((t) => t.keys.length > 0);
+  for (const members of cluster(rest)) assign(members);
+
+  // 3. Facts. A claimed entity's earlier facts from the same provider (a previous run) and the
+  // demo's facts about it give way to this run's.
+  const firstNew = world.factCount;
+  const replaced = new Set<string>();
+  const touched = new Set<string>();
+  const isSynthetic = (source: string) => world.sources.get(source)?.synthetic === true;
+  const idOf = (k: string) => {
+    const c = canon(k);
+    return c === undefined ? undefined : keyToId.get(c);
+  };
+  for (const { members, id, isNew } of clusters) {
+    const lead = primary(members);
+    const existing = world.entities.get(id);
+    const labels = [...new Set<ClassName>([lead.claim.type, ...members.flatMap((m) => m.claim.labels ?? [])])];
+    if (isNew || !existing) {
+      world.addEntity({
+        id,
+        type: lead.claim.type,
+        labels,
+        name: lead.claim.name.trim(),
+        symbol: lead.claim.symbol,
+        aliases: [...new Set(members.flatMap((m) => m.claim.aliases ?? []))],
+        source: lead.source,
+        prominence: Math.max(0, ...members.map((m) => m.claim.prominence ?? 0)),
+      });
+    } else {
+      if (isSynthetic(existing.source)) {
+        // The demo's entity is a real thing after all: its record and facts become the provider's.
+        stats.synthetic_replaced++;
+        existing.name = lead.claim.name.trim();
+        existing.symbol = lead.claim.symbol ?? existing.symbol;
+        existing.source = lead.source;
+        existing.labels = labels;
+        existing.aliases = [];
+      } else {
+        existing.labels = [...new Set([...existing.labels, ...labels])];
+      }
+      existing.prominence = Math.max(existing.prominence, ...members.map((m) => m.claim.prominence ?? 0));
+    }
+    const entity = world.entities.get(id)!;
+    touched.add(id);
+    for (const m of members) {
+      replaced.add(`${id}\u0000${m.source}`);
+      const claim = m.claim;
+      for (const label of new Set<ClassName>([claim.type, ...(claim.labels ?? [])])) world.restoreFact(id, "rdf:type", label, true, m.source);
+      world.attr(id, "schema:name", claim.name.trim(), m.source);
+      if (claim.symbol) world.attr(id, "symbol", claim.symbol, m.source);
+      for (const alias of claim.aliases ?? []) world.attr(id, "alias", alias, m.source);
+      if (normalizeName(claim.name) !== normalizeName(entity.name) && !entity.aliases.includes(claim.name.trim())) entity.aliases.push(claim.name.trim());
+      for (const [attribute, value] of claim.attributes ?? []) {
+        try {
+          world.attr(id, attribute, value, m.source);
+        } catch (error) {
+          log.debug({ entity: id, attribute, err: (error as Error).message }, "attribute skipped");
+        }
+      }
+      for (const [relation, target] of claim.relations ?? []) {
+        const targetId = idOf(target);
+        if (targetId && targetId !== id) world.rel(id, relation, targetId, m.source);
+        else if (!targetId) stats.relations_unresolved++;
+      }
+      for (const iri of claim.sameAs ?? []) world.sameAs(id, iri, m.source);
+    }
+  }
+  for (const batch of batches) {
+    for (const link of batch.output.links) {
+      const s = idOf(link.subject);
+      const o = idOf(link.object);
+      if (!s || !o) {
+        stats.relations_unresolved++;
+        continue;
+      }
+      world.rel(s, link.relation, o, batch.source.id);
+      touched.add(s);
+    }
+  }
+  const { source } = world.facts;
+  world.retainFacts((i) => {
+    if (i >= firstNew) return true;
+    const s = subject[i]!;
+    if (!touched.has(s)) return true;
+    if (replaced.has(`${s}\u0000${source[i]}`)) return false;
+    return !isSynthetic(source[i]!);
+  });
+  dedupeFacts(world, firstNew, touched);
+
+  return {
+    idOf,
+    touched,
+    identity: keyToId,
+    conflicts: findConflicts(world, touched),
+    stats,
+    resolveRows(rows) {
+      const out: SeriesRow[] = [];
+      for (const row of rows) {
+        const copy: SeriesRow = { ...row };
+        let ok = true;
+        for (const column of SERIES_KEY_COLUMNS) {
+          const value = row[column];
+          if (typeof value !== "string") continue;
+          const id = idOf(value) ?? (world.entities.has(value) ? value : undefined);
+          if (column === "entity_id" && !id) ok = false;
+          copy[column] = id ?? null;
+        }
+        if (ok) out.push(copy);
+        else stats.rows_unresolved++;
+      }
+      return out;
+    },
+  };
+}
+
+/** The claim that names the entity: the most prominent of the first provider in priority order. */
+function primary(members: Tagged[]): Tagged {
+  return members.reduce((best, m) => ((m.claim.prominence ?? 0) > (best.claim.prominence ?? 0) ? m : best), members[0]!);
+}
+
+/** The same fact from the same source twice (two records of one provider about one thing) is kept once. */
+function dedupeFacts(world: World, from: number, touched: Set<string>): void {
+  const { subject, predicate, object, source } = world.facts;
+  const seen = new Set<string>();
+  world.retainFacts((i) => {
+    if (!touched.has(subject[i]!)) return true;
+    const k = `${subject[i]}\u0000${predicate[i]}\u0000${object[i]}\u0000${source[i]}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+  void from;
+}
+
+function findConflicts(world: World, touched: Set<string>): Conflict[] {
+  const values = new Map<string, Map<string, Set<string>>>();
+  const { subject, predicate, object, source } = world.facts;
+  for (let i = 0; i < subject.length; i++) {
+    const p = predicate[i]!;
+    if (!SINGLE_VALUED.has(p) || !touched.has(subject[i]!)) continue;
+    const k = `${subject[i]}\u0000${p}`;
+    let byValue = values.get(k);
+    if (!byValue) values.set(k, (byValue = new Map()));
+    const v = p === "symbol" ? object[i]!.toUpperCase() : object[i]!;
+    let sources = byValue.get(v);
+    if (!sources) byValue.set(v, (sources = new Set()));
+    sources.add(source[i]!);
+  }
+  const conflicts: Conflict[] = [];
+  for (const [k, byValue] of values) {
+    if (byValue.size < 2) continue;
+    const [entity, p] = k.split("\u0000") as [string, Attribute | typeof SAME_AS];
+    conflicts.push({
+      entity_id: entity,
+      field: fieldName(p),
+      values: [...byValue].flatMap(([value, sources]) => [...sources].map((s) => ({ value, source: s }))),
+    });
+  }
+  return conflicts;
+}

@@ -1,0 +1,108 @@
+/**
+ * @module ingest/series
+ * The new snapshot's series tables. A provider's rows of a kind go to `ts_<provider>_<kind>`,
+ * merged with that table in the live snapshot: this run's rows win on the same entity and day
+ * (and the kind's other key columns), every older day is kept, so a run that fetched only new days
+ * loses nothing. The demo's tables are copied without the rows of entities a provider now covers
+ * with the same kind: real data replaces synthetic data of the same entity.
+ */
+import { copyFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { DuckDBConnection } from "@duckdb/node-api";
+import { TS_DIR, type SeriesTable } from "../dataset/series/index.ts";
+import type { SnapshotManifest } from "../snapshot/manifest.ts";
+import { sqlString } from "../store/duckdb.ts";
+import { KINDS, type Kind, SERIES_ORDER, SERIES_PARQUET, tableName } from "../timeseries/kinds.ts";
+import type { SeriesRow } from "./records.ts";
+
+/** Columns besides entity and day that tell two rows of a kind apart. */
+const ROW_KEYS: Partial<Record<Kind, string[]>> = {
+  protocol_chain: ["chain_id"],
+  governance: ["proposal_id"],
+  unlocks: ["schedule_id"],
+  holders: ["rank"],
+  listings: ["exchange_id", "pair"],
+  insider_flows: ["wallet"],
+  wallet_activity: ["wallet"],
+};
+
+export interface ProviderSeries {
+  provider: string;
+  /** The source id its rows carry (named graph, /api/schema). */
+  provenance: string;
+  kind: Kind;
+  rows: SeriesRow[];
+}
+
+export async function writeSeries(
+  c: DuckDBConnection,
+  staging: string,
+  base: { dir: string; manifest: SnapshotManifest },
+  fresh: ProviderSeries[],
+  isSyntheticSource: (source: string) => boolean,
+): Promise<SeriesTable[]> {
+  mkdirSync(join(staging, TS_DIR), { recursive: true });
+  const tables: SeriesTable[] = [];
+  const written = new Set<string>();
+  const oldFile = (name: string) => {
+    const t = base.manifest.timeseries.find((x) => x.name === name);
+    return t ? join(base.dir, t.file) : undefined;
+  };
+
+  for (const series of fresh) {
+    const name = tableName(series.provider, series.kind);
+    const columns = KINDS[series.kind].columns;
+    const stage = `new_${name}`;
+    await c.run(`CREATE OR REPLACE TEMP TABLE ${stage} (${columns.map((col) => `"${col.name}" ${col.type === "DATE" ? "VARCHAR" : col.type}`).join(", ")})`);
+    const appender = await c.createAppender(stage);
+    for (const row of series.rows) {
+      for (const col of columns) {
+        const value = row[col.name];
+        if (value === null || value === undefined || (typeof value === "number" && !Number.isFinite(value))) appender.appendNull();
+        else if (col.type === "DOUBLE") appender.appendDouble(Number(value));
+        else if (col.type === "BIGINT") appender.appendBigInt(BigInt(Math.round(Number(value))));
+        else if (col.type === "BOOLEAN") appender.appendBoolean(Boolean(value));
+        else appender.appendVarchar(String(value));
+      }
+      appender.endRow();
+    }
+    appender.closeSync();
+    const typed = columns.map((col) => `"${col.name}"::${col.type} AS "${col.name}"`).join(", ");
+    const keys = ["entity_id", "date", ...(ROW_KEYS[series.kind] ?? [])];
+    // One row per key from this run (the last wins), then the older days this run did not bring.
+    let select = `SELECT * FROM (SELECT ${typed} FROM ${stage}) QUALIFY row_number() OVER (PARTITION BY ${keys.map((k) => `"${k}"`).join(", ")}) = 1`;
+    const previous = oldFile(name);
+    if (previous) {
+      const match = keys.map((k) => `n."${k}" IS NOT DISTINCT FROM o."${k}"`).join(" AND ");
+      select = `WITH n AS (${select}) SELECT * FROM n UNION ALL SELECT o.* FROM read_parquet(${sqlString(previous)}) o WHERE NOT EXISTS (SELECT 1 FROM n WHERE ${match})`;
+    }
+    tables.push(await copyTable(c, staging, name, series.kind, series.provider, series.provenance, select));
+    written.add(name);
+  }
+
+  // Entities each kind now has provider rows for: the demo's rows of them give way.
+  const covered = new Map<Kind, string[]>();
+  for (const t of tables) covered.set(t.kind, [...(covered.get(t.kind) ?? []), join(staging, t.file)]);
+  for (const old of base.manifest.timeseries) {
+    if (written.has(old.name)) continue;
+    const kind = old.kind as Kind;
+    const from = join(base.dir, old.file);
+    const replacing = isSyntheticSource(old.provenance) ? (covered.get(kind) ?? []) : [];
+    if (replacing.length === 0) {
+      copyFileSync(from, join(staging, old.file));
+      tables.push({ ...old, kind });
+      continue;
+    }
+    const select = `SELECT * FROM read_parquet(${sqlString(from)}) WHERE entity_id NOT IN (SELECT entity_id FROM read_parquet([${replacing.map(sqlString).join(", ")}]))`;
+    tables.push(await copyTable(c, staging, old.name, kind, old.source, old.provenance, select));
+  }
+  return tables;
+}
+
+async function copyTable(c: DuckDBConnection, staging: string, name: string, kind: Kind, source: string, provenance: string, select: string): Promise<SeriesTable> {
+  const file = `${TS_DIR}/${name}.parquet`;
+  await c.run(`CREATE OR REPLACE TEMP TABLE out_table AS ${select}`);
+  await c.run(`COPY (SELECT * FROM out_table ORDER BY ${SERIES_ORDER}) TO ${sqlString(join(staging, file))} ${SERIES_PARQUET}`);
+  const stats = (await c.runAndReadAll(`SELECT count(*)::BIGINT AS n, min(date)::VARCHAR AS first, max(date)::VARCHAR AS last FROM out_table`)).getRowObjectsJS()[0]!;
+  return { name, kind, source, provenance, file, rows: Number(stats.n), first_date: (stats.first as string | null) ?? null, last_date: (stats.last as string | null) ?? null };
+}
