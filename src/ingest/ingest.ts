@@ -132,7 +132,8 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
           log: log.child({ provider: id }),
           today,
           detailLimit: source.detailLimit,
-          since: (k) => cursors[id]?.[k],
+          // The last stored day is asked again: it may have been taken mid-day (this run's rows win).
+          since: (k) => dayBefore(cursors[id]?.[k]),
           progress: (done, total) => options.onProgress?.({ provider: id, step: "fetch", done, total }),
         };
         try {
@@ -283,6 +284,11 @@ function advanceCursors(dir: DataDir, cursors: Cursors, outputs: ProviderOutput[
   }
   mkdirSync(ingestRoot(dir), { recursive: true });
   writeJson(cursorsFile(dir), cursors);
+}
+
+function dayBefore(day: string | undefined): string | undefined {
+  if (!day) return undefined;
+  return new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 }
 
 /** The demo's planted anomalies stay documented while their series are kept. */
