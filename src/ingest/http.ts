@@ -76,6 +76,8 @@ export class ProviderHttp {
         });
         if (response.ok) {
           const text = await response.text();
+          // 204 No Content (GitHub: an empty repository's contributors) is an answer, not an error.
+          if (response.status === 204 || text.trim() === "") return null;
           try {
             return JSON.parse(text);
           } catch {
@@ -90,12 +92,13 @@ export class ProviderHttp {
           }
           if (asked !== undefined) wait = asked;
           lastError = new ProviderError(`rate limited by ${this.provider} (429)`, 429);
-        } else if (response.status === 403 && response.headers.get("x-ratelimit-remaining") === "0") {
-          // GitHub's primary rate limit: wait until the reset time it gives.
+        } else if (response.status === 403 && (response.headers.get("x-ratelimit-remaining") === "0" || response.headers.has("retry-after"))) {
+          // GitHub's rate limits: the primary one gives a reset time, the secondary one a Retry-After.
           this.stats.rateLimited++;
           const reset = Number(response.headers.get("x-ratelimit-reset"));
           await response.body?.cancel();
-          const asked = Number.isFinite(reset) && reset > 0 ? Math.max(0, reset * 1000 - Date.now()) : undefined;
+          const asked =
+            retryAfterMs(response.headers.get("retry-after")) ?? (Number.isFinite(reset) && reset > 0 ? Math.max(0, reset * 1000 - Date.now()) : undefined);
           if (asked !== undefined && asked > maxRetryAfterMs) {
             throw new ProviderError(`${this.provider} rate limit resets in ${Math.round(asked / 1000)} s, more than allowed`, 403);
           }

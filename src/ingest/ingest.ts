@@ -273,7 +273,8 @@ function prepareRun(dir: DataDir, today: string, providers: ProviderId[], log: L
 function advanceCursors(dir: DataDir, cursors: Cursors, outputs: ProviderOutput[]): void {
   for (const output of outputs) {
     const mine = (cursors[output.provider] ??= {});
-    for (const rows of output.series.values()) {
+    for (const [kind, rows] of output.series) {
+      if (kind === "unlocks") continue; // scheduled days, not history
       for (const row of rows) {
         const k = row.entity_id;
         const day = row.date;

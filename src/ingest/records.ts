@@ -109,8 +109,9 @@ export class ProviderOutput {
     let rows = this.series.get(kind);
     if (!rows) this.series.set(kind, (rows = []));
     rows.push(row);
+    // Scheduled unlocks are future days: they say nothing of how fresh the data is.
     const date = row.date;
-    if (typeof date === "string" && (!this.latestDate || date > this.latestDate)) this.latestDate = date;
+    if (kind !== "unlocks" && typeof date === "string" && (!this.latestDate || date > this.latestDate)) this.latestDate = date;
   }
 
   /** A malformed record: skipped, counted and logged (the first few of each provider in full). */

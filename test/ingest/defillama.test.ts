@@ -1,0 +1,529 @@
+/**
+ * The DefiLlama connector against DefiLlama's API served on localhost from fixtures in its real
+ * response shapes (api, yields, stablecoins and pro hosts under path prefixes of one fake server):
+ * claims, links and series rows; malformed records and answers; network faults; resuming from
+ * saved answers; incremental histories.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { FetchContext } from "../../src/ingest/connector.ts";
+import { ProviderHttp } from "../../src/ingest/http.ts";
+import { PROTOCOL_LOOKBACK_DAYS, defillama } from "../../src/ingest/providers/defillama.ts";
+import { RawStore } from "../../src/ingest/raw-store.ts";
+import { type EntityClaim, ProviderOutput, type SeriesRow, addressKey, key } from "../../src/ingest/records.ts";
+import { silentLogger } from "../../src/log.ts";
+import { type FakeProvider, startFakeProvider } from "../support/fake-provider.ts";
+
+const FIXTURES = join(import.meta.dir, "fixtures", "defillama");
+const TODAY = "2025-01-10";
+const API_KEY = "test-key";
+
+const LIDO_POOL = "747c1d2a-c668-4682-b9f9-296708a3dd90";
+const AAVE_USDC = "aa70268e-4b52-42bf-a116-608b370f9501";
+const AAVE_WETH = "e302de4d-952e-4e18-9749-0a9dc86e98bc";
+const UNI_POOL = "665dc8bc-c79d-4800-97f7-304bf368e547";
+const MSOL = "b3f1302b-4d1e-4e6b-8d3a-7a1a8c8f6f0a";
+
+const fixtureCache = new Map<string, unknown>();
+function fixture(name: string): unknown | undefined {
+  if (!fixtureCache.has(name)) {
+    const file = join(FIXTURES, name);
+    fixtureCache.set(name, existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined);
+  }
+  return fixtureCache.get(name);
+}
+
+/** DefiLlama's four hosts under path prefixes: /api, /yields, /stablecoins, /pro. */
+function route(url: URL): unknown {
+  const path = url.pathname;
+  const fixed: Record<string, string> = {
+    "/api/v2/chains": "v2-chains.json",
+    "/api/protocols": "protocols.json",
+    "/api/lite/protocols2": "lite-protocols2.json",
+    "/api/raises": "raises.json",
+    "/yields/pools": "yields-pools.json",
+    "/yields/lendBorrow": "yields-lendBorrow.json",
+    "/stablecoins/stablecoins": "stablecoins.json",
+    [`/pro/${API_KEY}/api/emissions`]: "emissions.json",
+  };
+  if (fixed[path]) return fixture(fixed[path]);
+  let m: RegExpExecArray | null;
+  if ((m = /^\/api\/protocol\/([^/]+)$/.exec(path))) return fixture(`protocol-${m[1]}.json`);
+  if ((m = /^\/api\/summary\/fees\/([^/]+)$/.exec(path))) return fixture(`fees-${m[1]}-${url.searchParams.get("dataType")}.json`);
+  if ((m = /^\/yields\/chart\/([^/]+)$/.exec(path))) return fixture(`yields-chart-${m[1]}.json`);
+  if ((m = /^\/stablecoins\/stablecoin\/([^/]+)$/.exec(path))) return fixture(`stablecoin-${m[1]}.json`);
+  return undefined;
+}
+
+const dirs: string[] = [];
+const servers: FakeProvider[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "ckg-defillama-"));
+  dirs.push(dir);
+  return dir;
+}
+function fakeServer(): FakeProvider {
+  const fake = startFakeProvider(route);
+  servers.push(fake);
+  return fake;
+}
+afterEach(() => {
+  for (const fake of servers.splice(0)) fake.stop();
+});
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+interface Options {
+  since?: Record<string, string>;
+  apiKey?: string;
+  detailLimit?: number;
+  progress?: [number, number][];
+}
+
+function context(fake: FakeProvider, rawDir: string, options: Options = {}): FetchContext {
+  return {
+    http: new ProviderHttp("defillama", { log: silentLogger, retries: 3, backoffMs: 5, timeoutMs: 500, maxRetryAfterMs: 5000 }),
+    raw: new RawStore(rawDir),
+    settings: {
+      urls: { api: `${fake.url}/api`, yields: `${fake.url}/yields`, stablecoins: `${fake.url}/stablecoins`, pro: `${fake.url}/pro` },
+      apiKey: options.apiKey,
+    },
+    log: silentLogger,
+    today: TODAY,
+    detailLimit: options.detailLimit ?? 3,
+    since: (k) => options.since?.[k],
+    progress: (done, total) => options.progress?.push([done, total]),
+  };
+}
+
+function parse(rawDir: string): ProviderOutput {
+  const out = new ProviderOutput("defillama", silentLogger);
+  defillama.parse(new RawStore(rawDir), out);
+  return out;
+}
+
+const claim = (out: ProviderOutput, k: string): EntityClaim => {
+  const found = out.claims.filter((c) => c.keys[0] === k);
+  expect(found).toHaveLength(1);
+  return found[0]!;
+};
+const rows = (out: ProviderOutput, kind: string, entity?: string): SeriesRow[] =>
+  (out.series.get(kind as never) ?? []).filter((r) => entity === undefined || r.entity_id === entity);
+const days = (list: SeriesRow[]) => list.map((r) => r.date);
+
+const protocol = (slug: string) => key("Protocol", "defillama", slug);
+const chain = (name: string) => key("Chain", "defillama", name);
+const pool = (uuid: string) => key("Pool", "defillama", uuid);
+
+describe("defillama connector", () => {
+  let fake: FakeProvider;
+  let rawDir: string;
+  let out: ProviderOutput;
+  const progress: [number, number][] = [];
+
+  beforeAll(async () => {
+    fake = startFakeProvider(route);
+    rawDir = tempDir();
+    await defillama.fetch(context(fake, rawDir, { apiKey: API_KEY, progress }));
+    out = parse(rawDir);
+  });
+  afterAll(() => fake.stop());
+
+  test("asks each endpoint once, the histories of the largest only, and reports progress", () => {
+    const asked = (path: string) => fake.requests.filter((r) => r === `GET ${path}`).length;
+    for (const path of ["/api/v2/chains", "/api/protocols", "/api/lite/protocols2", "/api/raises", "/yields/pools", "/yields/lendBorrow", "/stablecoins/stablecoins?includePrices=true", `/pro/${API_KEY}/api/emissions`]) {
+      expect(asked(path)).toBe(1);
+    }
+    // detailLimit 3: the three largest protocols, pools and stablecoins.
+    for (const slug of ["lido", "aave-v3", "uniswap-v3"]) {
+      expect(asked(`/api/protocol/${slug}`)).toBe(1);
+      expect(asked(`/api/summary/fees/${slug}?dataType=dailyFees`)).toBe(1);
+      expect(asked(`/api/summary/fees/${slug}?dataType=dailyRevenue`)).toBe(1);
+    }
+    expect(asked("/api/protocol/uniswap-v2")).toBe(0);
+    expect(fake.requests.filter((r) => r.startsWith("GET /yields/chart/")).sort()).toEqual([AAVE_USDC, LIDO_POOL, MSOL].map((u) => `GET /yields/chart/${u}`).sort());
+    expect(fake.requests.filter((r) => r.startsWith("GET /stablecoins/stablecoin/")).sort()).toEqual(["GET /stablecoins/stablecoin/1", "GET /stablecoins/stablecoin/2", "GET /stablecoins/stablecoin/50"]);
+    // uniswap-v3 has no revenue (404): normal, nothing saved.
+    const raw = new RawStore(rawDir);
+    expect(raw.has("defillama", "revenue/uniswap-v3")).toBe(false);
+    expect(raw.has("defillama", "fees/uniswap-v3")).toBe(true);
+    expect(progress).toContainEqual([3, 3]);
+  });
+
+  test("chains: DefiLlama name and CAIP-2 keys, symbol, native token", () => {
+    const eth = claim(out, chain("Ethereum"));
+    expect(eth.keys).toEqual([chain("Ethereum"), key("Chain", "caip2", "eip155:1")]);
+    expect(eth.symbol).toBe("ETH");
+    expect(eth.relations).toContainEqual(["nativeToken", key("Token", "coingecko", "ethereum")]);
+    expect(eth.prominence).toBe(1);
+    expect(claim(out, chain("Solana")).keys).toEqual([chain("Solana")]);
+    const base = claim(out, chain("Base"));
+    expect(base.keys).toEqual([chain("Base"), key("Chain", "caip2", "eip155:8453")]);
+    expect(base.symbol).toBeUndefined();
+  });
+
+  test("protocols: chains, parent, fork, token, governance space, page, prominence", () => {
+    const v2 = claim(out, protocol("uniswap-v2"));
+    expect(v2.name).toBe("Uniswap V2");
+    expect(v2.symbol).toBe("UNI");
+    expect(v2.relations).toEqual([
+      ["deployedOn", chain("Ethereum")],
+      ["deployedOn", chain("Arbitrum")],
+      ["deployedOn", chain("Base")],
+      ["parentProtocol", protocol("uniswap")],
+      ["governanceToken", key("Token", "coingecko", "uniswap")],
+      ["governanceToken", addressKey(chain("Ethereum"), "0x1f9840a85d5af5bf1d1762f925bdaddc4201f984")],
+      ["governedBy", key("Organization", "snapshot", "uniswapgovernance.eth")],
+    ]);
+    expect(v2.sameAs).toEqual(["https://defillama.com/protocol/uniswap-v2"]);
+    expect(v2.attributes).toContainEqual(["category", "Dexs"]);
+
+    const sushi = claim(out, protocol("sushiswap"));
+    expect(sushi.relations).toContainEqual(["forkOf", protocol("uniswap-v2")]);
+    // "arbitrum:0x.." is the token on Arbitrum (lower-cased EVM address).
+    expect(sushi.relations).toContainEqual(["governanceToken", addressKey(chain("Arbitrum"), "0xd4d42f0b6def4ce0383636770ef773390d85c61a")]);
+    expect(sushi.relations).toContainEqual(["governedBy", key("Organization", "snapshot", "sushigov.eth")]);
+
+    const lido = claim(out, protocol("lido"));
+    expect(lido.prominence).toBe(1);
+    expect(lido.symbol).toBe("LDO");
+    expect(lido.attributes).toEqual([
+      ["category", "Liquid Staking"],
+      ["schema:url", "https://lido.fi/"],
+      ["schema:description", "Liquid staking for Ethereum and Solana. Daily rewards, no lock ups."],
+    ]);
+    expect(lido.relations).toContainEqual(["governanceToken", addressKey(chain("Ethereum"), "0x5a98fcbea516cf06857215779fd812ca3bef1b32")]);
+    expect(lido.relations).toContainEqual(["governanceToken", key("Token", "coingecko", "lido-dao")]);
+    expect(claim(out, protocol("sushiswap")).prominence!).toBeLessThan(claim(out, protocol("uniswap-v2")).prominence!);
+
+    // A fork of a protocol not in the list is skipped; a Solana token address keeps its case.
+    const marinade = claim(out, protocol("marinade-liquid-staking"));
+    expect(marinade.relations!.filter(([r]) => r === "forkOf")).toEqual([]);
+    expect(marinade.relations).toContainEqual(["governanceToken", addressKey(chain("Solana"), "MNDEFzGvMt87ueuHvVU9VcTqsAP5b3fTGPsHuuPA5ey")]);
+
+    // On-chain governors are not Snapshot spaces.
+    const aave = claim(out, protocol("aave-v3"));
+    expect(aave.relations!.filter(([r]) => r === "governedBy")).toEqual([["governedBy", key("Organization", "snapshot", "aave.eth")]]);
+    expect(aave.relations).toContainEqual(["parentProtocol", protocol("aave")]);
+    expect(aave.symbol).toBe("AAVE");
+  });
+
+  test("parent protocols are claimed under their slugs, with token and governance", () => {
+    const uniswap = claim(out, protocol("uniswap"));
+    expect(uniswap.name).toBe("Uniswap");
+    expect(uniswap.relations).toContainEqual(["governanceToken", key("Token", "coingecko", "uniswap")]);
+    expect(uniswap.relations).toContainEqual(["governedBy", key("Organization", "snapshot", "uniswapgovernance.eth")]);
+    expect(uniswap.sameAs).toEqual(["https://defillama.com/protocol/uniswap"]);
+    expect(uniswap.prominence).toBe(claim(out, protocol("uniswap-v3")).prominence!);
+    const aave = claim(out, protocol("aave"));
+    expect(aave.name).toBe("AAVE");
+    expect(aave.relations).toContainEqual(["governanceToken", key("Token", "coingecko", "aave")]);
+  });
+
+  test("links: a token CoinGecko names is issued by the top of its protocol family", () => {
+    expect(out.links).toContainEqual({ subject: key("Token", "coingecko", "uniswap"), relation: "issuedBy", object: protocol("uniswap") });
+    expect(out.links).toContainEqual({ subject: addressKey(chain("Ethereum"), "0x1f9840a85d5af5bf1d1762f925bdaddc4201f984"), relation: "issuedBy", object: protocol("uniswap") });
+    expect(out.links).toContainEqual({ subject: key("Token", "coingecko", "lido-dao"), relation: "issuedBy", object: protocol("lido") });
+    expect(out.links).toContainEqual({ subject: key("Token", "coingecko", "aave"), relation: "issuedBy", object: protocol("aave") });
+    expect(out.links.filter((l) => l.object === protocol("uniswap-v2"))).toEqual([]);
+    // Each fact once, although Uniswap V2 and V3 both name UNI.
+    expect(new Set(out.links.map((l) => JSON.stringify(l))).size).toBe(out.links.length);
+  });
+
+  test("malformed records are rejected with a reason and the rest parsed", () => {
+    expect(out.rejected).toContainEqual({ provider: "defillama", what: 'protocol "broken-protocol"', reason: expect.stringContaining("chains") });
+    expect(out.rejected).toContainEqual({ provider: "defillama", what: 'pool "0d1c8f1e-2b7a-4c55-9a11-3c1e0c9d1f00"', reason: expect.stringContaining("tvlUsd") });
+    expect(out.rejected).toContainEqual({ provider: "defillama", what: "raise (unnamed)", reason: expect.stringContaining("name") });
+    expect(out.rejected).toHaveLength(3);
+    expect(out.claims.some((c) => c.keys[0] === protocol("broken-protocol"))).toBe(false);
+    expect(out.claims.filter((c) => c.type === "Protocol")).toHaveLength(6 + 2);
+    expect(out.claims.filter((c) => c.type === "Pool")).toHaveLength(5);
+  });
+
+  test("protocol rows: TVL by day (the current hour counts for today), fees and revenue merged by date", () => {
+    const lido = rows(out, "protocol", protocol("lido"));
+    expect(days(lido)).toEqual(["2025-01-06", "2025-01-07", "2025-01-08", "2025-01-09", "2025-01-10"]);
+    expect(lido[0]).toEqual({
+      entity_id: protocol("lido"),
+      date: "2025-01-06",
+      tvlUsd: 24010000000,
+      feesUsd: 3200000,
+      revenueUsd: 320000,
+      incentivesUsd: null,
+      earningsUsd: null,
+      dailyUsers: null,
+      transactions: null,
+    });
+    expect(lido[4]).toMatchObject({ date: "2025-01-10", tvlUsd: 24512345678.9, feesUsd: null, revenueUsd: null });
+    expect(lido[3]).toMatchObject({ date: "2025-01-09", tvlUsd: 24312500000, feesUsd: 3412345.6, revenueUsd: 341234.56 });
+    // No revenue answer (404) for Uniswap V3: revenue stays null.
+    expect(rows(out, "protocol", protocol("uniswap-v3"))).toEqual([
+      expect.objectContaining({ date: "2025-01-09", tvlUsd: 4080000000, feesUsd: 2500000, revenueUsd: null }),
+      expect.objectContaining({ date: "2025-01-10", tvlUsd: 4212345678, feesUsd: null, revenueUsd: null }),
+    ]);
+    expect(days(rows(out, "protocol", protocol("aave-v3")))).toEqual(["2025-01-08", "2025-01-09", "2025-01-10"]);
+    expect(rows(out, "protocol", protocol("uniswap-v2"))).toEqual([]);
+  });
+
+  test("protocol_chain rows: one per chain and day, borrowed and staking parts skipped", () => {
+    const aave = rows(out, "protocol_chain", protocol("aave-v3"));
+    expect([...new Set(aave.map((r) => r.chain_id))].sort()).toEqual([chain("Arbitrum"), chain("Base"), chain("Ethereum")]);
+    expect(aave).toHaveLength(9);
+    expect(aave).toContainEqual({ entity_id: protocol("aave-v3"), date: "2025-01-10", chain_id: chain("Base"), tvlUsd: 1023456789 });
+    const lido = rows(out, "protocol_chain", protocol("lido")).filter((r) => r.date === "2025-01-10");
+    expect(lido).toEqual([
+      { entity_id: protocol("lido"), date: "2025-01-10", chain_id: chain("Ethereum"), tvlUsd: 24500000000 },
+      { entity_id: protocol("lido"), date: "2025-01-10", chain_id: chain("Solana"), tvlUsd: 12345678.9 },
+    ]);
+  });
+
+  test("pools: claims, today's row from the list, history of the largest", () => {
+    const uni = claim(out, pool(UNI_POOL));
+    expect(uni.name).toBe("uniswap-v3 USDC-WETH");
+    expect(uni.relations).toEqual([
+      ["poolOf", protocol("uniswap-v3")],
+      ["deployedOn", chain("Ethereum")],
+      ["poolToken", addressKey(chain("Ethereum"), "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48")],
+      ["poolToken", addressKey(chain("Ethereum"), "0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2")],
+    ]);
+    expect(uni.attributes).toEqual([
+      ["poolKind", "multi"],
+      ["schema:description", "0.05%"],
+    ]);
+    // The zero address is the chain's native coin.
+    expect(claim(out, pool(LIDO_POOL)).relations).toContainEqual(["poolToken", key("Token", "coingecko", "ethereum")]);
+
+    expect(rows(out, "pool", pool(UNI_POOL))).toEqual([
+      {
+        entity_id: pool(UNI_POOL),
+        date: TODAY,
+        protocol_id: protocol("uniswap-v3"),
+        chain_id: chain("Ethereum"),
+        tvlUsd: 250000000,
+        apy: 12.5,
+        apyBase: 12.5,
+        apyReward: null,
+        volumeUsd: 180000000,
+      },
+    ]);
+    const lido = rows(out, "pool", pool(LIDO_POOL)).sort((a, b) => String(a.date).localeCompare(String(b.date)));
+    expect(days(lido)).toEqual(["2025-01-08", "2025-01-09", TODAY]);
+    expect(lido[0]).toEqual({ entity_id: pool(LIDO_POOL), date: "2025-01-08", protocol_id: protocol("lido"), chain_id: chain("Ethereum"), tvlUsd: 24200000000, apy: 2.95, apyBase: 2.95, apyReward: null, volumeUsd: null });
+    expect(lido[2]).toMatchObject({ date: TODAY, tvlUsd: 24500000000, apy: 2.9 });
+    expect(rows(out, "pool")).toHaveLength(5 + 2 + 1 + 1);
+  });
+
+  test("lending markets: claims joined with the pools, today's row", () => {
+    const usdc = claim(out, key("LendingMarket", "defillama", AAVE_USDC));
+    expect(usdc.name).toBe("aave-v3 USDC");
+    expect(usdc.relations).toEqual([
+      ["marketOf", protocol("aave-v3")],
+      ["marketAsset", addressKey(chain("Ethereum"), "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48")],
+      ["deployedOn", chain("Ethereum")],
+    ]);
+    const lending = rows(out, "lending");
+    expect(lending).toHaveLength(2);
+    expect(lending[0]).toEqual({
+      entity_id: key("LendingMarket", "defillama", AAVE_USDC),
+      date: TODAY,
+      protocol_id: protocol("aave-v3"),
+      asset_id: addressKey(chain("Ethereum"), "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48"),
+      totalSupplyUsd: 3500000000,
+      totalBorrowUsd: 2000000000,
+      utilization: 2 / 3.5,
+      supplyApy: 5.1,
+      borrowApy: 6.4,
+      debtCeilingUsd: null,
+    });
+    expect(lending[1]).toMatchObject({ entity_id: key("LendingMarket", "defillama", AAVE_WETH), utilization: 0.2, supplyApy: 2, debtCeilingUsd: null });
+    expect(lending[1]!.borrowApy).toBeCloseTo(2.8, 10);
+  });
+
+  test("stablecoins: tokens with both keys, today's row, histories without prices", () => {
+    const usdt = claim(out, key("Token", "defillama-stablecoin", "1"));
+    expect(usdt.labels).toEqual(["Stablecoin"]);
+    expect(usdt.keys).toEqual([key("Token", "defillama-stablecoin", "1"), key("Token", "coingecko", "tether")]);
+    expect(usdt.symbol).toBe("USDT");
+    expect(usdt.attributes).toEqual([["pegCurrency", "USD"]]);
+    expect(usdt.relations).toContainEqual(["deployedOn", chain("Ethereum")]);
+
+    const tether = rows(out, "stablecoin", key("Token", "defillama-stablecoin", "1")).sort((a, b) => String(a.date).localeCompare(String(b.date)));
+    expect(days(tether)).toEqual(["2025-01-06", "2025-01-07", "2025-01-08", "2025-01-09", TODAY]);
+    expect(tether[0]).toEqual({ entity_id: key("Token", "defillama-stablecoin", "1"), date: "2025-01-06", price: null, circulatingUsd: 136500000000, pegCurrency: "USD" });
+    expect(tether[4]).toEqual({ entity_id: key("Token", "defillama-stablecoin", "1"), date: TODAY, price: 1.0003, circulatingUsd: 137123456789.12, pegCurrency: "USD" });
+    // A euro coin: valued at its price today, unknown in USD on past days.
+    const eurc = rows(out, "stablecoin", key("Token", "defillama-stablecoin", "50")).sort((a, b) => String(a.date).localeCompare(String(b.date)));
+    expect(eurc).toEqual([
+      { entity_id: key("Token", "defillama-stablecoin", "50"), date: "2025-01-09", price: null, circulatingUsd: null, pegCurrency: "EUR" },
+      { entity_id: key("Token", "defillama-stablecoin", "50"), date: TODAY, price: 1.04, circulatingUsd: 90000000 * 1.04, pegCurrency: "EUR" },
+    ]);
+  });
+
+  test("raises: funding rounds of the protocols DefiLlama ids name, investors as venture funds", () => {
+    const uniswap = claim(out, key("FundingRound", "defillama", "parent#uniswap-2022-10-13-Series B"));
+    expect(uniswap.name).toBe("Uniswap Series B");
+    expect(uniswap.attributes).toEqual([
+      ["roundStage", "Series B"],
+      ["amountUsd", 165_000_000],
+      ["announcedOn", "2022-10-13"],
+      ["schema:url", "https://blog.uniswap.org/bringing-web3-to-everyone"],
+    ]);
+    expect(uniswap.relations).toEqual([
+      ["raisedBy", protocol("uniswap")],
+      ["leadInvestor", key("Organization", "defillama-investor", "polychain-capital")],
+      ["investor", key("Organization", "defillama-investor", "a16z-crypto")],
+      ["investor", key("Organization", "defillama-investor", "paradigm")],
+      ["investor", key("Organization", "defillama-investor", "sv-angel")],
+    ]);
+    // defillamaId "182" is Lido's protocol id.
+    expect(claim(out, key("FundingRound", "defillama", "182-2022-03-03-Strategic")).relations).toContainEqual(["raisedBy", protocol("lido")]);
+    const flashbots = claim(out, key("FundingRound", "defillama", "Flashbots-2023-06-15-Series B"));
+    expect(flashbots.relations!.filter(([r]) => r === "raisedBy")).toEqual([]);
+
+    const paradigm = claim(out, key("Organization", "defillama-investor", "paradigm"));
+    expect(paradigm).toEqual({ type: "Organization", labels: ["VentureFund"], keys: [key("Organization", "defillama-investor", "paradigm")], name: "Paradigm" });
+    expect(out.claims.filter((c) => c.type === "Organization")).toHaveLength(5);
+    expect(out.claims.filter((c) => c.type === "FundingRound")).toHaveLength(3);
+  });
+
+  test("emissions: unlock rows per day and group, schedules", () => {
+    const arb = key("Token", "coingecko", "arbitrum");
+    const schedule = key("VestingSchedule", "defillama", "arbitrum");
+    expect(claim(out, schedule)).toMatchObject({ name: "Arbitrum token unlocks", relations: [["vestingOf", arb]], attributes: [["vestingStart", "2024-03-16"], ["vestingEnd", "2025-03-16"]] });
+    expect(rows(out, "unlocks", arb)).toEqual([
+      { entity_id: arb, date: "2024-03-16", schedule_id: schedule, allocation_group: "investors", amount: 438000000, valueUsd: null, shareOfSupply: 0.0438, shareOfCirculating: null },
+      { entity_id: arb, date: "2024-03-16", schedule_id: schedule, allocation_group: "team", amount: 673500000, valueUsd: null, shareOfSupply: 0.06735, shareOfCirculating: null },
+      // Two tranches of one day and group are one row; a future event is valued at today's price.
+      { entity_id: arb, date: "2025-03-16", schedule_id: schedule, allocation_group: "team", amount: 92650000, valueUsd: 92650000 * 0.75, shareOfSupply: 0.009265, shareOfCirculating: 92650000 / 4200000000 },
+    ]);
+    const uni = rows(out, "unlocks", key("Token", "coingecko", "uniswap"));
+    expect(uni.map((r) => [r.date, r.allocation_group, r.amount])).toEqual([
+      ["2024-09-01", "treasury", 10000000],
+      ["2025-06-01", "ecosystem", 10000000],
+    ]);
+  });
+
+  test("a second fetch with the same raw folder asks only what was not saved", async () => {
+    const before = fake.requests.length;
+    await defillama.fetch(context(fake, rawDir, { apiKey: API_KEY }));
+    // Only the answer DefiLlama does not have (no revenue for Uniswap V3) is asked again.
+    expect(fake.requests.slice(before)).toEqual(["GET /api/summary/fees/uniswap-v3?dataType=dailyRevenue"]);
+  });
+});
+
+describe("defillama connector under faults", () => {
+  test("429 with Retry-After, 500, a hang past the time limit, truncated and malformed JSON: each retried to success", async () => {
+    const fake = fakeServer();
+    fake.fail("/api/v2/chains", { kind: "429", retryAfter: "1" });
+    fake.fail("/api/protocols", { kind: "500" });
+    fake.fail("/yields/pools", { kind: "hang", ms: 800 });
+    fake.fail("/stablecoins/stablecoins", { kind: "truncated" });
+    fake.fail("/api/raises", { kind: "malformed" });
+    const rawDir = tempDir();
+    const ctx = context(fake, rawDir);
+    const started = performance.now();
+    await defillama.fetch(ctx);
+    const elapsed = performance.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(950); // waited what Retry-After asked
+    expect(elapsed).toBeLessThan(8000);
+    for (const path of ["/api/v2/chains", "/api/protocols", "/yields/pools", "/stablecoins/stablecoins?includePrices=true", "/api/raises"]) {
+      expect(fake.requests.filter((r) => r === `GET ${path}`)).toHaveLength(2);
+    }
+    expect(ctx.http.stats.rateLimited).toBe(1);
+    expect(ctx.http.stats.retries).toBe(5);
+    // No key: no emissions asked.
+    expect(fake.requests.some((r) => r.includes("emissions"))).toBe(false);
+
+    const out = parse(rawDir);
+    expect(out.claims.filter((c) => c.type === "Chain")).toHaveLength(4);
+    expect(out.claims.filter((c) => c.type === "Protocol")).toHaveLength(8);
+    expect(out.claims.filter((c) => c.type === "Pool")).toHaveLength(5);
+    expect(out.claims.filter((c) => c.type === "FundingRound")).toHaveLength(3);
+    expect(rows(out, "stablecoin")).toHaveLength(3 + 4 + 2 + 1);
+    expect(rows(out, "unlocks")).toEqual([]);
+    expect(out.rejected).toHaveLength(3);
+  });
+
+  test("an endpoint failing every retry fails the fetch; what was saved stays saved and is not asked again", async () => {
+    const fake = fakeServer();
+    fake.fail("/yields/pools", { kind: "500" }, { kind: "500" }, { kind: "500" }, { kind: "500" });
+    const rawDir = tempDir();
+    await expect(defillama.fetch(context(fake, rawDir))).rejects.toThrow(/500/);
+    expect(fake.requests.filter((r) => r === "GET /yields/pools")).toHaveLength(4);
+    const raw = new RawStore(rawDir);
+    for (const k of ["chains", "protocols", "parents", "raises", "protocol/lido", "fees/lido", "revenue/lido", "protocol/aave-v3", "protocol/uniswap-v3"]) expect(raw.has("defillama", k)).toBe(true);
+    expect(raw.has("defillama", "pools")).toBe(false);
+    expect(raw.has("defillama", "stablecoins")).toBe(false);
+
+    // What is there parses already.
+    const partial = parse(rawDir);
+    expect(rows(partial, "protocol", protocol("lido"))).toHaveLength(5);
+    expect(rows(partial, "pool")).toEqual([]);
+
+    const before = fake.requests.length;
+    await defillama.fetch(context(fake, rawDir));
+    const second = fake.requests.slice(before);
+    expect(second.filter((r) => r.startsWith("GET /api/") && !r.includes("dataType=dailyRevenue"))).toEqual([]);
+    expect(second).toContain("GET /yields/pools");
+    expect(second).toContain("GET /stablecoins/stablecoins?includePrices=true");
+    expect(rows(parse(rawDir), "pool")).toHaveLength(9);
+  });
+});
+
+describe("defillama connector, incremental", () => {
+  test("with since() giving a day, parse yields only later days of that history", async () => {
+    const fake = fakeServer();
+    const rawDir = tempDir();
+    const since = {
+      [protocol("lido")]: "2025-01-08",
+      [pool(LIDO_POOL)]: "2025-01-08",
+      [key("Token", "defillama-stablecoin", "1")]: "2025-01-08",
+    };
+    await defillama.fetch(context(fake, rawDir, { since }));
+    const saved = new RawStore(rawDir).load("defillama", "protocol/lido") as { day: string; since: string | null };
+    // Protocol histories are taken again from a little before the cursor: fees arrive a day late.
+    expect(PROTOCOL_LOOKBACK_DAYS).toBe(2);
+    expect(saved).toMatchObject({ day: TODAY, since: "2025-01-06" });
+    const out = parse(rawDir);
+    expect(days(rows(out, "protocol", protocol("lido")))).toEqual(["2025-01-07", "2025-01-08", "2025-01-09", "2025-01-10"]);
+    expect(rows(out, "protocol", protocol("lido"))[0]).toMatchObject({ date: "2025-01-07", tvlUsd: 24111000000, feesUsd: 3300000, revenueUsd: 330000 });
+    expect([...new Set(days(rows(out, "protocol_chain", protocol("lido"))))]).toEqual(["2025-01-07", "2025-01-08", "2025-01-09", "2025-01-10"]);
+    expect(days(rows(out, "pool", pool(LIDO_POOL))).sort()).toEqual(["2025-01-09", TODAY]);
+    expect(days(rows(out, "stablecoin", key("Token", "defillama-stablecoin", "1"))).sort()).toEqual(["2025-01-09", TODAY]);
+    // Histories without a cursor are whole.
+    expect(days(rows(out, "protocol", protocol("aave-v3")))).toEqual(["2025-01-08", "2025-01-09", "2025-01-10"]);
+    expect(days(rows(out, "pool", pool(AAVE_USDC))).sort()).toEqual(["2025-01-09", TODAY]);
+  });
+});
+
+describe("defillama parse of unusable answers", () => {
+  test("answers of the wrong shape and unreadable files are rejected; the rest parses; parse never throws", () => {
+    const rawDir = tempDir();
+    const raw = new RawStore(rawDir);
+    const envelope = (body: unknown) => ({ day: TODAY, since: null, body });
+    raw.save("defillama", "chains", envelope({ error: "Internal server error" }));
+    raw.save("defillama", "protocols", envelope({ message: "Protocol not found" }));
+    raw.save("defillama", "pools", envelope({ status: "success", data: "none" }));
+    raw.save("defillama", "raises", [1, 2, 3]); // not a saved answer
+    raw.save("defillama", "protocol/lido", envelope({ message: "not found" }));
+    raw.save("defillama", "fees/lido", envelope({ totalDataChart: [[1736121600, 5], ["yesterday", 6], [1736208000, "x"]] }));
+    raw.save("defillama", "stablecoins", envelope(fixture("stablecoins.json")));
+    mkdirSync(join(rawDir, "defillama", "stablecoin"), { recursive: true });
+    writeFileSync(join(rawDir, "defillama", "stablecoin", "2.json"), '{"day": "2025-01-10", "since": nu');
+
+    const out = new ProviderOutput("defillama", silentLogger);
+    expect(() => defillama.parse(raw, out)).not.toThrow();
+    const what = out.rejected.map((r) => r.what);
+    expect(what).toEqual(expect.arrayContaining(["chains", "protocols", "pools", "raises", "protocol/lido", "stablecoin/2", "fees/lido point"]));
+    expect(out.rejected.find((r) => r.what === "chains")!.reason).toBe("answer is not a list");
+    expect(out.rejected.find((r) => r.what === "pools")!.reason).toBe('answer has no list "data"');
+    expect(out.rejected.find((r) => r.what === "stablecoin/2")!.reason).toContain("unreadable");
+    expect(out.rejected.filter((r) => r.what === "fees/lido point")).toHaveLength(2);
+    // The good answers still parse.
+    expect(out.claims.filter((c) => c.labels?.includes("Stablecoin"))).toHaveLength(3);
+    expect(rows(out, "protocol", protocol("lido"))).toEqual([expect.objectContaining({ date: "2025-01-06", tvlUsd: null, feesUsd: 5 })]);
+  });
+});

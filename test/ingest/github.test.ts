@@ -1,0 +1,324 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { FetchContext } from "../../src/ingest/connector.ts";
+import { ProviderHttp } from "../../src/ingest/http.ts";
+import { github } from "../../src/ingest/providers/github.ts";
+import { RawStore } from "../../src/ingest/raw-store.ts";
+import { ProviderOutput } from "../../src/ingest/records.ts";
+import { silentLogger } from "../../src/log.ts";
+import { type Fault, type Route, startFakeProvider } from "../support/fake-provider.ts";
+
+const FIXTURES = join(import.meta.dir, "fixtures", "github");
+const fixture = <T>(name: string): T => JSON.parse(readFileSync(join(FIXTURES, name), "utf8")) as T;
+
+type Json = Record<string, unknown>;
+/** The /lite/protocols2 shape: `{ protocols: [...] }`, one entry without a slug. */
+const PROTOCOLS = fixture<{ protocols: Json[] }>("defillama-protocols.json");
+const UNISWAP = fixture<Json[]>("uniswap-repos.json");
+const AAVE = fixture<Json[]>("aave-repos.json");
+const SAMCZSUN = fixture<Json[]>("samczsun-repos.json");
+const CONTRIBUTORS = fixture<Record<string, Json[]>>("contributors.json");
+
+/** Uniswap's first page is full (the fixtures and low-starred filler), its second empty. */
+const UNISWAP_PAGE_1 = [
+  ...UNISWAP,
+  ...Array.from({ length: 100 - UNISWAP.length }, (_, i) => ({
+    ...UNISWAP[0]!,
+    id: 400000000 + i,
+    name: `filler-${i}`,
+    full_name: `Uniswap/filler-${i}`,
+    html_url: `https://github.com/Uniswap/filler-${i}`,
+    description: null,
+    language: null,
+    license: null,
+    stargazers_count: i,
+  })),
+];
+
+const repoKey = (fullName: string) => `Repository:github:${fullName}`;
+
+const root = mkdtempSync(join(tmpdir(), "ckg-github-"));
+let dirs = 0;
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+interface Seen {
+  headers: Headers[];
+  special?: (url: URL) => Response | undefined;
+}
+
+/** GitHub's REST API over the fixtures. */
+function api(seen: Seen): Route {
+  return (url, request) => {
+    seen.headers.push(request.headers);
+    const special = seen.special?.(url);
+    if (special) return special;
+    const page = Number(url.searchParams.get("page") ?? "1");
+    let m = /^\/orgs\/([^/]+)\/repos$/.exec(url.pathname);
+    if (m) {
+      const org = m[1]!.toLowerCase();
+      if (org === "uniswap") return page === 1 ? UNISWAP_PAGE_1 : [];
+      if (org === "aave") return page === 1 ? AAVE : [];
+      return undefined;
+    }
+    m = /^\/users\/([^/]+)\/repos$/.exec(url.pathname);
+    if (m) return m[1]!.toLowerCase() === "samczsun" ? (page === 1 ? SAMCZSUN : []) : undefined;
+    m = /^\/repos\/([^/]+)\/([^/]+)\/contributors$/.exec(url.pathname);
+    if (m) {
+      const fullName = `${m[1]}/${m[2]}`;
+      if (fullName === "Uniswap/v2-core") return new Response(null, { status: 204 });
+      if (fullName === "Uniswap/docs") return Response.json({ message: "Not Found", documentation_url: "https://docs.github.com/rest", status: "404" }, { status: 404 });
+      return CONTRIBUTORS[fullName] ?? [];
+    }
+    return undefined;
+  };
+}
+
+function context(base: string, raw: RawStore, options: { detailLimit?: number; token?: string } = {}): FetchContext & { http: ProviderHttp } {
+  return {
+    http: new ProviderHttp("github", { log: silentLogger, retries: 3, backoffMs: 5, timeoutMs: 500, maxRetryAfterMs: 5000 }),
+    raw,
+    settings: { urls: { api: base }, apiKey: options.token },
+    log: silentLogger,
+    today: "2024-07-01",
+    detailLimit: options.detailLimit ?? 10,
+    since: () => undefined,
+    progress: () => {},
+  };
+}
+
+/** A raw store of its own, holding DefiLlama's protocols list unless `null`. */
+function freshRaw(protocols: unknown = PROTOCOLS): RawStore {
+  const raw = new RawStore(join(root, `raw-${++dirs}`));
+  if (protocols !== null) raw.save("defillama", "protocols", protocols);
+  return raw;
+}
+
+function parse(raw: RawStore): ProviderOutput {
+  const out = new ProviderOutput("github", silentLogger);
+  github.parse(raw, out);
+  return out;
+}
+
+const only = (...slugs: string[]) => ({ protocols: PROTOCOLS.protocols.filter((p) => slugs.includes((p.slug as string | undefined) ?? "uniswap-v2")) });
+
+describe("github connector", () => {
+  test("repositories, contributors and the protocols' links; the token is sent", async () => {
+    const seen: Seen = { headers: [] };
+    const fake = startFakeProvider(api(seen));
+    try {
+      const raw = freshRaw();
+      const progress: [number, number][] = [];
+      await github.fetch({ ...context(fake.url, raw, { token: "ghp_test123" }), progress: (done, total) => progress.push([done, total]) });
+      for (const h of seen.headers) {
+        expect(h.get("authorization")).toBe("Bearer ghp_test123");
+        expect(h.get("x-github-api-version")).toBe("2022-11-28");
+      }
+      const lists = fake.requests.filter((r) => r.includes("/repos?"));
+      expect(lists).toEqual([
+        "GET /orgs/aave/repos?per_page=100&sort=pushed&page=1",
+        "GET /orgs/uniswap/repos?per_page=100&sort=pushed&page=1",
+        "GET /orgs/uniswap/repos?per_page=100&sort=pushed&page=2",
+        "GET /orgs/samczsun/repos?per_page=100&sort=pushed&page=1",
+        "GET /users/samczsun/repos?per_page=100&sort=pushed&page=1",
+        "GET /orgs/no-such-org-xyz/repos?per_page=100&sort=pushed&page=1",
+        "GET /users/no-such-org-xyz/repos?per_page=100&sort=pushed&page=1",
+      ]);
+      expect(progress.at(-1)).toEqual([4, 4]);
+      // One contributors request per kept repository: 2 of Aave, 10 of Uniswap, 1 of samczsun.
+      expect(new Set(fake.requests.filter((r) => r.endsWith("/contributors?per_page=100"))).size).toBe(13);
+
+      const out = parse(raw);
+      const repos = out.claims.filter((c) => c.type === "Repository");
+      const names = repos.map((c) => c.name);
+      expect(names).toHaveLength(13);
+      expect(names.filter((n) => n.startsWith("Uniswap/"))).toEqual([
+        "Uniswap/interface",
+        "Uniswap/v3-core",
+        "Uniswap/v2-core",
+        "Uniswap/v4-core",
+        "Uniswap/docs",
+        "Uniswap/filler-91",
+        "Uniswap/filler-90",
+        "Uniswap/filler-89",
+        "Uniswap/filler-88",
+        "Uniswap/filler-87",
+      ]);
+      // Archived and forked repositories are left out, however starred.
+      expect(names).not.toContain("Uniswap/uniswap-v1");
+      expect(names).not.toContain("Uniswap/go-ethereum");
+      expect(names).not.toContain("aave/protocol-v2");
+      expect(names).toContain("samczsun/abi-guesser");
+
+      const v3 = repos.find((c) => c.name === "Uniswap/v3-core")!;
+      expect(v3).toEqual({
+        type: "Repository",
+        keys: [repoKey("Uniswap/v3-core")],
+        name: "Uniswap/v3-core",
+        attributes: [
+          ["programmingLanguage", "Solidity"],
+          ["license", "BUSL-1.1"],
+          ["schema:url", "https://github.com/Uniswap/v3-core"],
+          ["schema:description", "🦄 🦄 🦄 Core smart contracts of Uniswap v3"],
+        ],
+        sameAs: ["https://github.com/Uniswap/v3-core"],
+        prominence: expect.any(Number),
+      });
+      // NOASSERTION is no license; no language, no license: no attribute.
+      expect(repos.find((c) => c.name === "Uniswap/v4-core")!.attributes!.some(([a]) => a === "license")).toBe(false);
+      expect(repos.find((c) => c.name === "Uniswap/docs")!.attributes).toEqual([
+        ["schema:url", "https://github.com/Uniswap/docs"],
+        ["schema:description", "Uniswap documentation"],
+      ]);
+
+      expect(out.links).toContainEqual({ subject: "Protocol:defillama:uniswap-v3", relation: "hasRepository", object: repoKey("Uniswap/v3-core") });
+      // An entry without a slug gets DefiLlama's slug of its name.
+      expect(out.links).toContainEqual({ subject: "Protocol:defillama:uniswap-v2", relation: "hasRepository", object: repoKey("Uniswap/v3-core") });
+      expect(out.links).toContainEqual({ subject: "Protocol:defillama:aave-v3", relation: "hasRepository", object: repoKey("aave/aave-v3-core") });
+      expect(out.links).toContainEqual({ subject: "Protocol:defillama:solo-vault", relation: "hasRepository", object: repoKey("samczsun/abi-guesser") });
+      expect(out.links).toHaveLength(10 + 10 + 2 + 1);
+
+      const people = out.claims.filter((c) => c.type === "Person");
+      expect(people.map((c) => c.name).sort()).toEqual(["NoahZinsmeister", "The-3D", "miguelmtzinf", "moodysalem", "zzmp"]);
+      expect(people.find((c) => c.name === "NoahZinsmeister")).toEqual({
+        type: "Person",
+        keys: ["Person:github:NoahZinsmeister"],
+        name: "NoahZinsmeister",
+        relations: [
+          ["contributesTo", repoKey("Uniswap/interface")],
+          ["contributesTo", repoKey("Uniswap/v3-core")],
+        ],
+        sameAs: ["https://github.com/NoahZinsmeister"],
+      });
+
+      // Garbled records are rejected with the reason.
+      expect(out.rejected).toContainEqual({ provider: "github", what: 'repository "Uniswap/broken"', reason: expect.stringContaining("stargazers_count") });
+      expect(out.rejected).toContainEqual({ provider: "github", what: "contributor null of Uniswap/v3-core", reason: expect.stringContaining("login") });
+      expect(out.rejected).toHaveLength(2);
+    } finally {
+      fake.stop();
+    }
+  });
+
+  test("without a token no authorization is sent; detailLimit keeps the largest protocols", async () => {
+    const seen: Seen = { headers: [] };
+    const fake = startFakeProvider(api(seen));
+    try {
+      await github.fetch(context(fake.url, freshRaw(), { detailLimit: 1 }));
+      expect(seen.headers.every((h) => h.get("authorization") === null)).toBe(true);
+      expect(fake.requests.filter((r) => r.includes("/repos?"))).toEqual(["GET /orgs/aave/repos?per_page=100&sort=pushed&page=1"]);
+    } finally {
+      fake.stop();
+    }
+  });
+
+  test("without a saved protocols list nothing is fetched", async () => {
+    const fake = startFakeProvider(api({ headers: [] }));
+    try {
+      const raw = freshRaw(null);
+      await github.fetch(context(fake.url, raw));
+      expect(fake.requests).toEqual([]);
+      expect(parse(raw).claims).toEqual([]);
+    } finally {
+      fake.stop();
+    }
+  });
+
+  const faults: [string, Fault][] = [
+    ["429 with Retry-After", { kind: "429", retryAfter: "1" }],
+    ["500", { kind: "500" }],
+    ["a hang longer than the time limit", { kind: "hang", ms: 800 }],
+    ["truncated JSON", { kind: "truncated" }],
+    ["malformed JSON", { kind: "malformed" }],
+  ];
+  for (const [name, fault] of faults) {
+    test(`${name}, then success`, async () => {
+      const fake = startFakeProvider(api({ headers: [] }));
+      try {
+        fake.fail("/orgs/aave/repos", fault);
+        const raw = freshRaw(only("aave-v3"));
+        const ctx = context(fake.url, raw);
+        await github.fetch(ctx);
+        expect(ctx.http.stats.retries).toBe(1);
+        expect(parse(raw).claims.filter((c) => c.type === "Repository").map((c) => c.name)).toEqual(["aave/aave-v3-core", "aave/interface"]);
+      } finally {
+        fake.stop();
+      }
+    });
+  }
+
+  test("403 with the rate limit used up waits for the reset, then succeeds", async () => {
+    let limited = 1;
+    const fake = startFakeProvider(
+      api({
+        headers: [],
+        special: (url) => {
+          if (url.pathname !== "/orgs/aave/repos" || limited-- <= 0) return undefined;
+          return Response.json(
+            { message: "API rate limit exceeded for 127.0.0.1.", documentation_url: "https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting" },
+            { status: 403, headers: { "x-ratelimit-limit": "60", "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(Math.ceil(Date.now() / 1000) + 1) } },
+          );
+        },
+      }),
+    );
+    try {
+      const raw = freshRaw(only("aave-v3"));
+      const ctx = context(fake.url, raw);
+      const started = Date.now();
+      await github.fetch(ctx);
+      expect(ctx.http.stats.rateLimited).toBe(1);
+      // The reset is 1-2 s ahead (whole seconds): the retry waited for it.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+      expect(Date.now() - started).toBeLessThan(4000);
+      expect(parse(raw).claims.filter((c) => c.type === "Repository")).toHaveLength(2);
+    } finally {
+      fake.stop();
+    }
+  });
+
+  test("a request that fails every retry fails the fetch; saved answers stay and are not asked again", async () => {
+    let broken = true;
+    const fake = startFakeProvider(
+      api({ headers: [], special: (url) => (broken && url.pathname === "/repos/Uniswap/interface/contributors" ? new Response("upstream error", { status: 500 }) : undefined) }),
+    );
+    try {
+      const raw = freshRaw(only("uniswap-v3"));
+      await expect(github.fetch(context(fake.url, raw))).rejects.toThrow(/500/);
+      expect(fake.requests.filter((r) => r.startsWith("GET /repos/Uniswap/interface/contributors"))).toHaveLength(4);
+      expect(raw.keys("github", "repos/")).toEqual(["repos/uniswap/1", "repos/uniswap/2"]);
+      expect(raw.has("github", "contributors/Uniswap/interface")).toBe(false);
+
+      broken = false;
+      fake.requests.length = 0;
+      await github.fetch(context(fake.url, raw));
+      // Only what the failed run did not save (the contributors of the other nine come after it).
+      expect(new Set(fake.requests).size).toBe(10);
+      expect(fake.requests[0]).toBe("GET /repos/Uniswap/interface/contributors?per_page=100");
+      expect(fake.requests.every((r) => r.endsWith("/contributors?per_page=100"))).toBe(true);
+      expect(fake.requests.some((r) => r.includes("/orgs/"))).toBe(false);
+
+      fake.requests.length = 0;
+      await github.fetch(context(fake.url, raw));
+      expect(fake.requests).toEqual([]);
+      // The empty repository (204) and the vanished one (404) were saved as such.
+      expect(raw.load("github", "contributors/Uniswap/v2-core")).toEqual([]);
+      expect(raw.load("github", "contributors/Uniswap/docs")).toMatchObject({ status: "404" });
+    } finally {
+      fake.stop();
+    }
+  });
+
+  test("a saved answer of the wrong shape is rejected, the rest parsed", () => {
+    const raw = freshRaw(only("aave-v3"));
+    raw.save("github", "repos/aave/1", AAVE);
+    raw.save("github", "repos/weird/1", { total_count: 3, items: [] });
+    raw.save("github", "contributors/aave/aave-v3-core", { contributors: [] });
+    const out = parse(raw);
+    expect(out.claims.filter((c) => c.type === "Repository")).toHaveLength(2);
+    expect(out.rejected).toEqual([
+      { provider: "github", what: "github answer contributors/aave/aave-v3-core", reason: "not a list of contributors" },
+      { provider: "github", what: "github answer repos/weird/1", reason: "not a list of repositories" },
+    ]);
+  });
+});
