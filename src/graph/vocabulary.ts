@@ -165,9 +165,10 @@ export function namespaces(ontologyNs: string = DEFAULT_ONTOLOGY_NS): Namespaces
   return { ontology: ontologyNs, entity: `${base}id/`, source: `${base}source/` };
 }
 
-/** The field name a predicate shows as in explore and the changes feed: schema:name -> name. */
+/** The field name a predicate shows as in explore and the changes feed: schema:name -> name, owl:sameAs -> sameAs, rdf:type -> type. */
 export function fieldName(predicate: string): string {
-  return predicate.startsWith("schema:") ? predicate.slice(7) : predicate;
+  if (predicate === "rdf:type") return "type";
+  return predicate.replace(/^(?:schema|owl):/, "");
 }
 
 export function predicateIri(ns: Namespaces, name: Relation | Attribute): string {

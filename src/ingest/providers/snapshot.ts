@@ -95,7 +95,10 @@ export function knownProtocols(raw: RawStore): { protocols: KnownProtocol[]; pro
     return { protocols: [], problem: `the saved DefiLlama protocols list is unreadable (${(error as Error).message})` };
   }
   if (saved === undefined) return { protocols: [], problem: "no DefiLlama protocols list is saved in this run (run the defillama provider first)" };
-  const list = Array.isArray(saved) ? saved : (saved as { protocols?: unknown } | null)?.protocols;
+  // The DefiLlama connector saves its answers as {day, since, body}; a bare list or the
+  // /lite/protocols2 shape ({protocols}) is read as well.
+  const answer = saved !== null && typeof saved === "object" && "body" in saved ? (saved as { body: unknown }).body : saved;
+  const list = Array.isArray(answer) ? answer : (answer as { protocols?: unknown } | null)?.protocols;
   if (!Array.isArray(list)) return { protocols: [], problem: "the saved DefiLlama protocols answer is not a list" };
   const protocols: KnownProtocol[] = [];
   for (const item of list) {

@@ -1,0 +1,234 @@
+/**
+ * The whole ingest against every provider's API served from recorded-shape fixtures: resolution
+ * onto the live world, series, the changes feed, a running server switching without a failed
+ * request, failures and kills that leave the live snapshot serving, resumption, new days only,
+ * and the offline import and export commands.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { IngestError, ingest } from "../../src/ingest/ingest.ts";
+import { silentLogger } from "../../src/log.ts";
+import { selfCommand } from "../../src/runtime.ts";
+import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
+import { copyOfFixture, json, startServices } from "../support/fixture.ts";
+import { providerConfigs, providerEnv, startProviderFixtures } from "../support/provider-fixtures.ts";
+
+const TODAY = "2024-07-01";
+const ENTITY = "https://ckg.example/id/";
+const FAST_HTTP = { retries: 2, backoffMs: 5, timeoutMs: 2000, maxRetryAfterMs: 5000 };
+const cleanup: string[] = [];
+afterAll(() => {
+  for (const dir of cleanup) rmSync(dir, { recursive: true, force: true });
+});
+
+const run = (root: string, base: string, options: { today?: string; detailLimit?: number } = {}) =>
+  ingest({
+    dir: dataDir(root),
+    today: options.today ?? TODAY,
+    source: { kind: "fetch", providers: providerConfigs(base), detailLimit: options.detailLimit ?? 3, http: FAST_HTTP },
+    log: silentLogger,
+  });
+
+async function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  const proc = Bun.spawn(selfCommand(...args), { stdout: "pipe", stderr: "pipe", env: { ...process.env, CKG_LOG_LEVEL: "warn", ...env } });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
+}
+
+describe("ckg ingest", () => {
+  test("resolves every provider onto the live world; a running server switches to it without a failed request", async () => {
+    const fake = startProviderFixtures();
+    const running = await startServices({ snapshot_poll_ms: 100 });
+    try {
+      const before = running.services.live!.id;
+      const statuses: number[] = [];
+      let busy = true;
+      const load = (async () => {
+        while (busy) {
+          const answers = await Promise.all([
+            running.request("POST", "/api/sparql", { query: "SELECT ?s WHERE { ?s a ckg:Chain } LIMIT 5" }),
+            running.request("GET", "/api/schema"),
+            running.request("POST", "/api/search", { query: "ethereum", limit: 3 }),
+            running.request("POST", "/api/timeseries", { sql_query: "SELECT count(*) AS n FROM ts_catalog" }),
+          ]);
+          statuses.push(...answers.map((r) => r.status));
+          await Bun.sleep(5);
+        }
+      })();
+      const report = await run(running.dir, fake.url);
+      const deadline = Date.now() + 60_000;
+      while (running.services.live!.id !== report.snapshot_id && Date.now() < deadline) await Bun.sleep(50);
+      await Bun.sleep(200);
+      busy = false;
+      await load;
+      expect(running.services.live!.id).toBe(report.snapshot_id);
+      expect(report.base_snapshot_id).toBe(before);
+      expect(statuses.length).toBeGreaterThan(20);
+      expect(statuses.filter((s) => s !== 200)).toEqual([]);
+
+      // The report: every provider read, nothing unresolved that should be.
+      expect(report.providers.map((p) => p.id)).toEqual(["chains", "coingecko", "defillama", "snapshot", "github"]);
+      for (const p of report.providers) expect(p.records).toBeGreaterThan(0);
+      expect(report.providers.find((p) => p.id === "chains")!.rejected).toBe(1); // the nameless chain in the fixture
+      expect(report.resolution.entities_matched).toBeGreaterThan(10);
+      expect(report.changes.CREATE).toBeGreaterThan(0);
+      expect(report.changes.UPDATE).toBeGreaterThan(0);
+
+      // One entity per real thing, linked to every provider's page.
+      const sparql = async (query: string) => (await json(await running.request("POST", "/api/sparql", { query }))).body.data as Record<string, unknown>[];
+      const same = async (id: string) => (await sparql(`SELECT ?o WHERE { <${ENTITY}${id}> owl:sameAs ?o }`)).map((r) => r.o);
+      expect(await same("chain/ethereum")).toEqual(expect.arrayContaining(["https://chainlist.org/chain/1", "https://defillama.com/chain/Ethereum"]));
+      expect(await same("token/usdc-usdc")).toContain("https://www.coingecko.com/en/coins/usd-coin");
+      // The reference protocol took DefiLlama's facts, each in its provider's graph.
+      const aave = await sparql(
+        `SELECT ?p ?o ?g WHERE { GRAPH ?g { <${ENTITY}protocol/aave-v3> ?p ?o } FILTER(?p IN (ckg:governanceToken, ckg:hasRepository, ckg:parentProtocol)) }`,
+      );
+      expect(aave).toContainEqual({ p: "https://ckg.example/ontology#governanceToken", o: `${ENTITY}token/aave-aave`, g: "https://ckg.example/source/defillama" });
+      expect(aave.some((r) => r.p === "https://ckg.example/ontology#hasRepository" && r.g === "https://ckg.example/source/github")).toBe(true);
+      expect(aave).toContainEqual({ p: "https://ckg.example/ontology#parentProtocol", o: `${ENTITY}protocol/aave`, g: "https://ckg.example/source/aave-address-book" });
+
+      // Sources and their freshness.
+      const schema = (await json(await running.request("GET", "/api/schema"))).body;
+      const sources = schema.provenance.sources as { id: string; kind: string; synthetic: boolean; as_of: string; facts: number }[];
+      for (const id of ["chains", "coingecko", "defillama", "snapshot", "github"]) {
+        const source = sources.find((s) => s.id === id)!;
+        expect(source).toMatchObject({ kind: "provider", synthetic: false });
+        expect(source.facts).toBeGreaterThan(0);
+        expect(Date.parse(source.as_of)).toBeGreaterThan(Date.now() - 600_000);
+      }
+      const ready = (await json(await running.request("GET", "/readyz"))).body;
+      expect(ready.snapshot.id).toBe(report.snapshot_id);
+      expect(ready.snapshot.sources.map((s: { id: string }) => s.id)).toEqual(expect.arrayContaining(["coingecko", "defillama"]));
+
+      // Series: real rows, and the demo's rows of the same entity gone.
+      const sql = async (query: string) => (await json(await running.request("POST", "/api/timeseries", { sql_query: query }))).body.data as Record<string, unknown>[];
+      expect(Number((await sql(`SELECT count(*) AS n FROM ts_coingecko_token WHERE entity_id = 'token/usdc-usdc'`))[0]!.n)).toBeGreaterThan(0);
+      expect(Number((await sql(`SELECT count(*) AS n FROM ts_synthetic_token WHERE entity_id = 'token/usdc-usdc'`))[0]!.n)).toBe(0);
+      expect(Number((await sql(`SELECT count(*) AS n FROM ts_defillama_protocol WHERE entity_id = 'protocol/aave-v3' AND "tvlUsd" > 0`))[0]!.n)).toBeGreaterThan(0);
+      expect(Number((await sql(`SELECT count(*) AS n FROM ts_snapshot_governance`))[0]!.n)).toBeGreaterThan(0);
+
+      // The changes feed: the new chain created, Ethereum updated with its new links.
+      const created = (await json(await running.request("GET", "/api/changes?since_hours=1&operation=CREATE&limit=1000"))).body.changes as { entity_name: string; source: string }[];
+      expect(created).toContainEqual(expect.objectContaining({ entity_name: "Brand New Chain", source: "chains" }));
+      const updated = (await json(await running.request("GET", `/api/changes?since_hours=1&operation=UPDATE&limit=1000&entity_uri=${encodeURIComponent(`${ENTITY}chain/ethereum`)}`))).body
+        .changes as { changed_fields: string[] }[];
+      expect(updated.length).toBe(1);
+      expect(updated[0]!.changed_fields).toContain("sameAs");
+
+      // Conflicts are kept with their sources.
+      const conflicts = JSON.parse(readFileSync(join(snapshotPath(dataDir(running.dir), report.snapshot_id), "conflicts.json"), "utf8")) as { values: { source: string }[] }[];
+      expect(conflicts.length).toBe(report.conflicts);
+      for (const c of conflicts) expect(new Set(c.values.map((v) => v.source)).size).toBeGreaterThan(1);
+    } finally {
+      fake.stop();
+      await running.close();
+    }
+  }, 180_000);
+
+  test("a provider that fails leaves the live snapshot serving; the next run resumes without asking again", async () => {
+    const root = await copyOfFixture();
+    cleanup.push(root);
+    const fake = startProviderFixtures();
+    try {
+      const live = currentSnapshotId(dataDir(root));
+      // Snapshot's hub fails every retry.
+      fake.fail("/snapshot/graphql", { kind: "500" }, { kind: "500" }, { kind: "500" });
+      await expect(run(root, fake.url)).rejects.toBeInstanceOf(IngestError);
+      expect(currentSnapshotId(dataDir(root))).toBe(live);
+      expect(readdirSync(join(root, "tmp"))).toEqual([]);
+      const firstRun = [...fake.requests];
+      expect(firstRun.some((r) => r.includes("/coingecko/"))).toBe(true);
+
+      fake.requests.length = 0;
+      const report = await run(root, fake.url);
+      expect(currentSnapshotId(dataDir(root))).toBe(report.snapshot_id);
+      // Nothing the first run saved was asked again: only the hub and what came after it (a
+      // protocol without fees answers 404, which is not saved: asked again on each run).
+      const again = fake.requests.filter((r) => (r.includes("/coingecko/") || r.includes("/chainlist/") || r.includes("/defillama/")) && !r.includes("/summary/fees/"));
+      expect(again).toEqual([]);
+      expect(fake.requests.some((r) => r.includes("/snapshot/graphql"))).toBe(true);
+
+      // The next day asks histories only from the last stored day on, and keeps the older days.
+      fake.requests.length = 0;
+      const next = await run(root, fake.url, { today: "2024-07-02" });
+      const charts = fake.requests.filter((r) => r.includes("/market_chart/range"));
+      expect(charts.length).toBeGreaterThan(0);
+      for (const r of charts) expect(Number(new URL(`http://x${r.slice(4)}`).searchParams.get("from"))).toBeGreaterThanOrEqual(Date.parse("2024-06-30T00:00:00Z") / 1000);
+      const tables = JSON.parse(readFileSync(join(snapshotPath(dataDir(root), next.snapshot_id), "manifest.json"), "utf8")).timeseries as { name: string; first_date: string; last_date: string }[];
+      const tokens = tables.find((t) => t.name === "ts_coingecko_token")!;
+      expect(tokens.first_date).toBe("2024-03-01");
+      expect(tokens.last_date).toBe("2024-07-02");
+      // Ids are stable from run to run.
+      expect(next.changes.CREATE).toBe(0);
+    } finally {
+      fake.stop();
+    }
+  }, 180_000);
+
+  test("a killed ingest loses nothing: the live snapshot serves, the next run finishes from the saved answers", async () => {
+    const root = await copyOfFixture();
+    cleanup.push(root);
+    const fake = startProviderFixtures();
+    try {
+      const live = currentSnapshotId(dataDir(root));
+      fake.fail("/defillama/api/raises", { kind: "hang", ms: 60_000 });
+      const env = { ...providerEnv(fake.url), CKG_DATA_DIR: root, CKG_INGEST_DETAIL_LIMIT: "3" };
+      const child = Bun.spawn(selfCommand("ingest"), { stdout: "ignore", stderr: "ignore", env: { ...process.env, ...env } });
+      const deadline = Date.now() + 60_000;
+      while (!fake.requests.some((r) => r.startsWith("GET /defillama/api/raises")) && Date.now() < deadline) await Bun.sleep(20);
+      child.kill("SIGKILL");
+      await child.exited;
+      expect(currentSnapshotId(dataDir(root))).toBe(live);
+      const saved = fake.requests.length;
+      expect(saved).toBeGreaterThan(3);
+
+      fake.requests.length = 0;
+      const result = await cli(["ingest", "--json"], env);
+      expect(result.code).toBe(0);
+      const report = JSON.parse(result.stdout);
+      expect(currentSnapshotId(dataDir(root))).toBe(report.snapshot_id);
+      expect(fake.requests.some((r) => r.includes("/chainlist/") || r.includes("/coingecko/"))).toBe(false);
+      expect(fake.requests.some((r) => r.startsWith("GET /defillama/api/raises"))).toBe(true);
+    } finally {
+      fake.stop();
+    }
+  }, 180_000);
+
+  test("ckg import builds a snapshot from saved answers with no network; ckg export writes Parquet and RDF", async () => {
+    // Answers saved by a run that stopped (the hub failed): carried to another machine.
+    const origin = await copyOfFixture();
+    const target = await copyOfFixture();
+    const out = mkdtempSync(join(tmpdir(), "ckg-export-"));
+    const carried = mkdtempSync(join(tmpdir(), "ckg-carried-"));
+    cleanup.push(origin, target, out, carried);
+    const fake = startProviderFixtures();
+    try {
+      fake.fail("/snapshot/graphql", { kind: "500" }, { kind: "500" }, { kind: "500" });
+      await expect(run(origin, fake.url)).rejects.toBeInstanceOf(IngestError);
+    } finally {
+      fake.stop();
+    }
+    cpSync(join(origin, "ingest", "run", "raw"), carried, { recursive: true });
+    const imported = await cli(["import", carried, "--providers", "chains,coingecko,defillama", "--json"], { CKG_DATA_DIR: target });
+    expect(imported.code).toBe(0);
+    const report = JSON.parse(imported.stdout);
+    expect(report.providers.map((p: { id: string }) => p.id)).toEqual(["chains", "coingecko", "defillama"]);
+    expect(report.providers.every((p: { requests: number }) => p.requests === 0)).toBe(true);
+    expect(currentSnapshotId(dataDir(target))).toBe(report.snapshot_id);
+
+    const exported = await cli(["export", join(out, "x")], { CKG_DATA_DIR: target });
+    expect(exported.code).toBe(0);
+    for (const file of ["entities.parquet", "facts.parquet", "changes.parquet", "graph.nq", "manifest.json", "SOURCES.md", "ts/ts_coingecko_token.parquet", "ts/ts_synthetic_token.parquet"]) {
+      expect(existsSync(join(out, "x", file))).toBe(true);
+    }
+    const sources = readFileSync(join(out, "x", "SOURCES.md"), "utf8");
+    expect(sources).toContain("SYNTHETIC");
+    expect(sources).toContain("| coingecko (");
+    expect(readFileSync(join(out, "x", "graph.nq"), "utf8")).toContain("<https://www.coingecko.com/en/coins/usd-coin> <https://ckg.example/source/coingecko> .");
+    const bad = await cli(["import", join(out, "missing")], { CKG_DATA_DIR: target });
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain("is not a folder");
+  }, 180_000);
+});
