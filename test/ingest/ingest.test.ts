@@ -8,10 +8,12 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { SYNTHETIC_SOURCE } from "../../src/dataset/synthetic/context.ts";
 import { IngestError, ingest } from "../../src/ingest/ingest.ts";
 import { silentLogger } from "../../src/log.ts";
 import { selfCommand } from "../../src/runtime.ts";
 import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
+import { openDuck, withConnection } from "../../src/store/duckdb.ts";
 import { copyOfFixture, json, startServices } from "../support/fixture.ts";
 import { providerConfigs, providerEnv, startProviderFixtures } from "../support/provider-fixtures.ts";
 
@@ -124,6 +126,77 @@ describe("ckg ingest", () => {
     } finally {
       fake.stop();
       await running.close();
+    }
+  }, 180_000);
+
+  test("real data replaces the demo's facts and series about the same entity", async () => {
+    const root = await copyOfFixture();
+    cleanup.push(root);
+    const dir = dataDir(root);
+    const live = snapshotPath(dir, currentSnapshotId(dir)!);
+    // A demo protocol that has series: DefiLlama turns out to know a protocol of that name.
+    const duck = await openDuck();
+    const demo = await withConnection(duck, async (c) => {
+      const reader = await c.runAndReadAll(
+        `SELECT e.id, e.name FROM read_parquet('${live}/entities.parquet') e WHERE e.type = 'Protocol' AND e.source = '${SYNTHETIC_SOURCE}'
+           AND e.id IN (SELECT entity_id FROM read_parquet('${live}/ts/ts_synthetic_protocol.parquet')) ORDER BY e.id LIMIT 1`,
+      );
+      return reader.getRowObjectsJS()[0] as { id: string; name: string };
+    });
+    duck.closeSync();
+    const protocols = JSON.parse(readFileSync(join(import.meta.dir, "fixtures", "defillama", "protocols.json"), "utf8")) as Record<string, unknown>[];
+    const real = { ...protocols[0]!, id: "99999", name: demo.name, slug: "real-thing", symbol: "-", address: null, gecko_id: null, governanceID: [], github: [], tvl: 9e10 };
+    const fake = startProviderFixtures((path) => {
+      if (path === "/defillama/api/protocols") return [...protocols, real];
+      if (path === "/defillama/api/protocol/real-thing") return JSON.parse(readFileSync(join(import.meta.dir, "fixtures", "defillama", "protocol-lido.json"), "utf8"));
+      return undefined;
+    });
+    try {
+      const report = await ingest({
+        dir,
+        today: TODAY,
+        source: { kind: "fetch", providers: providerConfigs(fake.url, ["chains", "defillama"]), detailLimit: 3, http: FAST_HTTP },
+        log: silentLogger,
+      });
+      expect(report.resolution.synthetic_replaced).toBe(1);
+      const next = snapshotPath(dir, report.snapshot_id);
+      const after = await openDuck();
+      const [entity, syntheticFacts, syntheticRows, realRows] = await withConnection(after, async (c) => {
+        const one = async (sql: string) => (await c.runAndReadAll(sql)).getRowObjectsJS()[0] as Record<string, unknown>;
+        return Promise.all([
+          one(`SELECT source, name FROM read_parquet('${next}/entities.parquet') WHERE id = '${demo.id}'`),
+          one(`SELECT count(*)::INTEGER AS n FROM read_parquet('${next}/facts.parquet') WHERE subject_id = '${demo.id}' AND source = '${SYNTHETIC_SOURCE}'`),
+          one(`SELECT count(*)::INTEGER AS n FROM read_parquet('${next}/ts/ts_synthetic_protocol.parquet') WHERE entity_id = '${demo.id}'`),
+          one(`SELECT count(*)::INTEGER AS n FROM read_parquet('${next}/ts/ts_defillama_protocol.parquet') WHERE entity_id = '${demo.id}'`),
+        ]);
+      });
+      after.closeSync();
+      expect(entity).toEqual({ source: "defillama", name: demo.name });
+      expect(syntheticFacts!.n).toBe(0);
+      expect(syntheticRows!.n).toBe(0);
+      expect(realRows!.n).toBeGreaterThan(0);
+    } finally {
+      fake.stop();
+    }
+  }, 120_000);
+
+  test("with CKG_INGEST_CRON the server runs ingest, switches to its snapshot, then scans", async () => {
+    const fake = startProviderFixtures();
+    const running = await startServices({ ingest_cron: "* * * * * *", ingest_providers: "chains", chainlist_url: `${fake.url}/chainlist`, snapshot_poll_ms: 100 });
+    try {
+      const before = running.services.live!.id;
+      const deadline = Date.now() + 120_000;
+      const scanned = () => running.services.scans.status().recent.some((s) => s.trigger === "ingest" && s.status !== "running");
+      while ((running.services.live!.id === before || !scanned()) && Date.now() < deadline) await Bun.sleep(100);
+      expect(running.services.live!.id).not.toBe(before);
+      expect(running.services.live!.manifest.sources.map((s) => s.id)).toContain("chains");
+      expect(scanned()).toBe(true);
+      const ready = (await json(await running.request("GET", "/readyz"))).body;
+      expect(ready.ingest.cron).toBe("* * * * * *");
+      expect(ready.ingest.last?.exit_code ?? 0).toBe(0);
+    } finally {
+      await running.close();
+      fake.stop();
     }
   }, 180_000);
 
