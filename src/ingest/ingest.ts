@@ -83,6 +83,8 @@ export interface IngestReport {
   conflicts: number;
   changes: { CREATE: number; UPDATE: number };
   entities: number;
+  /** Where the time went: providers (fetch and parse), base (reading the live snapshot), resolve, series, search, write (graph dump, tables, manifest). */
+  steps_ms: Record<"providers" | "base" | "resolve" | "series" | "search" | "write", number>;
   duration_ms: number;
 }
 
@@ -169,6 +171,12 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
       log.info({ provider: id, records: output.claims.length, rows: output.rowCount, rejected: output.rejected.length, ms: Math.round(fetchMs + parseMs) }, "provider read");
     }
 
+    const steps: IngestReport["steps_ms"] = { providers: Math.round(performance.now() - started), base: 0, resolve: 0, series: 0, search: 0, write: 0 };
+    let mark = performance.now();
+    const lap = (step: keyof IngestReport["steps_ms"]) => {
+      steps[step] = Math.round(performance.now() - mark);
+      mark = performance.now();
+    };
     const baseDir = snapshotPath(dir, baseId);
     const baseManifest = readManifest(baseDir);
     const duck = await openDuck({ threads: 2, memoryLimit: "4GB" });
@@ -177,6 +185,7 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
       const { world } = base;
       const before = fingerprints(world);
       const hadEntity = new Set(world.entities.keys());
+      lap("base");
       for (const { source: info } of outputs) if (!world.sources.has(info.id)) world.addSource(info);
       const resolution = resolve(base, outputs, log);
       const firstSource = new Map<string, string>();
@@ -190,6 +199,7 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
       world.changes.push(...diffChanges(before, (id) => hadEntity.has(id), world, resolution.touched, (id) => firstSource.get(id) ?? outputs[0]?.source.id ?? "ckg", now));
       const problems = world.validate();
       if (problems.length > 0) throw new IngestError(`the resolved world is inconsistent:\n${problems.join("\n")}`);
+      lap("resolve");
 
       const asOf = new Date();
       const id = newSnapshotId(asOf);
@@ -204,7 +214,9 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
         writeSeries(c, staging, { dir: baseDir, manifest: baseManifest }, fresh, (s) => world.sources.get(s)?.synthetic === true),
       );
       const timeseriesDb = await buildTimeseriesDb(staging, tables.map((t) => ({ ...t, source: t.provenance })));
+      lap("series");
       const search = await buildSearchIndex(world, staging, { rng: new Rng(baseManifest.build.seed).fork("search"), embedder: options.embedder, model: options.embedderModel }, log);
+      lap("search");
       const truth = readGroundTruth(baseDir, baseManifest, staging);
       const sourceAsOf = Object.fromEntries([...baseManifest.sources.map((s) => [s.id, s.as_of]), ...reports.map((r) => [r.id, r.as_of])]);
       const manifest = await writeSnapshot(world, {
@@ -222,6 +234,7 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
       });
       writeJson(join(staging, IDENTITY_FILE), Object.fromEntries(resolution.identity));
       writeJson(join(staging, CONFLICTS_FILE), resolution.conflicts);
+      lap("write");
       const changes = { CREATE: world.changes.filter((c) => c.operation === "CREATE").length, UPDATE: world.changes.filter((c) => c.operation === "UPDATE").length };
       const report: IngestReport = {
         snapshot_id: id,
@@ -231,6 +244,7 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
         conflicts: resolution.conflicts.length,
         changes,
         entities: manifest.counts.entities,
+        steps_ms: steps,
         duration_ms: Math.round(performance.now() - started),
       };
       writeJson(join(staging, INGEST_REPORT_FILE), report);

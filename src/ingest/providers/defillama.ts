@@ -226,13 +226,13 @@ function saveOnce(ctx: FetchContext, rawKey: string, url: string, since?: string
   return fetchOnce(ctx, P, rawKey, async () => ({ day: ctx.today, since: since ?? null, body: await ctx.http.getJson(url) }));
 }
 
-/** Like saveOnce, but an answer DefiLlama does not have (404, 400: no fees for that protocol) is normal: nothing is saved. */
+/** Like saveOnce, but an answer DefiLlama does not have (404, 400: no fees for that protocol, a delisted protocol) is normal: nothing is saved. */
 async function saveIfAny(ctx: FetchContext, rawKey: string, url: string, since?: string): Promise<void> {
   try {
     await saveOnce(ctx, rawKey, url, since);
   } catch (error) {
-    if (error instanceof ProviderError && (error.status === 404 || error.status === 400)) return;
-    throw error;
+    if (!(error instanceof ProviderError && (error.status === 404 || error.status === 400))) throw error;
+    ctx.log.debug({ request: rawKey, status: error.status }, "DefiLlama has no such answer; skipped");
   }
 }
 
@@ -302,7 +302,8 @@ async function fetchAll(ctx: FetchContext): Promise<void> {
     async (slug) => {
       const since = daysBefore(ctx.since(protocolKey(slug)), PROTOCOL_LOOKBACK_DAYS);
       const path = encodeURIComponent(slug);
-      await saveOnce(ctx, `protocol/${slug}`, `${u.api}/protocol/${path}`, since);
+      // A detail the list names but DefiLlama no longer serves (404) is skipped, not a failed run.
+      await saveIfAny(ctx, `protocol/${slug}`, `${u.api}/protocol/${path}`, since);
       await saveIfAny(ctx, `fees/${slug}`, `${u.api}/summary/fees/${path}?dataType=dailyFees`, since);
       await saveIfAny(ctx, `revenue/${slug}`, `${u.api}/summary/fees/${path}?dataType=dailyRevenue`, since);
     },
@@ -316,7 +317,7 @@ async function fetchAll(ctx: FetchContext): Promise<void> {
   await eachLimited(
     pools,
     CONCURRENCY,
-    (uuid) => saveOnce(ctx, `pool/${uuid}`, `${u.yields}/chart/${encodeURIComponent(uuid)}`, ctx.since(poolKey(uuid))).then(() => undefined),
+    (uuid) => saveIfAny(ctx, `pool/${uuid}`, `${u.yields}/chart/${encodeURIComponent(uuid)}`, ctx.since(poolKey(uuid))),
     (done) => ctx.progress(done, pools.length),
   );
   await saveOnce(ctx, "lendBorrow", `${u.yields}/lendBorrow`);
@@ -329,7 +330,7 @@ async function fetchAll(ctx: FetchContext): Promise<void> {
   await eachLimited(
     coins,
     CONCURRENCY,
-    (id) => saveOnce(ctx, `stablecoin/${id}`, `${u.stablecoins}/stablecoin/${encodeURIComponent(id)}`, ctx.since(stablecoinKey(id))).then(() => undefined),
+    (id) => saveIfAny(ctx, `stablecoin/${id}`, `${u.stablecoins}/stablecoin/${encodeURIComponent(id)}`, ctx.since(stablecoinKey(id))),
     (done) => ctx.progress(done, coins.length),
   );
 

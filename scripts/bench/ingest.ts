@@ -1,0 +1,157 @@
+/**
+ * Ingest benchmark (issue 8). Run by hand: `bun scripts/bench/ingest.ts [--data-dir DIR] [--factor K] [--detail-limit N]`.
+ *
+ * The providers' APIs are served on localhost from the test fixtures (recorded shapes), once as
+ * they are and once scaled up K times (every list record copied K times under new ids, detail
+ * answers shared), against a default-scale data directory. Prints per provider: records (entity
+ * records plus series rows), fetch and parse time, records per second; the parse rate beside the
+ * floor of reading the same saved answers with JSON.parse (ratio); and the time of a full refresh
+ * (fetch, parse, resolve, build, publish) at each scale.
+ */
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { ProviderHttp } from "../../src/ingest/http.ts";
+import { ingest } from "../../src/ingest/ingest.ts";
+import { CONNECTORS } from "../../src/ingest/providers/index.ts";
+import { RawStore } from "../../src/ingest/raw-store.ts";
+import { ProviderOutput } from "../../src/ingest/records.ts";
+import { createLogger, silentLogger } from "../../src/log.ts";
+import { buildSnapshot } from "../../src/snapshot/build.ts";
+import { currentSnapshotId, dataDir } from "../../src/store/data-dir.ts";
+import { type Override, providerConfigs, startProviderFixtures } from "../../test/support/provider-fixtures.ts";
+import { printTable } from "./stats.ts";
+
+const { values } = parseArgs({
+  options: {
+    "data-dir": { type: "string", default: "/tmp/ckg-bench-ingest" },
+    factor: { type: "string", default: "40" },
+    "detail-limit": { type: "string", default: "300" },
+  },
+});
+const TODAY = "2024-07-01";
+const FIXTURES = join(import.meta.dir, "..", "..", "test", "ingest", "fixtures");
+const base = dataDir(values["data-dir"]!);
+if (!currentSnapshotId(base)) {
+  console.error(`building a default-scale data directory in ${base.root} ...`);
+  await buildSnapshot({ dir: base, scale: "default", seed: 42, ontologyNs: "https://ckg.example/ontology#", log: createLogger("warn", 2) });
+}
+
+const fixture = (provider: string, name: string) => JSON.parse(readFileSync(join(FIXTURES, provider, name), "utf8"));
+const suffix = (i: number) => (i === 0 ? "" : `-x${i}`);
+const unsuffix = (id: string) => id.replace(/-x\d+$/, "");
+
+/** Every list record K times under new ids; detail answers of a copy are the original's. */
+function scaled(k: number): Override {
+  const copies = <T>(items: T[], copy: (item: T, i: number) => T) => items.flatMap((item) => Array.from({ length: k }, (_, i) => (i === 0 ? item : copy(item, i))));
+  const retag = (address: unknown, i: number) => (typeof address === "string" && /^0x[0-9a-fA-F]{40}$/.test(address) ? `${address.slice(0, 34)}${i.toString(16).padStart(8, "0")}` : address);
+  type Rec = Record<string, unknown>;
+  const chains = copies(fixture("chains", "chains.json") as Rec[], (c, i) => ({ ...c, name: `${c.name} ${i}`, chainId: typeof c.chainId === "number" ? c.chainId + i * 10_000_000 : c.chainId, parent: undefined }));
+  const coins = copies(fixture("coingecko", "coins_list.json") as Rec[], (c, i) => ({
+    ...c,
+    id: `${c.id}${suffix(i)}`,
+    name: `${c.name} ${i}`,
+    platforms: Object.fromEntries(Object.entries((c.platforms ?? {}) as Rec).map(([p, a]) => [p, retag(a, i)])),
+  }));
+  const markets = copies([...fixture("coingecko", "markets_page1.json"), ...fixture("coingecko", "markets_page2.json")] as Rec[], (m, i) => ({
+    ...m,
+    id: `${m.id}${suffix(i)}`,
+    name: `${m.name} ${i}`,
+    market_cap_rank: typeof m.market_cap_rank === "number" ? m.market_cap_rank + i * 100 : null,
+  }));
+  const protocols = copies(fixture("defillama", "protocols.json") as Rec[], (p, i) => ({
+    ...p,
+    id: `${p.id}${i}`,
+    name: `${p.name} ${i}`,
+    slug: typeof p.slug === "string" ? `${p.slug}${suffix(i)}` : p.slug,
+    address: null,
+    gecko_id: null,
+    tvl: typeof p.tvl === "number" ? p.tvl / (i + 1) : p.tvl,
+  }));
+  const pools = fixture("defillama", "yields-pools.json") as { status: string; data: Rec[] };
+  const poolCopies = copies(pools.data, (p, i) => ({ ...p, pool: `${p.pool}${suffix(i)}`, project: `${p.project}${suffix(i)}`, tvlUsd: typeof p.tvlUsd === "number" ? p.tvlUsd / (i + 1) : p.tvlUsd }));
+  const lend = copies(fixture("defillama", "yields-lendBorrow.json") as Rec[], (l, i) => ({ ...l, pool: `${l.pool}${suffix(i)}` }));
+  return (path, url) => {
+    if (path === "/chainlist/chains.json") return chains;
+    if (path === "/coingecko/api/v3/coins/list") return coins;
+    if (path === "/coingecko/api/v3/coins/markets" && !url.searchParams.has("category")) {
+      const page = Number(url.searchParams.get("page"));
+      return markets.slice((page - 1) * 250, page * 250);
+    }
+    const chart = /^\/coingecko\/api\/v3\/coins\/([^/]+)\/market_chart\/range$/.exec(path);
+    if (chart && /-x\d+$/.test(chart[1]!)) return fetchFallback(`/coingecko/api/v3/coins/${unsuffix(chart[1]!)}/market_chart/range${url.search}`);
+    if (path === "/defillama/api/protocols") return protocols;
+    let m = /^\/defillama\/api\/(protocol|summary\/fees)\/(.+-x\d+)$/.exec(path);
+    if (m) return fetchFallback(`/defillama/api/${m[1]}/${unsuffix(m[2]!)}${url.search}`);
+    if (path === "/defillama/yields/pools") return { ...pools, data: poolCopies };
+    if (path === "/defillama/yields/lendBorrow") return lend;
+    m = /^\/defillama\/yields\/chart\/(.+-x\d+)$/.exec(path);
+    if (m) return fetchFallback(`/defillama/yields/chart/${unsuffix(m[1]!)}`);
+    return undefined;
+  };
+}
+
+/** A copy's detail answer: what the fixture server gives the original. */
+let serverUrl = "";
+async function fetchFallback(path: string): Promise<unknown> {
+  const response = await fetch(`${serverUrl}${path}`);
+  return response.ok ? response.json() : new Response(await response.text(), { status: response.status });
+}
+
+const detailLimit = Number(values["detail-limit"]);
+const http = { retries: 2, backoffMs: 5, timeoutMs: 10_000 };
+
+async function measure(label: string, override: Override | undefined): Promise<void> {
+  const fake = startProviderFixtures(override);
+  serverUrl = fake.url;
+  const rawRoot = mkdtempSync(join(tmpdir(), "ckg-bench-raw-"));
+  const raw = new RawStore(rawRoot);
+  const configs = providerConfigs(fake.url);
+  const rows: [string, string][] = [];
+  for (const connector of CONNECTORS) {
+    const config = configs.get(connector.id)!;
+    const client = new ProviderHttp(connector.id, { log: silentLogger, ...http });
+    let started = performance.now();
+    await connector.fetch({ http: client, raw, settings: config.settings, log: silentLogger, today: TODAY, detailLimit, since: () => undefined, progress: () => {} });
+    const fetchMs = performance.now() - started;
+    started = performance.now();
+    const out = new ProviderOutput(connector.id, silentLogger);
+    connector.parse(raw, out);
+    const parseMs = performance.now() - started;
+    // The floor: reading and JSON.parse of the same saved answers, nothing else.
+    started = performance.now();
+    let bytes = 0;
+    for (const k of raw.keys(connector.id)) {
+      const file = join(rawRoot, connector.id, `${k.split("/").map(encodeURIComponent).join("/")}.json`);
+      bytes += statSync(file).size;
+      JSON.parse(readFileSync(file, "utf8"));
+    }
+    const floorMs = performance.now() - started;
+    const records = out.claims.length + out.rowCount + out.links.length;
+    rows.push([
+      `${connector.id} (${out.claims.length} entities, ${out.rowCount} rows, ${out.links.length} links; ${client.stats.requests} requests, ${(bytes / 1e6).toFixed(1)} MB)`,
+      `fetch ${fetchMs.toFixed(0)} ms, parse ${parseMs.toFixed(0)} ms: ${Math.round(records / ((fetchMs + parseMs) / 1000)).toLocaleString("en")} records/s (parse alone ${Math.round(records / (parseMs / 1000)).toLocaleString("en")}/s, ${(parseMs / Math.max(0.01, floorMs)).toFixed(1)}x JSON.parse of the same answers)`,
+    ]);
+  }
+  rmSync(rawRoot, { recursive: true, force: true });
+
+  // A full refresh: fetch, parse, resolve, series, search index, graph dump, publish.
+  const copy = mkdtempSync(join(tmpdir(), "ckg-bench-ingest-"));
+  cpSync(base.root, copy, { recursive: true });
+  const started = performance.now();
+  const report = await ingest({ dir: dataDir(copy), today: TODAY, source: { kind: "fetch", providers: configs, detailLimit, http }, log: silentLogger });
+  const totalMs = performance.now() - started;
+  fake.stop();
+  rows.push([
+    `full refresh (${report.entities.toLocaleString("en")} entities after; ${report.resolution.entities_created} created, ${report.resolution.entities_matched} matched; ${report.changes.CREATE} CREATE, ${report.changes.UPDATE} UPDATE)`,
+    `${(totalMs / 1000).toFixed(1)} s (${Object.entries(report.steps_ms).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}`).join(", ")})`,
+  ]);
+  printTable(label, rows);
+  rmSync(copy, { recursive: true, force: true });
+}
+
+const snapshots = readdirSync(base.snapshots).length;
+console.log(`base: ${base.root} (${snapshots} snapshot), detail limit ${detailLimit}`);
+await measure("Ingest: test fixtures as recorded", undefined);
+await measure(`Ingest: fixtures scaled x${values.factor} (list records copied under new ids)`, scaled(Number(values.factor)));
