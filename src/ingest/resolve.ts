@@ -283,7 +283,7 @@ export function resolve(base: BaseWorld, batches: ProviderBatch[], log: Logger):
     if (replaced.has(`${s}\u0000${source[i]}`)) return false;
     return !isSynthetic(source[i]!);
   });
-  dedupeFacts(world, firstNew, touched);
+  dedupeFacts(world, touched);
 
   return {
     idOf,
@@ -311,13 +311,13 @@ export function resolve(base: BaseWorld, batches: ProviderBatch[], log: Logger):
   };
 }
 
-/** The claim that names the entity: the most prominent of the first provider in priority order. */
+/** The claim that names a new entity: the most prominent; among equals, the first provider in run order. */
 function primary(members: Tagged[]): Tagged {
   return members.reduce((best, m) => ((m.claim.prominence ?? 0) > (best.claim.prominence ?? 0) ? m : best), members[0]!);
 }
 
 /** The same fact from the same source twice (two records of one provider about one thing) is kept once. */
-function dedupeFacts(world: World, from: number, touched: Set<string>): void {
+function dedupeFacts(world: World, touched: Set<string>): void {
   const { subject, predicate, object, source } = world.facts;
   const seen = new Set<string>();
   world.retainFacts((i) => {
@@ -327,7 +327,6 @@ function dedupeFacts(world: World, from: number, touched: Set<string>): void {
     seen.add(k);
     return true;
   });
-  void from;
 }
 
 function findConflicts(world: World, touched: Set<string>): Conflict[] {

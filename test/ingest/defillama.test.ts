@@ -15,6 +15,7 @@ import { RawStore } from "../../src/ingest/raw-store.ts";
 import { type EntityClaim, ProviderOutput, type SeriesRow, addressKey, key } from "../../src/ingest/records.ts";
 import { silentLogger } from "../../src/log.ts";
 import { type FakeProvider, startFakeProvider } from "../support/fake-provider.ts";
+import { defillamaFixture } from "../support/provider-fixtures.ts";
 
 const FIXTURES = join(import.meta.dir, "fixtures", "defillama");
 const TODAY = "2025-01-10";
@@ -36,26 +37,7 @@ function fixture(name: string): unknown | undefined {
 }
 
 /** DefiLlama's four hosts under path prefixes: /api, /yields, /stablecoins, /pro. */
-function route(url: URL): unknown {
-  const path = url.pathname;
-  const fixed: Record<string, string> = {
-    "/api/v2/chains": "v2-chains.json",
-    "/api/protocols": "protocols.json",
-    "/api/lite/protocols2": "lite-protocols2.json",
-    "/api/raises": "raises.json",
-    "/yields/pools": "yields-pools.json",
-    "/yields/lendBorrow": "yields-lendBorrow.json",
-    "/stablecoins/stablecoins": "stablecoins.json",
-    [`/pro/${API_KEY}/api/emissions`]: "emissions.json",
-  };
-  if (fixed[path]) return fixture(fixed[path]);
-  let m: RegExpExecArray | null;
-  if ((m = /^\/api\/protocol\/([^/]+)$/.exec(path))) return fixture(`protocol-${m[1]}.json`);
-  if ((m = /^\/api\/summary\/fees\/([^/]+)$/.exec(path))) return fixture(`fees-${m[1]}-${url.searchParams.get("dataType")}.json`);
-  if ((m = /^\/yields\/chart\/([^/]+)$/.exec(path))) return fixture(`yields-chart-${m[1]}.json`);
-  if ((m = /^\/stablecoins\/stablecoin\/([^/]+)$/.exec(path))) return fixture(`stablecoin-${m[1]}.json`);
-  return undefined;
-}
+const route = (url: URL): unknown => defillamaFixture(url.pathname, url.searchParams, API_KEY);
 
 const dirs: string[] = [];
 const servers: FakeProvider[] = [];

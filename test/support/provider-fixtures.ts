@@ -28,7 +28,7 @@ export function startProviderFixtures(override?: Override): FakeProvider {
     if (extra !== undefined) return extra;
     if (path === "/chainlist/chains.json") return fixture("chains", "chains.json");
     if (path.startsWith("/coingecko/api/v3")) return coingecko(path.slice("/coingecko/api/v3".length), url.searchParams);
-    if (path.startsWith("/defillama")) return defillama(path.slice("/defillama".length), url.searchParams);
+    if (path.startsWith("/defillama")) return defillamaFixture(path.slice("/defillama".length), url.searchParams);
     if (path === "/snapshot/graphql") return snapshot(body as { query: string; variables: Record<string, unknown> });
     if (path.startsWith("/github")) return github(path.slice("/github".length), url.searchParams);
     return undefined;
@@ -81,8 +81,10 @@ function coingecko(path: string, q: URLSearchParams): unknown {
   return undefined;
 }
 
-function defillama(path: string, q: URLSearchParams): unknown {
+/** DefiLlama's hosts under /api, /yields, /stablecoins and /pro/<key>; the pro emissions answer for `proKey` only. */
+export function defillamaFixture(path: string, q: URLSearchParams, proKey = "test-key"): unknown {
   const fixed: Record<string, string> = {
+    [`/pro/${proKey}/api/emissions`]: "emissions.json",
     "/api/v2/chains": "v2-chains.json",
     "/api/protocols": "protocols.json",
     "/api/lite/protocols2": "lite-protocols2.json",
