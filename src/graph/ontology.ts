@@ -73,6 +73,7 @@ export function loadOntology(namespace: string = DEFAULT_ONTOLOGY_NS): Ontology 
     if (iri.startsWith(namespace)) return iri.slice(namespace.length);
     if (iri.startsWith(SCHEMA)) return `schema:${iri.slice(SCHEMA.length)}`;
     if (iri.startsWith("http://www.w3.org/2001/XMLSchema#")) return `xsd:${iri.slice(33)}`;
+    if (iri.startsWith(OWL)) return `owl:${iri.slice(OWL.length)}`;
     return iri;
   };
 

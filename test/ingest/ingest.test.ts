@@ -83,6 +83,9 @@ describe("ckg ingest", () => {
       const same = async (id: string) => (await sparql(`SELECT ?o WHERE { <${ENTITY}${id}> owl:sameAs ?o }`)).map((r) => r.o);
       expect(await same("chain/ethereum")).toEqual(expect.arrayContaining(["https://chainlist.org/chain/1", "https://defillama.com/chain/Ethereum"]));
       expect(await same("token/usdc-usdc")).toContain("https://www.coingecko.com/en/coins/usd-coin");
+      // Explore shows the links with their sources.
+      const explored = (await json(await running.request("POST", "/api/explore", { entity_name: "Ethereum", entity_type: "Chain" }))).body;
+      expect(explored.entity.attributes.sameAs).toContainEqual({ value: "https://chainlist.org/chain/1", source: "chains" });
       // The reference protocol took DefiLlama's facts, each in its provider's graph.
       const aave = await sparql(
         `SELECT ?p ?o ?g WHERE { GRAPH ?g { <${ENTITY}protocol/aave-v3> ?p ?o } FILTER(?p IN (ckg:governanceToken, ckg:hasRepository, ckg:parentProtocol)) }`,
