@@ -120,6 +120,8 @@ export function loadLsa(dir: string): LsaModel {
 /** A file of float32 values (copied when the read buffer is not 4-byte aligned). */
 export function readFloats(path: string): Float32Array {
   const bytes = readFileSync(path);
-  if (bytes.byteOffset % 4 === 0) return new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+  // usearch's exactSearch reads a typed array from the start of its buffer, ignoring byteOffset:
+  // only a buffer of its own is safe to hand it.
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return new Float32Array(bytes.buffer, 0, bytes.byteLength / 4);
   return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
 }
