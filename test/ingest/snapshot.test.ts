@@ -95,6 +95,24 @@ const rowsOf = (out: ProviderOutput) => out.series.get("governance") ?? [];
 const proposalQueries = (bodies: GraphqlBody[]) => bodies.filter((b) => b.query.includes("proposals("));
 
 describe("snapshot connector", () => {
+  test("turnout: votes cast over the circulating supply of the token the space votes with, else null", async () => {
+    const bodies: GraphqlBody[] = [];
+    const fake = startFakeProvider(hub({ bodies }));
+    try {
+      // Uniswap's protocol names its token (gecko_id); CoinGecko's markets page of the run has its supply.
+      const raw = freshRaw(PROTOCOLS.map((p) => (p.slug === "uniswap-v2" ? { ...p, gecko_id: "uniswap" } : p)));
+      raw.save("coingecko", "markets/2024-07-01/1", [{ id: "uniswap", symbol: "uni", circulating_supply: 600_000_000 }, { id: "broken", symbol: 3 }]);
+      await snapshot.fetch(context(fake.url, raw));
+      const rows = rowsOf(parse(raw));
+      const uni = rows.find((r) => r.proposal_id === proposalKey("0x3ba0ea1a1fd21e5f35e4d3ea0c0e33ecfbd0e0b3e7bb5a0c4ac1d4b0a1e8a001"))!;
+      expect(uni.turnout).toBeCloseTo(47_100_000.5 / 600_000_000, 9);
+      // Aave's space votes with a token no saved market names: no honest denominator.
+      expect(rows.filter((r) => r.entity_id === AAVE).every((r) => r.turnout === null)).toBe(true);
+    } finally {
+      fake.stop();
+    }
+  });
+
   test("spaces of the known protocols become DAOs, governed by the protocols that name them", async () => {
     const bodies: GraphqlBody[] = [];
     const fake = startFakeProvider(hub({ bodies }));

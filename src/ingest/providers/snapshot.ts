@@ -18,9 +18,11 @@
  *
  * Votes (one record per voter) are not fetched: the proposal's `scores` already give the tally per
  * choice, and voter lists would cost hundreds of requests per space for no column of the kind.
- * `turnout` stays null: scores are voting power under each space's own strategies (delegations,
- * several tokens, quadratic weights) and the hub gives no voting supply to divide by; `quorum` is
- * a threshold in the same units, not the supply.
+ * `turnout` needs a voting supply the hub does not give (scores are voting power under each
+ * space's own strategies; `quorum` is a threshold in the same units). When the space votes with
+ * the token of a protocol it governs (the space's symbol is that token's, the DefiLlama protocol's
+ * `gecko_id` names it), turnout is scores_total over the token's circulating supply as CoinGecko's
+ * markets answer of the same run says (capped at 1); otherwise it stays null.
  */
 import { z } from "zod";
 import type { Connector, FetchContext } from "../connector.ts";
@@ -65,6 +67,7 @@ const llamaProtocolSchema = z.object({
   tvl: z.number().nullish(),
   governanceID: z.array(z.string()).nullish(),
   github: z.array(z.string()).nullish(),
+  gecko_id: z.string().nullish(),
 });
 
 export interface KnownProtocol {
@@ -75,6 +78,8 @@ export interface KnownProtocol {
   spaces: string[];
   /** GitHub organizations or users named in `github`. */
   orgs: string[];
+  /** CoinGecko id of the protocol's token. */
+  geckoId?: string;
 }
 
 /** DefiLlama's slug of a name, for list entries without one (the /lite/protocols2 shape). */
@@ -110,7 +115,7 @@ export function knownProtocols(raw: RawStore): { protocols: KnownProtocol[]; pro
       return m ? [m[1]!.trim()] : [];
     });
     const orgs = (p.github ?? []).map((o) => o.trim()).filter((o) => /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,99})$/.test(o));
-    protocols.push({ slug: p.slug ?? llamaSlug(p.name), name: p.name, tvl: p.tvl ?? 0, spaces: [...new Set(spaces)], orgs: [...new Set(orgs)] });
+    protocols.push({ slug: p.slug ?? llamaSlug(p.name), name: p.name, tvl: p.tvl ?? 0, spaces: [...new Set(spaces)], orgs: [...new Set(orgs)], geckoId: p.gecko_id ?? undefined });
   }
   protocols.sort((a, b) => b.tvl - a.tvl);
   return { protocols };
@@ -355,10 +360,16 @@ export const snapshot: Connector = {
         prominence: maxFollowers > 0 ? Math.log1p(space.followersCount ?? 0) / Math.log1p(maxFollowers) : undefined,
       });
     }
+    const supplies = circulatingSupplies(raw);
+    /** Circulating supply of the token a space votes with, by space id (lower case). */
+    const votingSupply = new Map<string, number>();
     for (const protocol of knownProtocols(raw).protocols) {
       for (const id of protocol.spaces) {
         const space = spaces.get(id.toLowerCase());
-        if (space) out.link(key("Protocol", "defillama", protocol.slug), "governedBy", spaceKey(space.id));
+        if (!space) continue;
+        out.link(key("Protocol", "defillama", protocol.slug), "governedBy", spaceKey(space.id));
+        const token = protocol.geckoId ? supplies.get(protocol.geckoId) : undefined;
+        if (token && space.symbol && token.symbol.toLowerCase() === space.symbol.toLowerCase()) votingSupply.set(space.id.toLowerCase(), token.supply);
       }
     }
 
@@ -405,7 +416,7 @@ export const snapshot: Connector = {
         votesFor: result.votesFor,
         votesAgainst: result.votesAgainst,
         votesAbstain: result.votesAbstain,
-        turnout: null,
+        turnout: turnoutOf(p.scores_total, votingSupply.get(p.space.id.toLowerCase())),
         margin: result.margin,
         status: result.status,
       };
@@ -413,3 +424,31 @@ export const snapshot: Connector = {
     }
   },
 };
+
+function turnoutOf(cast: number | null | undefined, supply: number | undefined): number | null {
+  if (!supply || supply <= 0 || typeof cast !== "number" || !Number.isFinite(cast) || cast < 0) return null;
+  return Math.min(1, cast / supply);
+}
+
+const marketSchema = z.object({ id: z.string().min(1), symbol: z.string().min(1), circulating_supply: z.number().positive() });
+
+/** Coins' circulating supply from CoinGecko's markets pages of the latest day saved in the same run (`markets/<day>/<page>`). */
+function circulatingSupplies(raw: RawStore): Map<string, { symbol: string; supply: number }> {
+  const out = new Map<string, { symbol: string; supply: number }>();
+  const keys = raw.keys("coingecko", "markets/");
+  const latest = keys.map((k) => k.split("/")[1]!).sort().at(-1);
+  for (const k of keys.filter((k) => k.split("/")[1] === latest)) {
+    let page: unknown;
+    try {
+      page = raw.load("coingecko", k);
+    } catch {
+      continue; // CoinGecko's parser reports an unreadable answer
+    }
+    if (!Array.isArray(page)) continue;
+    for (const item of page) {
+      const parsed = marketSchema.safeParse(item);
+      if (parsed.success) out.set(parsed.data.id, { symbol: parsed.data.symbol, supply: parsed.data.circulating_supply });
+    }
+  }
+  return out;
+}
