@@ -17,10 +17,12 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameS
 import { join } from "node:path";
 import { Rng } from "../dataset/rng.ts";
 import { GROUND_TRUTH_FILE } from "../dataset/series/index.ts";
-import type { SourceInfo } from "../dataset/world.ts";
+import type { SourceInfo, World } from "../dataset/world.ts";
 import type { Logger } from "../log.ts";
 import type { Embedder } from "../search/embedder.ts";
-import { buildSearchIndex } from "../search/build-index.ts";
+import { type SearchIndexInfo, buildSearchIndex, updateSearchIndex } from "../search/build-index.ts";
+import { LsaEmbedder } from "../search/embedder.ts";
+import { loadLsa } from "../search/lsa.ts";
 import { acquireBuildLock } from "../snapshot/build.ts";
 import { readManifest, type SnapshotManifest } from "../snapshot/manifest.ts";
 import { writeSnapshot } from "../snapshot/write.ts";
@@ -215,7 +217,7 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
       );
       const timeseriesDb = await buildTimeseriesDb(staging, tables.map((t) => ({ ...t, source: t.provenance })));
       lap("series");
-      const search = await buildSearchIndex(world, staging, { rng: new Rng(baseManifest.build.seed).fork("search"), embedder: options.embedder, model: options.embedderModel }, log);
+      const search = await searchIndex(world, staging, { dir: baseDir, manifest: baseManifest }, resolution.touched, options, log);
       lap("search");
       const truth = readGroundTruth(baseDir, baseManifest, staging);
       const sourceAsOf = Object.fromEntries([...baseManifest.sources.map((s) => [s.id, s.as_of]), ...reports.map((r) => [r.id, r.as_of])]);
@@ -299,6 +301,32 @@ function advanceCursors(dir: DataDir, cursors: Cursors, outputs: ProviderOutput[
   }
   mkdirSync(ingestRoot(dir), { recursive: true });
   writeJson(cursorsFile(dir), cursors);
+}
+
+/**
+ * The new snapshot's search index: the base's updated where the entities changed, when it was
+ * made with the embedder this run would use (the usual case, minutes less at full scale); else
+ * built afresh.
+ */
+async function searchIndex(
+  world: World,
+  staging: string,
+  base: { dir: string; manifest: SnapshotManifest },
+  touched: Set<string>,
+  options: Pick<IngestOptions, "embedder" | "embedderModel">,
+  log: Logger,
+): Promise<SearchIndexInfo> {
+  const info = base.manifest.search;
+  const sameEmbedder = options.embedder ? options.embedder.spec === info.embedder && (options.embedderModel ?? null) === info.model : info.embedder === "lsa";
+  if (!sameEmbedder) {
+    return buildSearchIndex(world, staging, { rng: new Rng(base.manifest.build.seed).fork("search"), embedder: options.embedder, model: options.embedderModel }, log);
+  }
+  // A document names its neighbours: what links to a changed entity is embedded again too.
+  const dirty = new Set(touched);
+  const { subject, object, isRelation } = world.facts;
+  for (let i = 0; i < subject.length; i++) if (isRelation[i] && touched.has(object[i]!)) dirty.add(subject[i]!);
+  const embedder = options.embedder ?? new LsaEmbedder(loadLsa(join(base.dir, info.dir)));
+  return updateSearchIndex(world, staging, { dir: base.dir, info }, dirty, embedder, log);
 }
 
 function dayBefore(day: string | undefined): string | undefined {

@@ -3,7 +3,7 @@
  * The search index of a snapshot (its search/ folder): the embedder's model when it is learned
  * here (LSA), and per entity type the entity ids, their vectors and an HNSW index over them.
  */
-import { mkdirSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Rng } from "../dataset/rng.ts";
 import type { World } from "../dataset/world.ts";
@@ -11,8 +11,8 @@ import { ENTITY_TYPES } from "../graph/vocabulary.ts";
 import type { Logger } from "../log.ts";
 import { Corpus } from "./corpus.ts";
 import { type Embedder, LsaEmbedder } from "./embedder.ts";
-import { DEFAULT_TRAINING, saveLsa, trainLsa } from "./lsa.ts";
-import { buildTypeIndex } from "./vector-index.ts";
+import { DEFAULT_TRAINING, readFloats, saveLsa, trainLsa } from "./lsa.ts";
+import { EXACT_BELOW, buildTypeIndex, extendTypeIndex, idsFile, vectorsFile } from "./vector-index.ts";
 
 export const SEARCH_DIR = "search";
 
@@ -61,4 +61,54 @@ export async function buildSearchIndex(
     counts,
     build_ms: Math.round(performance.now() - started),
   };
+}
+
+/**
+ * The search index of a snapshot built on top of `base` (an ingest): the base's model and vectors
+ * are kept and only the entities in `dirty` (changed, or linked to something that changed: a
+ * document names its neighbours) and new ones are embedded again, with the embedder the base was
+ * indexed with; HNSW indexes get only those vectors removed and added. A learned model (LSA) is
+ * retrained only by a full build, so words new since the base reach vectors through their
+ * character n-grams only.
+ */
+export async function updateSearchIndex(
+  world: World,
+  snapshotDir: string,
+  base: { dir: string; info: SearchIndexInfo },
+  dirty: Set<string>,
+  embedder: Embedder,
+  log: Logger,
+): Promise<SearchIndexInfo> {
+  const started = performance.now();
+  const dir = join(snapshotDir, SEARCH_DIR);
+  const baseDir = join(base.dir, base.info.dir);
+  mkdirSync(dir, { recursive: true });
+  for (const file of readdirSync(baseDir).filter((f) => f.startsWith("lsa-"))) copyFileSync(join(baseDir, file), join(dir, file));
+  const corpus = new Corpus(world);
+  const dims = base.info.dims;
+  const counts: Record<string, number> = {};
+  let embedded = 0;
+  for (const type of ENTITY_TYPES) {
+    const baseIds = JSON.parse(readFileSync(join(baseDir, idsFile(type)), "utf8")) as string[];
+    const inBase = new Set(baseIds);
+    const baseVectors = readFloats(join(baseDir, vectorsFile(type)));
+    const current = new Set(corpus.idsOfType(type));
+    // Base rows first (their keys in the base index), then what is new; an entity is never removed by an ingest.
+    if (baseIds.some((id) => !current.has(id))) throw new Error(`search index of ${type}: entities went missing since the base snapshot`);
+    const ids = [...baseIds, ...[...current].filter((id) => !inBase.has(id))];
+    const vectors = new Float32Array(ids.length * dims);
+    vectors.set(baseVectors.subarray(0, baseIds.length * dims));
+    const changed: number[] = [];
+    ids.forEach((id, row) => {
+      if (row >= baseIds.length || dirty.has(id)) changed.push(row);
+    });
+    const fresh = await embedder.embedEntities(corpus, changed.map((row) => ids[row]!));
+    changed.forEach((row, i) => vectors.set(fresh.subarray(i * dims, (i + 1) * dims), row * dims));
+    embedded += changed.length;
+    if (baseIds.length < EXACT_BELOW && ids.length >= EXACT_BELOW) buildTypeIndex(dir, type, { ids, vectors }, dims);
+    else extendTypeIndex(dir, baseDir, type, { ids, vectors }, dims, changed);
+    counts[type] = ids.length;
+  }
+  log.info({ embedded, ms: Math.round(performance.now() - started) }, "search index updated");
+  return { ...base.info, counts, build_ms: Math.round(performance.now() - started) };
 }

@@ -75,6 +75,28 @@ export function buildTypeIndex(dir: string, type: EntityType, data: TypeVectors,
   index.save(join(dir, indexFile(type)));
 }
 
+/**
+ * A type's index for a snapshot that differs from `baseDir`'s in a few entities: the base HNSW
+ * index is loaded and only the vectors of `changed` rows are removed and added again. The caller
+ * keeps the base's row of every entity the base had (its key) and appends new entities.
+ */
+export function extendTypeIndex(dir: string, baseDir: string, type: EntityType, data: TypeVectors, dims: number, changed: number[]): void {
+  writeFileSync(join(dir, idsFile(type)), JSON.stringify(data.ids));
+  writeFileSync(join(dir, vectorsFile(type)), data.vectors);
+  if (data.ids.length < EXACT_BELOW) return;
+  const index = newIndex(dims);
+  index.load(join(baseDir, indexFile(type)));
+  if (changed.length > 0) {
+    const keys = BigUint64Array.from(changed, (row) => BigInt(row));
+    const present = keys.filter((k) => index.contains(k) === true);
+    if (present.length > 0) index.remove(present);
+    const vectors = new Float32Array(changed.length * dims);
+    changed.forEach((row, i) => vectors.set(data.vectors.subarray(row * dims, (row + 1) * dims), i * dims));
+    index.add(keys, vectors, 0);
+  }
+  index.save(join(dir, indexFile(type)));
+}
+
 /** How one type is searched: its HNSW index, or exactly over its vectors. */
 type TypeSearch = { ids: string[] } & ({ index: InstanceType<typeof Index>; wide: InstanceType<typeof Index> } | { vectors: Float32Array; dims: number });
 

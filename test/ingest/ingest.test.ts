@@ -203,6 +203,33 @@ describe("ckg ingest", () => {
     }
   }, 180_000);
 
+  test("the search index is updated, not rebuilt: untouched entities keep their vectors, new ones are embedded", async () => {
+    const root = await copyOfFixture();
+    cleanup.push(root);
+    const dir = dataDir(root);
+    const baseSearch = join(snapshotPath(dir, currentSnapshotId(dir)!), "search");
+    const fake = startProviderFixtures();
+    try {
+      const report = await ingest({ dir, today: TODAY, source: { kind: "fetch", providers: providerConfigs(fake.url, ["chains"]), detailLimit: 3, http: FAST_HTTP }, log: silentLogger });
+      const nextSearch = join(snapshotPath(dir, report.snapshot_id), "search");
+      const ids = (d: string) => JSON.parse(readFileSync(join(d, "chain.ids.json"), "utf8")) as string[];
+      const vectors = (d: string) => new Float32Array(readFileSync(join(d, "chain.vectors.f32")).buffer.slice(0));
+      const [before, after] = [ids(baseSearch), ids(nextSearch)];
+      expect(after.slice(0, before.length)).toEqual(before);
+      expect(after.slice(before.length)).toEqual(["chain/brand-new-chain"]);
+      const [vb, va] = [vectors(baseSearch), vectors(nextSearch)];
+      const row = (v: Float32Array, r: number) => Array.from(v.subarray(r * 128, (r + 1) * 128));
+      const untouched = before.indexOf("chain/solana");
+      expect(row(va, untouched)).toEqual(row(vb, untouched));
+      const fresh = row(va, before.length);
+      expect(Math.hypot(...fresh)).toBeCloseTo(1, 4);
+      // The model is the base's, copied.
+      expect(readFileSync(join(nextSearch, "lsa-idf.f32")).equals(readFileSync(join(baseSearch, "lsa-idf.f32")))).toBe(true);
+    } finally {
+      fake.stop();
+    }
+  }, 120_000);
+
   test("a provider that fails leaves the live snapshot serving; the next run resumes without asking again", async () => {
     const root = await copyOfFixture();
     cleanup.push(root);
