@@ -187,6 +187,7 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
       const { world } = base;
       const before = fingerprints(world);
       const hadEntity = new Set(world.entities.keys());
+      const shownToNeighbours = neighbourSignatures(world);
       lap("base");
       for (const { source: info } of outputs) if (!world.sources.has(info.id)) world.addSource(info);
       const resolution = resolve(base, outputs, log);
@@ -217,7 +218,7 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
       );
       const timeseriesDb = await buildTimeseriesDb(staging, tables.map((t) => ({ ...t, source: t.provenance })));
       lap("series");
-      const search = await searchIndex(world, staging, { dir: baseDir, manifest: baseManifest }, resolution.touched, options, log);
+      const search = await searchIndex(world, staging, { dir: baseDir, manifest: baseManifest }, resolution.touched, shownToNeighbours, options, log);
       lap("search");
       const truth = readGroundTruth(baseDir, baseManifest, staging);
       const sourceAsOf = Object.fromEntries([...baseManifest.sources.map((s) => [s.id, s.as_of]), ...reports.map((r) => [r.id, r.as_of])]);
@@ -313,6 +314,7 @@ async function searchIndex(
   staging: string,
   base: { dir: string; manifest: SnapshotManifest },
   touched: Set<string>,
+  before: Map<string, string>,
   options: Pick<IngestOptions, "embedder" | "embedderModel">,
   log: Logger,
 ): Promise<SearchIndexInfo> {
@@ -321,12 +323,29 @@ async function searchIndex(
   if (!sameEmbedder) {
     return buildSearchIndex(world, staging, { rng: new Rng(base.manifest.build.seed).fork("search"), embedder: options.embedder, model: options.embedderModel }, log);
   }
-  // A document names its neighbours: what links to a changed entity is embedded again too.
+  // A document names its neighbours (their name and sector): what links to an entity whose name or
+  // sector changed is embedded again too.
+  const after = neighbourSignatures(world, touched);
+  const renamed = new Set([...touched].filter((id) => after.get(id) !== before.get(id)));
   const dirty = new Set(touched);
   const { subject, object, isRelation } = world.facts;
-  for (let i = 0; i < subject.length; i++) if (isRelation[i] && touched.has(object[i]!)) dirty.add(subject[i]!);
+  for (let i = 0; i < subject.length; i++) if (isRelation[i] && renamed.has(object[i]!)) dirty.add(subject[i]!);
   const embedder = options.embedder ?? new LsaEmbedder(loadLsa(join(base.dir, info.dir)));
   return updateSearchIndex(world, staging, { dir: base.dir, info }, dirty, embedder, log);
+}
+
+/** What a neighbour's search document says of each entity: its name and sector (category). */
+function neighbourSignatures(world: World, only?: Set<string>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const e of world.entities.values()) if (!only || only.has(e.id)) out.set(e.id, e.name);
+  const { subject, predicate, object } = world.facts;
+  for (let i = 0; i < subject.length; i++) {
+    if (predicate[i] !== "category") continue;
+    const id = subject[i]!;
+    const name = out.get(id);
+    if (name !== undefined) out.set(id, `${name}\u0000${object[i]}`);
+  }
+  return out;
 }
 
 function dayBefore(day: string | undefined): string | undefined {

@@ -105,7 +105,8 @@ export async function updateSearchIndex(
     const fresh = await embedder.embedEntities(corpus, changed.map((row) => ids[row]!));
     changed.forEach((row, i) => vectors.set(fresh.subarray(i * dims, (i + 1) * dims), row * dims));
     embedded += changed.length;
-    if (baseIds.length < EXACT_BELOW && ids.length >= EXACT_BELOW) buildTypeIndex(dir, type, { ids, vectors }, dims);
+    // Patching an HNSW graph costs more per vector than building one: past a fifth, build afresh.
+    if ((baseIds.length < EXACT_BELOW && ids.length >= EXACT_BELOW) || changed.length > ids.length / 5) buildTypeIndex(dir, type, { ids, vectors }, dims);
     else extendTypeIndex(dir, baseDir, type, { ids, vectors }, dims, changed);
     counts[type] = ids.length;
   }
