@@ -28,7 +28,7 @@ import { readManifest, type SnapshotManifest } from "../snapshot/manifest.ts";
 import { writeSnapshot } from "../snapshot/write.ts";
 import { type DataDir, clearStaleStaging, currentSnapshotId, newSnapshotId, publishSnapshot, snapshotPath, stagingPath } from "../store/data-dir.ts";
 import { openDuck, withConnection } from "../store/duckdb.ts";
-import { buildTimeseriesDb } from "../timeseries/database.ts";
+import { updateTimeseriesDb } from "../timeseries/database.ts";
 import type { Kind } from "../timeseries/kinds.ts";
 import { IDENTITY_FILE, loadBaseWorld } from "./base-world.ts";
 import type { FetchContext } from "./connector.ts";
@@ -213,10 +213,10 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
           fresh.push({ provider: output.provider, provenance: output.provider, kind: kind as Kind, rows: resolution.resolveRows(rows) });
         }
       }
-      const tables = await withConnection(duck, (c) =>
+      const { tables, rebuilt, pruned } = await withConnection(duck, (c) =>
         writeSeries(c, staging, { dir: baseDir, manifest: baseManifest }, fresh, (s) => world.sources.get(s)?.synthetic === true),
       );
-      const timeseriesDb = await buildTimeseriesDb(staging, tables.map((t) => ({ ...t, source: t.provenance })));
+      const timeseriesDb = await updateTimeseriesDb(staging, baseDir, tables.map((t) => ({ ...t, source: t.provenance })), { rebuilt, pruned });
       lap("series");
       const search = await searchIndex(world, staging, { dir: baseDir, manifest: baseManifest }, resolution.touched, shownToNeighbours, options, log);
       lap("search");

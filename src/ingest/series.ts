@@ -26,6 +26,14 @@ const ROW_KEYS: Partial<Record<Kind, string[]>> = {
   wallet_activity: ["wallet"],
 };
 
+export interface WrittenSeries {
+  tables: SeriesTable[];
+  /** Tables whose rows this run wrote (the query database loads them again). */
+  rebuilt: Set<string>;
+  /** Demo tables that lost the rows of entities the given provider files now cover. */
+  pruned: Map<string, string[]>;
+}
+
 export interface ProviderSeries {
   provider: string;
   /** The source id its rows carry (named graph, /api/schema). */
@@ -40,10 +48,11 @@ export async function writeSeries(
   base: { dir: string; manifest: SnapshotManifest },
   fresh: ProviderSeries[],
   isSyntheticSource: (source: string) => boolean,
-): Promise<SeriesTable[]> {
+): Promise<WrittenSeries> {
   mkdirSync(join(staging, TS_DIR), { recursive: true });
   const tables: SeriesTable[] = [];
   const written = new Set<string>();
+  const pruned = new Map<string, string[]>();
   const oldFile = (name: string) => {
     const t = base.manifest.timeseries.find((x) => x.name === name);
     return t ? join(base.dir, t.file) : undefined;
@@ -95,8 +104,9 @@ export async function writeSeries(
     }
     const select = `SELECT * FROM read_parquet(${sqlString(from)}) WHERE entity_id NOT IN (SELECT entity_id FROM read_parquet([${replacing.map(sqlString).join(", ")}]))`;
     tables.push(await copyTable(c, staging, old.name, kind, old.source, old.provenance, select));
+    pruned.set(old.name, replacing);
   }
-  return tables;
+  return { tables, rebuilt: written, pruned };
 }
 
 async function copyTable(c: DuckDBConnection, staging: string, name: string, kind: Kind, source: string, provenance: string, select: string): Promise<SeriesTable> {

@@ -6,7 +6,9 @@
  * all protocols: 10 ms here against 500 ms over the same rows in Parquet), and a read-only database
  * needs no file access at all at query time. Rows keep the files' order (SERIES_ORDER).
  */
+import { copyFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
+import type { DuckDBConnection } from "@duckdb/node-api";
 import { openDuck, sqlString, withConnection } from "../store/duckdb.ts";
 import { CATALOG_VIEW, KINDS, type Kind } from "./kinds.ts";
 
@@ -23,19 +25,58 @@ export interface PublishedTable {
 const ROW_GROUP_SIZE = 30_720;
 
 export async function buildTimeseriesDb(snapshotDir: string, tables: PublishedTable[]): Promise<string> {
+  return withTimeseriesDb(snapshotDir, tables, async (c) => {
+    for (const table of tables) {
+      await c.run(`CREATE TABLE ${table.name} AS SELECT * FROM read_parquet(${sqlString(join(snapshotDir, table.file))})`);
+    }
+  });
+}
+
+/**
+ * The query database of a snapshot that differs from `baseDir`'s in a few tables (an ingest): the
+ * base database is copied, `rebuilt` tables are loaded again from their Parquet files and `pruned`
+ * ones lose the rows of the entities the given Parquet files now cover. Loading every table again
+ * takes minutes at full scale; this, seconds.
+ */
+export async function updateTimeseriesDb(
+  snapshotDir: string,
+  baseDir: string,
+  tables: PublishedTable[],
+  changes: { rebuilt: Set<string>; pruned: Map<string, string[]> },
+): Promise<string> {
+  mkdirSync(join(snapshotDir, "ts"), { recursive: true });
+  copyFileSync(join(baseDir, TIMESERIES_DB), join(snapshotDir, TIMESERIES_DB));
+  return withTimeseriesDb(snapshotDir, tables, async (c) => {
+    const present = new Set(
+      ((await c.runAndReadAll("SELECT table_name FROM duckdb_tables() WHERE database_name = 'ts'")).getRowObjectsJS() as { table_name: string }[]).map((r) => r.table_name),
+    );
+    for (const table of tables) {
+      if (changes.rebuilt.has(table.name) || !present.has(table.name)) {
+        await c.run(`CREATE OR REPLACE TABLE ${table.name} AS SELECT * FROM read_parquet(${sqlString(join(snapshotDir, table.file))})`);
+      }
+      const covering = changes.pruned.get(table.name);
+      if (covering?.length) {
+        await c.run(`DELETE FROM ${table.name} WHERE entity_id IN (SELECT entity_id FROM read_parquet([${covering.map(sqlString).join(", ")}]))`);
+      }
+    }
+    const wanted = new Set(tables.map((t) => t.name));
+    for (const name of present) if (!wanted.has(name)) await c.run(`DROP TABLE ${name}`);
+  });
+}
+
+/** Opens the snapshot's query database, runs `fill`, then (re)writes the catalogue view and checkpoints. */
+async function withTimeseriesDb(snapshotDir: string, tables: PublishedTable[], fill: (c: DuckDBConnection) => Promise<void>): Promise<string> {
   const duck = await openDuck({ threads: 2, memoryLimit: "4GB" });
   try {
     await withConnection(duck, async (c) => {
       await c.run(`ATTACH ${sqlString(join(snapshotDir, TIMESERIES_DB))} AS ts (ROW_GROUP_SIZE ${ROW_GROUP_SIZE})`);
       await c.run("USE ts");
-      for (const table of tables) {
-        await c.run(`CREATE TABLE ${table.name} AS SELECT * FROM read_parquet(${sqlString(join(snapshotDir, table.file))})`);
-      }
+      await fill(c);
       const rows = tables.flatMap((t) =>
         KINDS[t.kind as Kind].columns.map((col) => `(${[t.name, t.kind, t.source, col.name, col.type, col.description].map(sqlString).join(", ")})`),
       );
       await c.run(
-        `CREATE VIEW ${CATALOG_VIEW} AS SELECT * FROM (VALUES ${rows.length > 0 ? rows.join(", ") : "(NULL, NULL, NULL, NULL, NULL, NULL)"})
+        `CREATE OR REPLACE VIEW ${CATALOG_VIEW} AS SELECT * FROM (VALUES ${rows.length > 0 ? rows.join(", ") : "(NULL, NULL, NULL, NULL, NULL, NULL)"})
          t(table_name, kind, source, column_name, column_type, description) WHERE table_name IS NOT NULL`,
       );
       await c.run("CHECKPOINT ts");
