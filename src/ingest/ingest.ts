@@ -71,7 +71,7 @@ export interface ProviderReport {
   rate_limited: number;
   fetch_ms: number;
   parse_ms: number;
-  /** Entity records plus series rows per second, fetch and parse together. */
+  /** Entity records, series rows and links per second, fetch and parse together. */
   records_per_second: number;
   as_of: string;
   latest_day: string | null;
@@ -121,57 +121,7 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
     const providers = source.kind === "fetch" ? [...source.providers.keys()] : source.providers;
     const raw = source.kind === "fetch" ? new RawStore(prepareRun(dir, today, providers, log)) : new RawStore(source.from);
     const cursors = readCursors(dir);
-    const reports: ProviderReport[] = [];
-    const outputs: { output: ProviderOutput; source: SourceInfo }[] = [];
-
-    for (const id of providers) {
-      const c = connector(id);
-      const fetchStarted = performance.now();
-      const http = source.kind === "fetch" ? new ProviderHttp(id, { log, minIntervalMs: source.providers.get(id)!.minIntervalMs, ...source.http }) : undefined;
-      if (source.kind === "fetch") {
-        const ctx: FetchContext = {
-          http: http!,
-          raw,
-          settings: source.providers.get(id)!.settings,
-          log: log.child({ provider: id }),
-          today,
-          detailLimit: source.detailLimit,
-          // The last stored day is asked again: it may have been taken mid-day (this run's rows win).
-          since: (k) => dayBefore(cursors[id]?.[k]),
-          progress: (done, total) => options.onProgress?.({ provider: id, step: "fetch", done, total }),
-        };
-        try {
-          await c.fetch(ctx);
-        } catch (error) {
-          log.error({ provider: id, err: (error as Error).message }, "provider fetch failed; nothing is published (the saved answers are kept: the next run resumes)");
-          throw new IngestError(`${id}: ${(error as Error).message}`);
-        }
-      }
-      const fetchMs = performance.now() - fetchStarted;
-      const parseStarted = performance.now();
-      const output = new ProviderOutput(id, log);
-      c.parse(raw, output);
-      options.onProgress?.({ provider: id, step: "parse", done: 1, total: 1 });
-      const parseMs = performance.now() - parseStarted;
-      const records = output.claims.length + output.rowCount;
-      reports.push({
-        id,
-        records: output.claims.length,
-        rows: output.rowCount,
-        links: output.links.length,
-        rejected: output.rejected.length,
-        requests: http?.stats.requests ?? 0,
-        retries: http?.stats.retries ?? 0,
-        rate_limited: http?.stats.rateLimited ?? 0,
-        fetch_ms: Math.round(fetchMs),
-        parse_ms: Math.round(parseMs),
-        records_per_second: Math.round(records / Math.max(0.001, (fetchMs + parseMs) / 1000)),
-        as_of: source.kind === "fetch" ? new Date().toISOString().replace(/\.\d+Z$/, "Z") : `${output.latestDate ?? today}T00:00:00Z`,
-        latest_day: output.latestDate ?? null,
-      });
-      outputs.push({ output, source: c.source });
-      log.info({ provider: id, records: output.claims.length, rows: output.rowCount, rejected: output.rejected.length, ms: Math.round(fetchMs + parseMs) }, "provider read");
-    }
+    const { reports, outputs } = await readProviders(options, providers, raw, cursors, today);
 
     const steps: IngestReport["steps_ms"] = { providers: Math.round(performance.now() - started), base: 0, resolve: 0, series: 0, search: 0, write: 0 };
     let mark = performance.now();
@@ -266,6 +216,69 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
   } finally {
     release();
   }
+}
+
+/** Fetches (unless importing) and parses each provider in turn; a provider that fails after its retries stops the run. */
+async function readProviders(
+  options: IngestOptions,
+  providers: ProviderId[],
+  raw: RawStore,
+  cursors: Cursors,
+  today: string,
+): Promise<{ reports: ProviderReport[]; outputs: { output: ProviderOutput; source: SourceInfo }[] }> {
+  const { source, log } = options;
+  const reports: ProviderReport[] = [];
+  const outputs: { output: ProviderOutput; source: SourceInfo }[] = [];
+
+  for (const id of providers) {
+    const c = connector(id);
+    const fetchStarted = performance.now();
+    const http = source.kind === "fetch" ? new ProviderHttp(id, { log, minIntervalMs: source.providers.get(id)!.minIntervalMs, ...source.http }) : undefined;
+    if (source.kind === "fetch") {
+      const ctx: FetchContext = {
+        http: http!,
+        raw,
+        settings: source.providers.get(id)!.settings,
+        log: log.child({ provider: id }),
+        today,
+        detailLimit: source.detailLimit,
+        // The last stored day is asked again: it may have been taken mid-day (this run's rows win).
+        since: (k) => dayBefore(cursors[id]?.[k]),
+        progress: (done, total) => options.onProgress?.({ provider: id, step: "fetch", done, total }),
+      };
+      try {
+        await c.fetch(ctx);
+      } catch (error) {
+        log.error({ provider: id, err: (error as Error).message }, "provider fetch failed; nothing is published (the saved answers are kept: the next run resumes)");
+        throw new IngestError(`${id}: ${(error as Error).message}`);
+      }
+    }
+    const fetchMs = performance.now() - fetchStarted;
+    const parseStarted = performance.now();
+    const output = new ProviderOutput(id, log);
+    c.parse(raw, output);
+    options.onProgress?.({ provider: id, step: "parse", done: 1, total: 1 });
+    const parseMs = performance.now() - parseStarted;
+    const records = output.claims.length + output.rowCount;
+    reports.push({
+      id,
+      records: output.claims.length,
+      rows: output.rowCount,
+      links: output.links.length,
+      rejected: output.rejected.length,
+      requests: http?.stats.requests ?? 0,
+      retries: http?.stats.retries ?? 0,
+      rate_limited: http?.stats.rateLimited ?? 0,
+      fetch_ms: Math.round(fetchMs),
+      parse_ms: Math.round(parseMs),
+      records_per_second: Math.round(records / Math.max(0.001, (fetchMs + parseMs) / 1000)),
+      as_of: source.kind === "fetch" ? new Date().toISOString().replace(/\.\d+Z$/, "Z") : `${output.latestDate ?? today}T00:00:00Z`,
+      latest_day: output.latestDate ?? null,
+    });
+    outputs.push({ output, source: c.source });
+    log.info({ provider: id, records: output.claims.length, rows: output.rowCount, rejected: output.rejected.length, ms: Math.round(fetchMs + parseMs) }, "provider read");
+  }
+  return { reports, outputs };
 }
 
 /** The run folder: kept when it is this day's run for the same providers (a resumed run), else started afresh. */
