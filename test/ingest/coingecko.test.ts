@@ -3,11 +3,11 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FetchContext } from "../../src/ingest/connector.ts";
-import { ProviderHttp } from "../../src/ingest/http.ts";
 import { HISTORY_DAYS, apiKeyHeaders, coingecko, prominenceOfRank } from "../../src/ingest/providers/coingecko.ts";
 import { RawStore } from "../../src/ingest/raw-store.ts";
 import { type EntityClaim, ProviderOutput, type SeriesRow, addressKey, key } from "../../src/ingest/records.ts";
 import { silentLogger } from "../../src/log.ts";
+import { testFetchContext } from "../support/fetch-context.ts";
 import { startFakeProvider } from "../support/fake-provider.ts";
 
 const FIXTURES = join(import.meta.dir, "fixtures", "coingecko");
@@ -71,16 +71,11 @@ afterAll(() => {
 });
 
 function context(raw: RawStore, options: { today?: string; since?: string; detailLimit?: number; apiKey?: string } = {}): FetchContext {
-  return {
-    http: new ProviderHttp("coingecko", { log: silentLogger, retries: 3, backoffMs: 5, timeoutMs: 500, maxRetryAfterMs: 5000 }),
-    raw,
-    settings: { urls: { api: `${fake.url}${API}` }, apiKey: options.apiKey },
-    log: silentLogger,
+  return testFetchContext("coingecko", raw, { urls: { api: `${fake.url}${API}` }, apiKey: options.apiKey }, {
     today: options.today ?? DAY1,
     detailLimit: options.detailLimit ?? 1000,
     since: () => options.since,
-    progress: () => {},
-  };
+  });
 }
 
 function parse(raw: RawStore): ProviderOutput {

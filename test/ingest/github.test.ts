@@ -3,11 +3,12 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FetchContext } from "../../src/ingest/connector.ts";
-import { ProviderHttp } from "../../src/ingest/http.ts";
+import type { ProviderHttp } from "../../src/ingest/http.ts";
 import { github } from "../../src/ingest/providers/github.ts";
 import { RawStore } from "../../src/ingest/raw-store.ts";
 import { ProviderOutput } from "../../src/ingest/records.ts";
 import { silentLogger } from "../../src/log.ts";
+import { testFetchContext } from "../support/fetch-context.ts";
 import { type Fault, type Route, startFakeProvider } from "../support/fake-provider.ts";
 
 const FIXTURES = join(import.meta.dir, "fixtures", "github");
@@ -76,16 +77,7 @@ function api(seen: Seen): Route {
 }
 
 function context(base: string, raw: RawStore, options: { detailLimit?: number; token?: string } = {}): FetchContext & { http: ProviderHttp } {
-  return {
-    http: new ProviderHttp("github", { log: silentLogger, retries: 3, backoffMs: 5, timeoutMs: 500, maxRetryAfterMs: 5000 }),
-    raw,
-    settings: { urls: { api: base }, apiKey: options.token },
-    log: silentLogger,
-    today: "2024-07-01",
-    detailLimit: options.detailLimit ?? 10,
-    since: () => undefined,
-    progress: () => {},
-  };
+  return testFetchContext("github", raw, { urls: { api: base }, apiKey: options.token }, { today: "2024-07-01", detailLimit: options.detailLimit ?? 10 });
 }
 
 /** A raw store of its own, holding DefiLlama's protocols list unless `null`. */

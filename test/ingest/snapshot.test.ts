@@ -3,11 +3,12 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FetchContext } from "../../src/ingest/connector.ts";
-import { ProviderHttp } from "../../src/ingest/http.ts";
+import type { ProviderHttp } from "../../src/ingest/http.ts";
 import { snapshot } from "../../src/ingest/providers/snapshot.ts";
 import { RawStore } from "../../src/ingest/raw-store.ts";
 import { ProviderOutput } from "../../src/ingest/records.ts";
 import { silentLogger } from "../../src/log.ts";
+import { testFetchContext } from "../support/fetch-context.ts";
 import { type Fault, type Route, startFakeProvider } from "../support/fake-provider.ts";
 
 const FIXTURES = join(import.meta.dir, "fixtures", "snapshot");
@@ -66,16 +67,7 @@ function hub(options: { proposals?: Json[]; bodies: GraphqlBody[]; fail?: (body:
 }
 
 function context(api: string, raw: RawStore, options: { detailLimit?: number; since?: Record<string, string> } = {}): FetchContext & { http: ProviderHttp } {
-  return {
-    http: new ProviderHttp("snapshot", { log: silentLogger, retries: 3, backoffMs: 5, timeoutMs: 500, maxRetryAfterMs: 5000 }),
-    raw,
-    settings: { urls: { api: `${api}/graphql` } },
-    log: silentLogger,
-    today: TODAY,
-    detailLimit: options.detailLimit ?? 10,
-    since: (series) => options.since?.[series],
-    progress: () => {},
-  };
+  return testFetchContext("snapshot", raw, { urls: { api: `${api}/graphql` } }, { today: TODAY, detailLimit: options.detailLimit ?? 10, since: (series) => options.since?.[series] });
 }
 
 /** A raw store of its own, holding DefiLlama's protocols list unless `null`. */
