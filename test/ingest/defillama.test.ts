@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FetchContext } from "../../src/ingest/connector.ts";
 import { ProviderHttp } from "../../src/ingest/http.ts";
-import { PROTOCOL_LOOKBACK_DAYS, defillama } from "../../src/ingest/providers/defillama.ts";
+import { PROTOCOL_LOOKBACK_DAYS, defillama } from "../../src/ingest/providers/defillama/index.ts";
 import { RawStore } from "../../src/ingest/raw-store.ts";
 import { type EntityClaim, ProviderOutput, type SeriesRow, addressKey, key } from "../../src/ingest/records.ts";
 import { silentLogger } from "../../src/log.ts";

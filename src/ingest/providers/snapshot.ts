@@ -29,7 +29,7 @@ import type { Connector, FetchContext } from "../connector.ts";
 import { fetchOnce } from "../connector.ts";
 import { ProviderError } from "../http.ts";
 import type { RawStore } from "../raw-store.ts";
-import { type ProviderOutput, type SeriesRow, dayOf, key } from "../records.ts";
+import { type SeriesRow, dayOf, key } from "../records.ts";
 
 export const SNAPSHOT_API = "https://hub.snapshot.org/graphql";
 /** The hub's largest `first` for proposals; a shorter page is the last. */

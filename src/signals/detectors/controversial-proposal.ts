@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { addDays, defineDetector, round, rowsOf } from "../detector.ts";
+import { addDays, defineDetector, round } from "../detector.ts";
 import { closedProposals } from "./proposals.ts";
 
 /** Proposals that passed in the last 30 days by a thin margin. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { addDays, defineDetector, round, rowsOf } from "../detector.ts";
+import { defineDetector, round, rowsOf } from "../detector.ts";
 
 /** The largest holder's balance against four weeks earlier: the best-informed wallet moving. */
 export default defineDetector({

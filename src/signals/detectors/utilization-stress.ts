@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { addDays, defineDetector, round, rowsOf, usd } from "../detector.ts";
+import { defineDetector, round, rowsOf, usd } from "../detector.ts";
 
 /** Lending markets borrowed close to their supply: withdrawals may fail, rates jump. */
 export default defineDetector({

@@ -1,0 +1,71 @@
+/**
+ * @module ingest/providers/defillama
+ * DefiLlama's public API (api.llama.fi, yields.llama.fi, stablecoins.llama.fi; emissions on the pro
+ * API when a key is set): chains, protocols with their parents, forks, tokens and governance spaces,
+ * protocol TVL/fees/revenue histories, pools and lending markets, stablecoins, funding rounds and
+ * token unlocks.
+ *
+ * The protocol list is `/protocols` (not `/lite/protocols2`): only it carries the slug, token
+ * address, description and url. Parent protocols appear there only as ids (`parent#uniswap`) and
+ * slugs (`parentProtocolSlug`); their names, urls, tokens and governance come from the
+ * `parentProtocols` list of `/lite/protocols2`, fetched for that list alone. A parent is keyed by
+ * its slug like any protocol (`/protocol/<slug>` and defillama.com/protocol/<slug> serve parents
+ * and protocols from one namespace), so `Protocol:defillama:uniswap` is the parent of
+ * `Protocol:defillama:uniswap-v3`.
+ *
+ * Every answer is saved as `{ day, since, body }`: `body` is DefiLlama's answer untouched, `day` the
+ * run's day (the date of the rows a list gives for "now"), `since` the last day already stored for
+ * the history it holds. DefiLlama always returns whole histories (no start parameter), so the
+ * saving of an incremental run is in what is stored: parse keeps only the days after `since`
+ * (for protocols, the cursor less PROTOCOL_LOOKBACK_DAYS: fees arrive after the day). Parse reads
+ * only the raw store, so an import of answers carried from elsewhere parses alike.
+ */
+import type { Connector } from "../../connector.ts";
+import type { RawStore } from "../../raw-store.ts";
+import type { ProviderOutput } from "../../records.ts";
+import { fetchAll } from "./fetch.ts";
+import { P } from "./keys.ts";
+import { type Known } from "./parse-common.ts";
+import { parseEmissions } from "./parse-emissions.ts";
+import { parseChains, parseProtocolHistories, parseProtocols } from "./parse-protocols.ts";
+import { parseRaises } from "./parse-raises.ts";
+import { parseStablecoins } from "./parse-stablecoins.ts";
+import { parseLending, parsePools } from "./parse-yields.ts";
+
+export function parseAll(raw: RawStore, out: ProviderOutput): void {
+  const known: Known = { chainByPrefix: new Map(), nativeToken: new Map(), slugById: new Map() };
+  const steps: [string, () => void][] = [
+    ["chains", () => parseChains(raw, out, known)],
+    ["protocols", () => parseProtocols(raw, out, known)],
+    ["protocol histories", () => parseProtocolHistories(raw, out)],
+    ["pools and lending markets", () => parseLending(raw, out, known, parsePools(raw, out, known))],
+    ["stablecoins", () => parseStablecoins(raw, out)],
+    ["raises", () => parseRaises(raw, out, known)],
+    ["emissions", () => parseEmissions(raw, out)],
+  ];
+  // Parse never throws: a step that fails on something unforeseen is reported and the others go on.
+  for (const [what, step] of steps) {
+    try {
+      step();
+    } catch (error) {
+      out.reject(what, `parse failed: ${(error as Error).message}`);
+    }
+  }
+}
+
+export const defillama: Connector = {
+  id: P,
+  source: {
+    id: P,
+    name: "DefiLlama",
+    kind: "provider",
+    synthetic: false,
+    license: "DefiLlama API terms of use",
+    attribution: "DeFi data from DefiLlama (https://defillama.com).",
+    homepage: "https://defillama.com",
+  },
+  fetch: fetchAll,
+  parse: parseAll,
+};
+
+export { PROTOCOL_LOOKBACK_DAYS } from "./keys.ts";

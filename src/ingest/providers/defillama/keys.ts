@@ -1,0 +1,34 @@
+/**
+ * @module ingest/providers/defillama/keys
+ * Keys, ids and day arithmetic shared by DefiLlama's fetch and parse.
+ */
+import { slugify } from "../../../graph/vocabulary.ts";
+import { key } from "../../records.ts";
+
+export const P = "defillama" as const;
+/**
+ * Days before a protocol's cursor that are taken again. A day's fees and revenue are published
+ * after the day while its TVL is there at once, so the last stored day has TVL but no fees yet;
+ * taking the cursor's day (and the one before, for adapters that run late) again replaces those
+ * rows whole with complete ones. Pools and stablecoins have no such lag.
+ */
+export const PROTOCOL_LOOKBACK_DAYS = 2;
+
+export function daysBefore(day: string | undefined, days: number): string | undefined {
+  if (!day) return undefined;
+  const ms = Date.parse(`${day}T00:00:00Z`);
+  return Number.isFinite(ms) ? new Date(ms - days * 86_400_000).toISOString().slice(0, 10) : undefined;
+}
+
+export const protocolKey = (slug: string) => key("Protocol", P, slug);
+export const chainKey = (name: string) => key("Chain", P, name);
+export const poolKey = (uuid: string) => key("Pool", P, uuid);
+export const marketKey = (uuid: string) => key("LendingMarket", P, uuid);
+export const stablecoinKey = (id: string) => key("Token", "defillama-stablecoin", id);
+export const investorKey = (name: string) => key("Organization", "defillama-investor", slugify(name));
+export const geckoKey = (id: string) => key("Token", "coingecko", id);
+
+/** DefiLlama's own slug of a name (utils/sluggify): lower case, spaces to dashes, no apostrophes. */
+export function llamaSlug(name: string): string {
+  return name.toLowerCase().split(" ").join("-").split("'").join("");
+}

@@ -1,0 +1,79 @@
+/**
+ * @module ingest/providers/defillama/parse-stablecoins
+ * Stablecoins: today's supply and price, and the histories of the largest.
+ */
+import { z } from "zod";
+import type { RawStore } from "../../raw-store.ts";
+import { type ProviderOutput, dayOf } from "../../records.ts";
+import { record, type Stablecoin, stablecoinPoint, stablecoinSchema } from "./schemas.ts";
+import { chainKey, geckoKey, llamaSlug, P, stablecoinKey } from "./keys.ts";
+import { after, label, listOf, loadSaved, prominenceByRank, records, Relations, usable } from "./parse-common.ts";
+
+export const pegCurrency = (pegType: string) => pegType.replace(/^pegged/, "");
+
+/** Circulating supply in USD: the USD amount of a dollar coin; another peg's amount at the coin's price when known. */
+export function circulatingUsd(circulating: Record<string, number | null | undefined> | null | undefined, pegType: string, price: number | null): number | null {
+  const amount = circulating?.[pegType];
+  if (typeof amount !== "number") return null;
+  if (pegType === "peggedUSD") return amount;
+  return price !== null ? amount * price : null;
+}
+
+export const priceOf = (price: number | string | null | undefined): number | null => {
+  const value = typeof price === "string" ? Number(price) : price;
+  return typeof value === "number" && Number.isFinite(value) ? value : null;
+};
+
+export function parseStablecoins(raw: RawStore, out: ProviderOutput): void {
+  const coins = new Map<string, Stablecoin>();
+  const saved = loadSaved(raw, out, "stablecoins");
+  const list = saved && listOf(out, "stablecoins", saved.body, "peggedAssets");
+  if (saved && list) {
+    for (const coin of records(out, list, stablecoinSchema, (item) => `stablecoin ${label(item, "id", "name")}`)) coins.set(coin.id, coin);
+    const prominence = prominenceByRank([...coins.values()], (coin) => circulatingUsd(coin.circulating, coin.pegType, priceOf(coin.price)));
+    for (const coin of coins.values()) {
+      const own = stablecoinKey(coin.id);
+      const gecko = usable(coin.gecko_id);
+      const relations = new Relations();
+      for (const chain of coin.chains ?? []) relations.add("deployedOn", chainKey(chain));
+      out.entity({
+        type: "Token",
+        labels: ["Stablecoin"],
+        keys: [own, ...(gecko ? [geckoKey(gecko)] : [])],
+        name: coin.name,
+        symbol: coin.symbol,
+        attributes: [["pegCurrency", pegCurrency(coin.pegType)]],
+        relations: relations.list,
+        sameAs: [`https://defillama.com/stablecoin/${llamaSlug(coin.name)}`],
+        prominence: prominence.get(coin),
+      });
+      const price = priceOf(coin.price);
+      out.row("stablecoin", { entity_id: own, date: saved.day, price, circulatingUsd: circulatingUsd(coin.circulating, coin.pegType, price), pegCurrency: pegCurrency(coin.pegType) });
+    }
+  }
+
+  for (const rawKey of raw.keys(P, "stablecoin/")) {
+    const id = rawKey.slice("stablecoin/".length);
+    const history = loadSaved(raw, out, rawKey);
+    if (!history) continue;
+    const points = listOf(out, rawKey, history.body, "tokens");
+    if (!points) continue;
+    const bodyPeg = record(history.body).pegType;
+    const pegType = typeof bodyPeg === "string" ? bodyPeg : coins.get(id)?.pegType;
+    if (!pegType) {
+      out.reject(rawKey, "no pegType");
+      continue;
+    }
+    const keep = after(history.since);
+    const byDay = new Map<string, z.infer<typeof stablecoinPoint>>();
+    for (const point of records(out, points, stablecoinPoint, () => `${rawKey} point`)) {
+      const day = dayOf(point.date);
+      if (!day) out.reject(`${rawKey} point`, "not a time");
+      else if (keep(day) && !(saved && coins.has(id) && day === saved.day)) byDay.set(day, point);
+    }
+    for (const day of [...byDay.keys()].sort()) {
+      // Histories have no price: a day's price is unknown, and so is the USD value of a non-dollar peg.
+      out.row("stablecoin", { entity_id: stablecoinKey(id), date: day, price: null, circulatingUsd: circulatingUsd(byDay.get(day)!.circulating, pegType, null), pegCurrency: pegCurrency(pegType) });
+    }
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * @module ingest/providers/defillama/parse-yields
+ * Yield pools and their histories, and the lending side of lending pools.
+ */
+import { z } from "zod";
+import type { RawStore } from "../../raw-store.ts";
+import { type ProviderOutput, type SeriesRow, addressKey, dayOf } from "../../records.ts";
+import { chainKey, marketKey, P, poolKey, protocolKey } from "./keys.ts";
+import { after, attributes, type Known, label, listOf, loadSaved, prominenceByRank, records, Relations, usable, ZERO_ADDRESS } from "./parse-common.ts";
+import { lendBorrowSchema, type Pool, poolChartPoint, poolSchema } from "./schemas.ts";
+
+export function parsePools(raw: RawStore, out: ProviderOutput, known: Known): Map<string, Pool> {
+  const pools = new Map<string, Pool>();
+  const saved = loadSaved(raw, out, "pools");
+  const list = saved && listOf(out, "pools", saved.body, "data");
+  if (!saved || !list) return pools;
+  for (const pool of records(out, list, poolSchema, (item) => `pool ${label(item, "pool", "symbol")}`)) pools.set(pool.pool, pool);
+  const prominence = prominenceByRank([...pools.values()], (pool) => pool.tvlUsd);
+
+  for (const pool of pools.values()) {
+    const chain = chainKey(pool.chain);
+    const relations = new Relations();
+    relations.add("poolOf", protocolKey(pool.project));
+    relations.add("deployedOn", chain);
+    for (const token of pool.underlyingTokens ?? []) relations.add("poolToken", underlyingKey(pool.chain, token, known));
+    out.entity({
+      type: "Pool",
+      keys: [poolKey(pool.pool)],
+      name: `${pool.project} ${pool.symbol}`,
+      attributes: attributes([
+        ["poolKind", usable(pool.exposure)],
+        ["schema:description", usable(pool.poolMeta)],
+      ]),
+      relations: relations.list,
+      sameAs: [`https://defillama.com/yields/pool/${pool.pool}`],
+      prominence: prominence.get(pool),
+    });
+    out.row("pool", poolRow(pool, saved.day, pool));
+  }
+
+  for (const rawKey of raw.keys(P, "pool/")) {
+    const uuid = rawKey.slice("pool/".length);
+    const chart = loadSaved(raw, out, rawKey);
+    if (!chart) continue;
+    const points = listOf(out, rawKey, chart.body, "data");
+    if (!points) continue;
+    const pool = pools.get(uuid);
+    const keep = after(chart.since);
+    const byDay = new Map<string, z.infer<typeof poolChartPoint>>();
+    for (const point of records(out, points, poolChartPoint, () => `${rawKey} point`)) {
+      const day = dayOf(point.timestamp);
+      if (!day) out.reject(`${rawKey} point`, "not a time");
+      // The list's row speaks for its day; the chart's last point is the same day, hourly.
+      else if (keep(day) && !(pool && day === saved.day)) byDay.set(day, point);
+    }
+    for (const day of [...byDay.keys()].sort()) {
+      const point = byDay.get(day)!;
+      out.row("pool", poolRow({ ...point, pool: uuid, volumeUsd1d: null }, day, pool));
+    }
+  }
+  return pools;
+}
+
+export function poolRow(
+  point: { pool: string; tvlUsd?: number | null; apy?: number | null; apyBase?: number | null; apyReward?: number | null; volumeUsd1d?: number | null },
+  date: string,
+  pool: Pool | undefined,
+): SeriesRow {
+  return {
+    entity_id: poolKey(point.pool),
+    date,
+    protocol_id: pool ? protocolKey(pool.project) : null,
+    chain_id: pool ? chainKey(pool.chain) : null,
+    tvlUsd: point.tvlUsd ?? null,
+    apy: point.apy ?? null,
+    apyBase: point.apyBase ?? null,
+    apyReward: point.apyReward ?? null,
+    volumeUsd: point.volumeUsd1d ?? null,
+  };
+}
+
+/** A pool's underlying token: the zero address is the chain's native coin. */
+export function underlyingKey(chain: string, token: string, known: Known): string | undefined {
+  if (!token.trim()) return undefined;
+  if (ZERO_ADDRESS.test(token.trim())) return known.nativeToken.get(chain);
+  return addressKey(chainKey(chain), token);
+}
+
+export function parseLending(raw: RawStore, out: ProviderOutput, known: Known, pools: Map<string, Pool>): void {
+  const saved = loadSaved(raw, out, "lendBorrow");
+  const list = saved && listOf(out, "lendBorrow", saved.body);
+  if (!saved || !list) return;
+  for (const market of records(out, list, lendBorrowSchema, (item) => `lending market ${label(item, "pool")}`)) {
+    const pool = pools.get(market.pool);
+    if (!pool) continue; // lendBorrow lists pools the pools list no longer has: nothing to join.
+    const own = marketKey(market.pool);
+    const asset = pool.underlyingTokens?.[0] ? underlyingKey(pool.chain, pool.underlyingTokens[0], known) : undefined;
+    const relations = new Relations();
+    relations.add("marketOf", protocolKey(pool.project));
+    relations.add("marketAsset", asset);
+    relations.add("deployedOn", chainKey(pool.chain));
+    out.entity({ type: "LendingMarket", keys: [own], name: `${pool.project} ${pool.symbol}`, relations: relations.list, sameAs: [`https://defillama.com/yields/pool/${market.pool}`] });
+    const supply = market.totalSupplyUsd ?? null;
+    const borrow = market.totalBorrowUsd ?? null;
+    const borrowApy = market.apyBaseBorrow == null && market.apyRewardBorrow == null ? null : (market.apyBaseBorrow ?? 0) + (market.apyRewardBorrow ?? 0);
+    out.row("lending", {
+      entity_id: own,
+      date: saved.day,
+      protocol_id: protocolKey(pool.project),
+      asset_id: asset ?? null,
+      totalSupplyUsd: supply,
+      totalBorrowUsd: borrow,
+      utilization: supply !== null && borrow !== null && supply > 0 ? borrow / supply : null,
+      supplyApy: pool.apy ?? null,
+      borrowApy,
+      debtCeilingUsd: market.debtCeilingUsd ?? null,
+    });
+  }
+}

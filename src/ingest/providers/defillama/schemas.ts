@@ -1,0 +1,147 @@
+/**
+ * @module ingest/providers/defillama/schemas
+ * Shapes of DefiLlama's answers (only the fields read; everything else passes unread).
+ */
+import { z } from "zod";
+
+export const num = z.number();
+export const optNum = num.nullish();
+export const optStr = z.string().nullish();
+export const idString = z.union([z.string().min(1), z.number()]).transform(String);
+
+/** A saved answer: DefiLlama's body with the run's day and the history's last stored day. */
+export const savedSchema = z.object({ day: z.string(), since: z.string().nullable(), body: z.unknown() });
+export type Saved = z.infer<typeof savedSchema>;
+
+export const chainSchema = z.object({
+  name: z.string().min(1),
+  chainId: z.unknown().optional(),
+  gecko_id: optStr,
+  tokenSymbol: optStr,
+  tvl: optNum,
+});
+
+export const protocolSchema = z.object({
+  id: idString,
+  name: z.string().min(1),
+  slug: z.string().min(1),
+  address: optStr,
+  symbol: optStr,
+  url: optStr,
+  description: optStr,
+  gecko_id: optStr,
+  category: optStr,
+  chains: z.array(z.string()).nullish(),
+  forkedFrom: z.array(z.string()).nullish(),
+  parentProtocol: optStr,
+  parentProtocolSlug: optStr,
+  governanceID: z.array(z.string()).nullish(),
+  tvl: optNum,
+});
+export type Protocol = z.infer<typeof protocolSchema>;
+
+export const parentSchema = z.object({
+  id: z.string().regex(/^parent#/, "parent id without parent#"),
+  name: z.string().min(1),
+  address: optStr,
+  symbol: optStr,
+  url: optStr,
+  description: optStr,
+  gecko_id: optStr,
+  category: optStr,
+  chains: z.array(z.string()).nullish(),
+  governanceID: z.array(z.string()).nullish(),
+});
+
+export const tvlPoint = z.object({ date: z.union([num, z.string()]), totalLiquidityUSD: optNum });
+export const protocolDetailSchema = z.object({
+  tvl: z.array(z.unknown()),
+  chainTvls: z.record(z.string(), z.object({ tvl: z.array(z.unknown()).nullish() })).nullish(),
+});
+
+export const feesSchema = z.object({ totalDataChart: z.array(z.unknown()) });
+export const chartPoint = z.tuple([z.union([num, z.string()]), optNum]);
+
+export const poolSchema = z.object({
+  pool: z.string().min(1),
+  chain: z.string().min(1),
+  project: z.string().min(1),
+  symbol: z.string(),
+  tvlUsd: optNum,
+  apy: optNum,
+  apyBase: optNum,
+  apyReward: optNum,
+  volumeUsd1d: optNum,
+  underlyingTokens: z.array(z.string()).nullish(),
+  poolMeta: optStr,
+  exposure: optStr,
+});
+export type Pool = z.infer<typeof poolSchema>;
+
+export const poolChartPoint = z.object({
+  timestamp: z.union([z.string(), num]),
+  tvlUsd: optNum,
+  apy: optNum,
+  apyBase: optNum,
+  apyReward: optNum,
+});
+
+export const lendBorrowSchema = z.object({
+  pool: z.string().min(1),
+  totalSupplyUsd: optNum,
+  totalBorrowUsd: optNum,
+  apyBaseBorrow: optNum,
+  apyRewardBorrow: optNum,
+  debtCeilingUsd: optNum,
+});
+
+export const stablecoinSchema = z.object({
+  id: idString,
+  name: z.string().min(1),
+  symbol: z.string().min(1),
+  gecko_id: optStr,
+  pegType: z.string().min(1),
+  circulating: z.record(z.string(), optNum).nullish(),
+  chains: z.array(z.string()).nullish(),
+  price: z.union([num, z.string()]).nullish(),
+});
+export type Stablecoin = z.infer<typeof stablecoinSchema>;
+
+export const stablecoinPoint = z.object({
+  date: z.union([num, z.string()]),
+  circulating: z.record(z.string(), optNum).nullish(),
+});
+
+export const raiseSchema = z.object({
+  date: z.union([num, z.string()]),
+  name: z.string().min(1),
+  round: optStr,
+  amount: optNum,
+  leadInvestors: z.array(z.string()).nullish(),
+  otherInvestors: z.array(z.string()).nullish(),
+  defillamaId: z.union([z.string(), num]).nullish(),
+  source: optStr,
+});
+
+export const emissionSchema = z.object({
+  token: z.string().min(1),
+  name: z.string().min(1),
+  gecko_id: optStr,
+  circSupply: optNum,
+  maxSupply: optNum,
+  tPrice: optNum,
+  events: z
+    .array(
+      z.object({
+        timestamp: z.union([num, z.string()]),
+        noOfTokens: z.array(num),
+        category: optStr,
+        unlockType: optStr,
+      }),
+    )
+    .nullish(),
+});
+
+/** An answer's value as an object to read fields from ({} when it is not one). */
+export const record = (value: unknown): Record<string, unknown> => (value !== null && typeof value === "object" ? (value as Record<string, unknown>) : {});
+export const numberOr0 = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : 0);
