@@ -35,7 +35,7 @@ export const exportCommand: Command = {
       "",
       `As of ${manifest.as_of}. ${manifest.synthetic ? "**Contains SYNTHETIC demo data**: facts from sources marked synthetic below are generated, not facts about the real world." : "No synthetic data."}`,
       "",
-      "graph.nq holds every fact in the named graph of its source; facts.parquet says the same in its `source` column; series tables are named ts_<source>_<kind>.",
+      "graph.nq holds every fact in the named graph of its source; facts.parquet says the same in its `source` column, with `as_of` (when the fact was read); series tables are named ts_<source>_<kind>.",
       "",
       "| source | kind | synthetic | licence | as of | entities | facts |",
       "|---|---|---|---|---|---|---|",

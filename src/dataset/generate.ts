@@ -48,6 +48,7 @@ const STEPS: [string, (ctx: GenContext) => void][] = [
 export async function generateWorld(options: GenerateOptions, log: Logger): Promise<GenContext> {
   const plan = planScale(options.scale);
   const world = new World();
+  world.factAsOf = options.asOf.toISOString().replace(/\.\d+Z$/, "Z");
   world.addSource({
     id: SYNTHETIC_SOURCE,
     name: "ckg synthetic demo generator",

@@ -65,12 +65,16 @@ export interface FactColumns {
   object: string[];
   isRelation: boolean[];
   source: string[];
+  /** When the fact was taken from its source (ISO instant): the build for generated and reference facts, the fetch for provider facts. */
+  asOf: string[];
 }
 
 export class World {
   readonly sources = new Map<string, SourceInfo>();
   readonly entities = new Map<string, EntityRecord>();
-  readonly facts: FactColumns = { subject: [], predicate: [], object: [], isRelation: [], source: [] };
+  readonly facts: FactColumns = { subject: [], predicate: [], object: [], isRelation: [], source: [], asOf: [] };
+  /** The as-of of facts added from now on (see FactColumns.asOf); whoever adds facts of another time sets it first. */
+  factAsOf = "";
   readonly changes: ChangeRecord[] = [];
   private readonly namesByType = new Map<NodeType, Set<string>>();
 
@@ -132,9 +136,9 @@ export class World {
     names.add(entity.name.toLowerCase());
   }
 
-  /** Appends a fact as read back from a snapshot. */
-  restoreFact(subject: string, predicate: FactPredicate, object: string, isRelation: boolean, source: string): void {
-    this.push(subject, predicate, object, isRelation, source);
+  /** Appends a fact as read back from a snapshot (with its own as-of), or as a claim adds it. */
+  restoreFact(subject: string, predicate: FactPredicate, object: string, isRelation: boolean, source: string, asOf = this.factAsOf): void {
+    this.push(subject, predicate, object, isRelation, source, asOf);
   }
 
   /** Keeps only the facts `keep` accepts (by index); returns how many were dropped. */
@@ -149,9 +153,10 @@ export class World {
       f.object[w] = f.object[r]!;
       f.isRelation[w] = f.isRelation[r]!;
       f.source[w] = f.source[r]!;
+      f.asOf[w] = f.asOf[r]!;
       w++;
     }
-    for (const column of [f.subject, f.predicate, f.object, f.isRelation, f.source]) column.length = w;
+    for (const column of [f.subject, f.predicate, f.object, f.isRelation, f.source, f.asOf]) column.length = w;
     return n - w;
   }
 
@@ -181,13 +186,14 @@ export class World {
     return problems;
   }
 
-  private push(s: string, p: FactPredicate, o: string, isRelation: boolean, source: string): void {
+  private push(s: string, p: FactPredicate, o: string, isRelation: boolean, source: string, asOf = this.factAsOf): void {
     const facts = this.facts;
     facts.subject.push(s);
     facts.predicate.push(p);
     facts.object.push(o);
     facts.isRelation.push(isRelation);
     facts.source.push(source);
+    facts.asOf.push(asOf);
   }
 }
 

@@ -42,13 +42,17 @@ export async function loadBaseWorld(duck: DuckDBInstance, snapshotDir: string, m
         prominence: row.prominence,
       });
     }
-    const facts = await c.runAndReadAll(
-      `SELECT subject_id, predicate, object, object_kind, source FROM read_parquet(${sqlString(join(snapshotDir, manifest.files.facts))})`,
-    );
-    const columns = facts.getColumnsJS() as string[][];
-    const [subject, predicate, object, kind, source] = columns as [string[], string[], string[], string[], string[]];
+    const file = sqlString(join(snapshotDir, manifest.files.facts));
+    // Snapshots before facts carried their own as-of: the source's as-of stands for them.
+    const hasAsOf = (await c.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM (DESCRIBE SELECT * FROM read_parquet(${file})) WHERE column_name = 'as_of'`)).getRowObjectsJS()[0]!.n === 1;
+    const asOfColumn = hasAsOf ? "strftime(as_of, '%Y-%m-%dT%H:%M:%SZ')" : "NULL";
+    const facts = await c.runAndReadAll(`SELECT subject_id, predicate, object, object_kind, source, ${asOfColumn} AS as_of FROM read_parquet(${file})`);
+    const columns = facts.getColumnsJS() as (string | null)[][];
+    const [subject, predicate, object, kind, source, asOf] = columns as [string[], string[], string[], string[], string[], (string | null)[]];
+    const sourceAsOf = new Map(manifest.sources.map((s) => [s.id, s.as_of]));
     for (let i = 0; i < subject.length; i++) {
-      world.restoreFact(subject[i]!, predicate[i] as FactPredicate, object[i]!, kind[i] === "entity" || kind[i] === "class", source[i]!);
+      const isRelation = kind[i] === "entity" || kind[i] === "class";
+      world.restoreFact(subject[i]!, predicate[i] as FactPredicate, object[i]!, isRelation, source[i]!, asOf[i] ?? sourceAsOf.get(source[i]!) ?? manifest.as_of);
     }
   });
   const identityPath = join(snapshotDir, IDENTITY_FILE);

@@ -140,7 +140,8 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
       const shownToNeighbours = neighbourSignatures(world);
       lap("base");
       for (const { source: info } of outputs) if (!world.sources.has(info.id)) world.addSource(info);
-      const resolution = resolve(base, outputs, log);
+      const asOfById = new Map(reports.map((r) => [r.id, r.as_of]));
+      const resolution = resolve(base, outputs.map((o) => ({ ...o, asOf: asOfById.get(o.output.provider)! })), log);
       const firstSource = new Map<string, string>();
       for (const { output, source: info } of outputs) {
         for (const claim of output.claims) {

@@ -52,6 +52,8 @@ export interface Resolution {
 export interface ProviderBatch {
   output: ProviderOutput;
   source: SourceInfo;
+  /** When the provider was read: the as-of of every fact it adds. */
+  asOf: string;
 }
 
 class UnionFind {
@@ -111,6 +113,8 @@ export function resolve(base: BaseWorld, batches: ProviderBatch[], log: Logger):
   }
 
   const tagged: Tagged[] = batches.flatMap((b) => b.output.claims.map((claim) => ({ claim, source: b.source.id, keys: claim.keys })));
+  const asOfBySource = new Map(batches.map((b) => [b.source.id, b.asOf]));
+  const previousAsOf = world.factAsOf;
   stats.claims = tagged.length;
   const taken = new Set<string>();
   const clusters: { members: Tagged[]; id: string; isNew: boolean }[] = [];
@@ -213,6 +217,7 @@ export function resolve(base: BaseWorld, batches: ProviderBatch[], log: Logger):
     const lead = primary(members);
     const existing = world.entities.get(id);
     const labels = [...new Set<ClassName>([lead.claim.type, ...members.flatMap((m) => m.claim.labels ?? [])])];
+    world.factAsOf = asOfBySource.get(lead.source)!;
     if (isNew || !existing) {
       world.addEntity({
         id,
@@ -241,6 +246,7 @@ export function resolve(base: BaseWorld, batches: ProviderBatch[], log: Logger):
     const entity = world.entities.get(id)!;
     touched.add(id);
     for (const m of members) {
+      world.factAsOf = asOfBySource.get(m.source)!;
       replaced.add(`${id}\u0000${m.source}`);
       const claim = m.claim;
       for (const label of new Set<ClassName>([claim.type, ...(claim.labels ?? [])])) world.restoreFact(id, "rdf:type", label, true, m.source);
@@ -264,6 +270,7 @@ export function resolve(base: BaseWorld, batches: ProviderBatch[], log: Logger):
     }
   }
   for (const batch of batches) {
+    world.factAsOf = batch.asOf;
     for (const link of batch.output.links) {
       const s = idOf(link.subject);
       const o = idOf(link.object);
@@ -275,6 +282,7 @@ export function resolve(base: BaseWorld, batches: ProviderBatch[], log: Logger):
       touched.add(s);
     }
   }
+  world.factAsOf = previousAsOf;
   const { source } = world.facts;
   world.retainFacts((i) => {
     if (i >= firstNew) return true;

@@ -58,7 +58,7 @@ export async function writeSnapshot(world: World, options: WriteOptions): Promis
   try {
     await withConnection(duck, async (c) => {
       await writeEntities(c, world, join(options.dir, FILES.entities), options.ns);
-      await writeFacts(c, world, join(options.dir, FILES.facts));
+      await writeFacts(c, world, join(options.dir, FILES.facts), options.asOf.toISOString().replace(/\.\d+Z$/, "Z"));
       await writeChanges(c, world, join(options.dir, FILES.changes));
     });
   } finally {
@@ -96,11 +96,11 @@ async function writeEntities(c: DuckDBConnection, world: World, path: string, ns
   await c.run(`COPY (SELECT * FROM entities ORDER BY id) TO ${sqlString(path)} ${PARQUET}`);
 }
 
-async function writeFacts(c: DuckDBConnection, world: World, path: string): Promise<void> {
+async function writeFacts(c: DuckDBConnection, world: World, path: string, asOf: string): Promise<void> {
   await c.run(`CREATE TABLE facts (
-    subject_id VARCHAR, predicate VARCHAR, object VARCHAR, object_kind VARCHAR, datatype VARCHAR, source VARCHAR)`);
+    subject_id VARCHAR, predicate VARCHAR, object VARCHAR, object_kind VARCHAR, datatype VARCHAR, source VARCHAR, as_of VARCHAR)`);
   const appender = await c.createAppender("facts");
-  const { subject, predicate, object, isRelation, source } = world.facts;
+  const { subject, predicate, object, isRelation, source, asOf: factAsOf } = world.facts;
   for (let i = 0; i < subject.length; i++) {
     const p = predicate[i]!;
     appender.appendVarchar(subject[i]!);
@@ -111,10 +111,13 @@ async function writeFacts(c: DuckDBConnection, world: World, path: string): Prom
     if (datatype) appender.appendVarchar(datatype);
     else appender.appendNull();
     appender.appendVarchar(source[i]!);
+    appender.appendVarchar(factAsOf[i] || asOf);
     appender.endRow();
   }
   appender.closeSync();
-  await c.run(`COPY facts TO ${sqlString(path)} ${PARQUET}`);
+  await c.run(
+    `COPY (SELECT subject_id, predicate, object, object_kind, datatype, source, as_of::TIMESTAMP AS as_of FROM facts) TO ${sqlString(path)} ${PARQUET}`,
+  );
 }
 
 async function writeChanges(c: DuckDBConnection, world: World, path: string): Promise<void> {

