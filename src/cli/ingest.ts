@@ -35,6 +35,7 @@ export const ingest: Command = {
   ],
   options: {
     providers: { type: "string", help: "comma-separated providers to read (default: the ingest_providers setting)" },
+    "without-demo": { type: "boolean", help: "leave the generated demo data out of the new snapshot (real data only)" },
     json: { type: "boolean", help: "print the ingest report as JSON" },
   },
   async run({ config, options }) {
@@ -46,7 +47,7 @@ export const ingest: Command = {
       throw new UsageError((error as Error).message);
     }
     if (ids.length === 0) throw new UsageError("--providers names no provider.");
-    return runIngest(config, options.json === true, {
+    return runIngest(config, options.json === true, options["without-demo"] === true, {
       kind: "fetch",
       providers: new Map(ids.map((id) => [id, providerConfig(config, id)])),
       detailLimit: config.ingest_detail_limit,
@@ -61,6 +62,7 @@ export const importCommand: Command = {
   settings: [...SHARED_SETTINGS],
   options: {
     providers: { type: "string", help: "comma-separated providers to import (default: every provider folder found in <dir>)" },
+    "without-demo": { type: "boolean", help: "leave the generated demo data out of the new snapshot (real data only)" },
     json: { type: "boolean", help: "print the ingest report as JSON" },
   },
   async run({ config, positionals, options }) {
@@ -80,11 +82,11 @@ export const importCommand: Command = {
       throw new UsageError((error as Error).message);
     }
     if (ids.length === 0) throw new UsageError(`${from} holds no provider folder (chains, coingecko, defillama, snapshot, github)`);
-    return runIngest(config, options.json === true, { kind: "import", from: resolve(from), providers: ids });
+    return runIngest(config, options.json === true, options["without-demo"] === true, { kind: "import", from: resolve(from), providers: ids });
   },
 };
 
-async function runIngest(config: Config, json: boolean, source: import("../ingest/ingest.ts").IngestSource): Promise<number> {
+async function runIngest(config: Config, json: boolean, withoutDemo: boolean, source: import("../ingest/ingest.ts").IngestSource): Promise<number> {
   const [{ createLogger }, { dataDir }, { ingest: run, IngestError }, { configuredEmbedder, embedderModel }, { default: progress }] = await Promise.all([
     import("../log.ts"),
     import("../store/data-dir.ts"),
@@ -103,6 +105,7 @@ async function runIngest(config: Config, json: boolean, source: import("../inges
       log,
       embedder: await configuredEmbedder(config),
       embedderModel: embedderModel(config),
+      withoutDemo,
       onProgress: (event) => {
         if (!bars) return;
         let bar = byProvider.get(event.provider);

@@ -61,3 +61,20 @@ export async function loadBaseWorld(duck: DuckDBInstance, snapshotDir: string, m
   );
   return { world, identity };
 }
+
+/**
+ * Removes the generated demo data (`--without-demo`): facts of synthetic sources, the entities
+ * they made (and facts that point at them), and the sources themselves. Real entities the demo
+ * only added facts to stay, with their real facts. Returns how many entities were removed.
+ */
+export function dropDemoData(world: World): number {
+  const synthetic = new Set([...world.sources.values()].filter((s) => s.synthetic).map((s) => s.id));
+  if (synthetic.size === 0) return 0;
+  const removed = new Set<string>();
+  for (const e of world.entities.values()) if (synthetic.has(e.source)) removed.add(e.id);
+  const { subject, object, isRelation, source, predicate } = world.facts;
+  world.retainFacts((i) => !synthetic.has(source[i]!) && !removed.has(subject[i]!) && !(isRelation[i] && predicate[i] !== "rdf:type" && removed.has(object[i]!)));
+  for (const id of removed) world.entities.delete(id);
+  for (const id of synthetic) world.sources.delete(id);
+  return removed.size;
+}

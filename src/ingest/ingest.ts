@@ -30,7 +30,7 @@ import { type DataDir, clearStaleStaging, currentSnapshotId, newSnapshotId, publ
 import { openDuck, withConnection } from "../store/duckdb.ts";
 import { updateTimeseriesDb } from "../timeseries/database.ts";
 import type { Kind } from "../timeseries/kinds.ts";
-import { IDENTITY_FILE, loadBaseWorld } from "./base-world.ts";
+import { IDENTITY_FILE, dropDemoData, loadBaseWorld } from "./base-world.ts";
 import type { FetchContext } from "./connector.ts";
 import { diffChanges, fingerprints } from "./diff.ts";
 import { type HttpOptions, ProviderHttp } from "./http.ts";
@@ -57,6 +57,8 @@ export interface IngestOptions {
   today?: string;
   embedder?: Embedder;
   embedderModel?: string | null;
+  /** Leave the generated demo data out of the new snapshot: real data only. */
+  withoutDemo?: boolean;
   onProgress?: (event: { provider: ProviderId; step: "fetch" | "parse"; done: number; total: number }) => void;
 }
 
@@ -138,6 +140,8 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
       const before = fingerprints(world);
       const hadEntity = new Set(world.entities.keys());
       const shownToNeighbours = neighbourSignatures(world);
+      const demoRemoved = options.withoutDemo ? dropDemoData(world) : 0;
+      if (demoRemoved > 0) log.info({ entities: demoRemoved }, "demo data left out");
       lap("base");
       for (const { source: info } of outputs) if (!world.sources.has(info.id)) world.addSource(info);
       const asOfById = new Map(reports.map((r) => [r.id, r.as_of]));
@@ -165,13 +169,13 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
         }
       }
       const { tables, rebuilt, pruned } = await withConnection(duck, (c) =>
-        writeSeries(c, staging, { dir: baseDir, manifest: baseManifest }, fresh, (s) => world.sources.get(s)?.synthetic === true),
+        writeSeries(c, staging, { dir: baseDir, manifest: baseManifest }, fresh, (s) => world.sources.get(s)?.synthetic === true, (s) => world.sources.has(s)),
       );
       const timeseriesDb = await updateTimeseriesDb(staging, baseDir, tables.map((t) => ({ ...t, source: t.provenance })), { rebuilt, pruned });
       lap("series");
-      const search = await searchIndex(world, staging, { dir: baseDir, manifest: baseManifest }, resolution.touched, shownToNeighbours, options, log);
+      const search = await searchIndex(world, staging, { dir: baseDir, manifest: baseManifest }, resolution.touched, shownToNeighbours, { ...options, rebuild: demoRemoved > 0 }, log);
       lap("search");
-      const truth = readGroundTruth(baseDir, baseManifest, staging);
+      const truth = options.withoutDemo ? [] : readGroundTruth(baseDir, baseManifest, staging);
       const sourceAsOf = Object.fromEntries([...baseManifest.sources.map((s) => [s.id, s.as_of]), ...reports.map((r) => [r.id, r.as_of])]);
       const manifest = await writeSnapshot(world, {
         id,
@@ -329,12 +333,13 @@ async function searchIndex(
   base: { dir: string; manifest: SnapshotManifest },
   touched: Set<string>,
   before: Map<string, string>,
-  options: Pick<IngestOptions, "embedder" | "embedderModel">,
+  options: Pick<IngestOptions, "embedder" | "embedderModel"> & { rebuild: boolean },
   log: Logger,
 ): Promise<SearchIndexInfo> {
   const info = base.manifest.search;
   const sameEmbedder = options.embedder ? options.embedder.spec === info.embedder && (options.embedderModel ?? null) === info.model : info.embedder === "lsa";
-  if (!sameEmbedder) {
+  // Entities left out (the demo) change the whole corpus: the index is built afresh.
+  if (!sameEmbedder || options.rebuild) {
     return buildSearchIndex(world, staging, { rng: new Rng(base.manifest.build.seed).fork("search"), embedder: options.embedder, model: options.embedderModel }, log);
   }
   // A document names its neighbours (their name and sector): what links to an entity whose name or

@@ -48,6 +48,8 @@ export async function writeSeries(
   base: { dir: string; manifest: SnapshotManifest },
   fresh: ProviderSeries[],
   isSyntheticSource: (source: string) => boolean,
+  /** False for sources dropped from the world (the demo, with --without-demo): their tables are left out. */
+  hasSource: (source: string) => boolean = () => true,
 ): Promise<WrittenSeries> {
   mkdirSync(join(staging, TS_DIR), { recursive: true });
   const tables: SeriesTable[] = [];
@@ -93,7 +95,7 @@ export async function writeSeries(
   const covered = new Map<Kind, string[]>();
   for (const t of tables) covered.set(t.kind, [...(covered.get(t.kind) ?? []), join(staging, t.file)]);
   for (const old of base.manifest.timeseries) {
-    if (written.has(old.name)) continue;
+    if (written.has(old.name) || !hasSource(old.provenance)) continue;
     const kind = old.kind as Kind;
     const from = join(base.dir, old.file);
     const replacing = isSyntheticSource(old.provenance) ? (covered.get(kind) ?? []) : [];

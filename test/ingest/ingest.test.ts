@@ -247,6 +247,43 @@ describe("ckg ingest", () => {
     }
   }, 120_000);
 
+  test("--without-demo: a snapshot of real data only", async () => {
+    const root = await copyOfFixture();
+    cleanup.push(root);
+    const dir = dataDir(root);
+    const fake = startProviderFixtures();
+    try {
+      const report = await ingest({
+        dir,
+        today: TODAY,
+        source: { kind: "fetch", providers: providerConfigs(fake.url, ["chains", "coingecko"]), detailLimit: 3, http: FAST_HTTP },
+        withoutDemo: true,
+        log: silentLogger,
+      });
+      const next = snapshotPath(dir, report.snapshot_id);
+      const manifest = JSON.parse(readFileSync(join(next, "manifest.json"), "utf8"));
+      expect(manifest.synthetic).toBe(false);
+      expect(manifest.sources.filter((s: { synthetic: boolean }) => s.synthetic)).toEqual([]);
+      expect(manifest.timeseries.map((t: { name: string }) => t.name)).toEqual(["ts_coingecko_token"]);
+      expect(manifest.ground_truth).toBeNull();
+      const duck = await openDuck();
+      const [entities, tables] = await withConnection(duck, async (c) => {
+        const count = (await c.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM read_parquet('${next}/entities.parquet') WHERE source = '${SYNTHETIC_SOURCE}'`)).getRowObjectsJS()[0]!.n;
+        await c.run(`ATTACH '${next}/ts/timeseries.duckdb' AS ts (READ_ONLY)`);
+        const names = (await c.runAndReadAll("SELECT table_name FROM duckdb_tables() WHERE database_name = 'ts' ORDER BY 1")).getRowObjectsJS().map((r) => r.table_name);
+        return [count, names];
+      });
+      duck.closeSync();
+      expect(entities).toBe(0);
+      expect(tables).toEqual(["ts_coingecko_token"]);
+      // Real entities the demo only added facts to are still there: the reference chains and tokens.
+      expect(manifest.counts.nodes_by_type.Chain).toBeGreaterThan(1000);
+      expect(manifest.search.counts.Chain).toBe(manifest.counts.nodes_by_type.Chain);
+    } finally {
+      fake.stop();
+    }
+  }, 120_000);
+
   test("a provider that fails leaves the live snapshot serving; the next run resumes without asking again", async () => {
     const root = await copyOfFixture();
     cleanup.push(root);
