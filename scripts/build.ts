@@ -74,7 +74,8 @@ const usearchAddon: BunPlugin = {
 mkdirSync(dirname(outfile), { recursive: true });
 const started = performance.now();
 const result = await Bun.build({
-  entrypoints: [join(root, "src", "main.ts")],
+  // The vector index's scan workers are a second entrypoint: Bun embeds it for `new Worker(...)`.
+  entrypoints: [join(root, "src", "main.ts"), join(root, "src", "search", "scan-worker.ts")],
   compile: { outfile },
   minify: { syntax: true, whitespace: true },
   sourcemap: "none",

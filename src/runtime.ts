@@ -11,6 +11,12 @@ export const IS_COMPILED = import.meta.path.startsWith("/$bunfs/") || import.met
 
 const MAIN = fileURLToPath(new URL("./main.ts", import.meta.url));
 
+/**
+ * The vector index's scan worker. Named from here, beside main.ts: the executable keeps entrypoints
+ * at their paths relative to src/ and resolves this module's URL as if it sat where main.ts does.
+ */
+export const SCAN_WORKER_URL = new URL("./search/scan-worker.ts", import.meta.url).href;
+
 /** The argv that runs `ckg <args>` in a child process. */
 export function selfCommand(...args: string[]): string[] {
   return IS_COMPILED ? [process.execPath, ...args] : [process.execPath, MAIN, ...args];

@@ -130,11 +130,17 @@ export class Services {
       await graphLoaded;
     } catch (error) {
       live.timeseries.close();
+      live.search.close();
       throw error;
     }
     this.live = live;
     this.log.info({ snapshot: id, ms: Math.round(performance.now() - started) }, "switched to the new snapshot");
-    if (previous) setTimeout(() => previous.timeseries.close(), RETIRE_AFTER_MS).unref();
+    if (previous) {
+      setTimeout(() => {
+        previous.timeseries.close();
+        previous.search.close();
+      }, RETIRE_AFTER_MS).unref();
+    }
   }
 
   /** Polls CURRENT: a snapshot published by another process is picked up without a restart. */
@@ -166,7 +172,7 @@ export class Services {
     const ontology = loadOntology(ns.ontology);
     const names = await NameIndex.fromParquet(this.duck, join(dir, manifest.files.entities), ns);
     const deployments = await Deployments.fromParquet(this.duck, join(dir, manifest.files.facts));
-    const search = SearchEngine.open(dir, manifest, { names, deployments }, this.config, this.log);
+    const search = await SearchEngine.open(dir, manifest, { names, deployments }, this.config, this.log);
     const added = await applySnapshotChanges(this.state, this.duck, { id, changesFile: join(dir, manifest.files.changes) }, names);
     if (added > 0) this.log.info({ snapshot: id, changes_added: added }, "changes feed extended");
     const schema = describeSchema(manifest, ontology, ns);
@@ -214,6 +220,7 @@ export class Services {
     await this.scans.close();
     await this.graph.close();
     this.live?.timeseries.close();
+    this.live?.search.close();
     this.duck.closeSync();
     this.state.close();
   }

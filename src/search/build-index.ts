@@ -1,9 +1,9 @@
 /**
  * @module search/build-index
  * The search index of a snapshot (its search/ folder): the embedder's model when it is learned
- * here (LSA), and per entity type the entity ids, their vectors and an HNSW index over them.
+ * here (LSA), and per entity type the entity ids, their vectors and the int8 codes the index scans.
  */
-import { copyFileSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Rng } from "../dataset/rng.ts";
 import type { World } from "../dataset/world.ts";
@@ -12,7 +12,8 @@ import type { Logger } from "../log.ts";
 import { Corpus } from "./corpus.ts";
 import { type Embedder, LsaEmbedder } from "./embedder.ts";
 import { DEFAULT_TRAINING, readFloats, saveLsa, trainLsa } from "./lsa.ts";
-import { EXACT_BELOW, buildTypeIndex, extendTypeIndex, idsFile, vectorsFile } from "./vector-index.ts";
+import { readIds, vectorsFile } from "./vector-files.ts";
+import { buildTypeIndex } from "./vector-index.ts";
 
 export const SEARCH_DIR = "search";
 
@@ -67,7 +68,7 @@ export async function buildSearchIndex(
  * The search index of a snapshot built on top of `base` (an ingest): the base's model and vectors
  * are kept and only the entities in `dirty` (changed, or linked to something that changed: a
  * document names its neighbours) and new ones are embedded again, with the embedder the base was
- * indexed with; HNSW indexes get only those vectors removed and added. A learned model (LSA) is
+ * indexed with (the codes are made afresh: that is a pass over the vectors). A learned model (LSA) is
  * retrained only by a full build, so words new since the base reach vectors through their
  * character n-grams only.
  */
@@ -89,11 +90,11 @@ export async function updateSearchIndex(
   const counts: Record<string, number> = {};
   let embedded = 0;
   for (const type of ENTITY_TYPES) {
-    const baseIds = JSON.parse(readFileSync(join(baseDir, idsFile(type)), "utf8")) as string[];
+    const baseIds = readIds(baseDir, type);
     const inBase = new Set(baseIds);
     const baseVectors = readFloats(join(baseDir, vectorsFile(type)));
     const current = new Set(corpus.idsOfType(type));
-    // Base rows first (their keys in the base index), then what is new; an entity is never removed by an ingest.
+    // Base rows first (their vectors are reused), then what is new; an entity is never removed by an ingest.
     if (baseIds.some((id) => !current.has(id))) throw new Error(`search index of ${type}: entities went missing since the base snapshot`);
     const ids = [...baseIds, ...[...current].filter((id) => !inBase.has(id))];
     const vectors = new Float32Array(ids.length * dims);
@@ -105,9 +106,7 @@ export async function updateSearchIndex(
     const fresh = await embedder.embedEntities(corpus, changed.map((row) => ids[row]!));
     changed.forEach((row, i) => vectors.set(fresh.subarray(i * dims, (i + 1) * dims), row * dims));
     embedded += changed.length;
-    // Patching an HNSW graph costs more per vector than building one: past a fifth, build afresh.
-    if ((baseIds.length < EXACT_BELOW && ids.length >= EXACT_BELOW) || changed.length > ids.length / 5) buildTypeIndex(dir, type, { ids, vectors }, dims);
-    else extendTypeIndex(dir, baseDir, type, { ids, vectors }, dims, changed);
+    buildTypeIndex(dir, type, { ids, vectors }, dims);
     counts[type] = ids.length;
   }
   log.info({ embedded, ms: Math.round(performance.now() - started) }, "search index updated");

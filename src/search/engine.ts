@@ -1,6 +1,6 @@
 /**
  * @module search/engine
- * The live snapshot's search: its name index, its vector indexes (memory-mapped) and the embedder
+ * The live snapshot's search: its name index, its vector indexes (scan workers) and the embedder
  * its vectors were made with. The embedder opens in the background at activation; when it cannot
  * (a configured model directory is gone, an embeddings API is down), search answers a clear error
  * and tries again on a later request, while every other route keeps serving.
@@ -33,15 +33,16 @@ export class SearchEngine {
     private readonly log: Logger,
   ) {}
 
-  static open(
+  /** Resolves once the vector index has loaded (a snapshot whose index cannot load is refused). */
+  static async open(
     snapshotDir: string,
     manifest: SnapshotManifest,
     lookups: { names: NameIndex; deployments: Deployments },
     settings: EmbedderSettings,
     log: Logger,
-  ): SearchEngine {
+  ): Promise<SearchEngine> {
     const dir = join(snapshotDir, manifest.search.dir);
-    const vectors = VectorIndexes.open(dir, ENTITY_TYPES, manifest.search.dims);
+    const vectors = await VectorIndexes.open(dir, ENTITY_TYPES, manifest.search.dims);
     const engine = new SearchEngine(lookups.names, vectors, lookups.deployments, () => snapshotEmbedder(dir, manifest.search, settings), log);
     if (settings.embedder !== manifest.search.embedder) {
       log.warn(
@@ -55,6 +56,11 @@ export class SearchEngine {
 
   async search(input: SearchInput): Promise<SearchAnswer> {
     return search({ names: this.names, vectors: this.vectors, deployments: this.deployments, embedder: await this.embedderReady() }, input);
+  }
+
+  /** Stops the vector index's workers (a retired snapshot). */
+  close(): void {
+    this.vectors.close();
   }
 
   private async embedderReady(): Promise<Embedder> {

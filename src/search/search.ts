@@ -85,7 +85,7 @@ export async function search(deps: SearchDeps, input: SearchInput): Promise<Sear
   const vector = await deps.embedder.embedQuery(scope?.rest ?? input.query);
   if (vector.some((v) => v !== 0)) {
     const depth = Math.max(scope ? SCOPED_SEARCH_DEPTH : SEARCH_DEPTH, input.limit);
-    for (const hit of deps.vectors.search(vector, depth, types)) consider(hit.id, hit.similarity);
+    for (const hit of await deps.vectors.search(vector, depth, types)) consider(hit.id, hit.similarity);
   }
   const offScope = (id: string) => scope !== undefined && !deps.deployments.on(id, scope.chains);
 

@@ -1,38 +1,27 @@
 /**
  * @module search/vector-index
  * Nearest neighbours (cosine) with one index per entity type, so a type filter applies before the
- * top-k cut: asking for 10 pools returns 10 pools whenever 10 exist. Large types get a usearch HNSW
- * index, built with the snapshot, saved in it and memory-mapped at start; small ones (chains,
- * exchanges, protocols: a few thousand vectors) are searched exactly, by usearch's SIMD brute force
- * over their vectors held in memory, which is as fast there and never misses. Small types are also
- * where near-duplicate vectors crowd (a thousand EVM chains described alike), which HNSW handles worst.
+ * top-k cut: asking for 10 pools returns 10 pools whenever 10 exist.
+ *
+ * The index is scalar-quantized and flat: each type's vectors as int8 codes (one scale per
+ * dimension), scanned whole by usearch's SIMD kernel, and the best few hundred candidates scored
+ * again exactly from the float vectors (vector-shard.ts). It replaced HNSW graphs, which on our
+ * vectors could not reach the recall a user expects: LSA vectors of look-alike entities crowd
+ * (hundreds of "ETH staking" pools, people with the same role), and text queries land far from all
+ * of them, where a graph walk stops early. Measured on the full data (scripts/bench/search.ts):
+ * HNSW (16 links, beam 512-1024) recall@10 against exact search 0.78-0.92 by type at 7.5 ms for an
+ * all-type question; the quantized scan 0.99+ in less time, with no graph to build.
+ *
+ * The scan runs in worker threads (scan-worker.ts), each holding a slice of every type's rows, so
+ * one question uses every core and the event loop never waits on a scan.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import usearch from "usearch";
 import type { EntityType } from "../graph/vocabulary.ts";
-import { readFloats } from "./lsa.ts";
-
-const { Index, MetricKind, ScalarKind, exactSearch } = usearch;
-
-/** Types with fewer vectors are searched exactly (at 50,000 x 128 dims, about a millisecond). */
-export const EXACT_BELOW = 50_000;
-/**
- * HNSW shape: 16 links per node and wide beams while building and searching. On the full data
- * (scripts/bench/search.ts) a type takes 1-2 ms a query; recall@10 against exact search is 0.94 for
- * tokens but 0.76-0.81 for people and pools, whose vectors crowd (queries far from all of them, such
- * as a token's name asked of people, are the misses). Wider settings bought little recall for much
- * latency (32 links, beams 400/1024: people 0.93 at 2 ms). A single-type question uses a beam of
- * 1024 (tokens 0.96, pools 0.87, people 0.83; all answers 0.95 against exact, p50 about 10 ms).
- */
-const CONNECTIVITY = 16;
-const EXPANSION_ADD = 200;
-const EXPANSION_SEARCH = 512;
-/**
- * A question about one large type (entity_types: ["Person"]) searches one index, so it can afford a
- * wider beam: two views of the same memory-mapped file, differing only in the beam.
- */
-const WIDE_EXPANSION_SEARCH = 1024;
+import { SCAN_WORKER_URL } from "../runtime.ts";
+import { codesFile, idsFile, quantize, readIds, vectorsFile } from "./vector-files.ts";
+import type { ScanReply, ScanRequest, ShardHits } from "./vector-shard.ts";
 
 export interface TypeVectors {
   ids: string[];
@@ -46,103 +35,150 @@ export interface Hit {
   similarity: number;
 }
 
-function newIndex(dims: number, expansionSearch = EXPANSION_SEARCH) {
-  return new Index({
-    dimensions: dims,
-    metric: MetricKind.Cos,
-    // Half precision halves memory and index size; recall stays above the target.
-    quantization: ScalarKind.F16,
-    connectivity: CONNECTIVITY,
-    expansion_add: EXPANSION_ADD,
-    expansion_search: expansionSearch,
-    multi: false,
-  });
-}
-
-export const indexFile = (type: EntityType) => `${type.toLowerCase()}.usearch`;
-export const idsFile = (type: EntityType) => `${type.toLowerCase()}.ids.json`;
-export const vectorsFile = (type: EntityType) => `${type.toLowerCase()}.vectors.f32`;
-
-/** Saves one type's id list and vectors, and for a large type builds and saves its HNSW index. */
+/** Saves one type's ids, its vectors and their int8 codes (the index a server scans). */
 export function buildTypeIndex(dir: string, type: EntityType, data: TypeVectors, dims: number): void {
   writeFileSync(join(dir, idsFile(type)), JSON.stringify(data.ids));
   writeFileSync(join(dir, vectorsFile(type)), data.vectors);
-  if (data.ids.length < EXACT_BELOW) return;
-  const index = newIndex(dims);
-  const keys = new BigUint64Array(data.ids.length);
-  for (let i = 0; i < keys.length; i++) keys[i] = BigInt(i);
-  index.add(keys, data.vectors, 0);
-  index.save(join(dir, indexFile(type)));
-}
-
-/**
- * A type's index for a snapshot that differs from `baseDir`'s in a few entities: the base HNSW
- * index is loaded and only the vectors of `changed` rows are removed and added again. The caller
- * keeps the base's row of every entity the base had (its key) and appends new entities.
- */
-export function extendTypeIndex(dir: string, baseDir: string, type: EntityType, data: TypeVectors, dims: number, changed: number[]): void {
-  writeFileSync(join(dir, idsFile(type)), JSON.stringify(data.ids));
-  writeFileSync(join(dir, vectorsFile(type)), data.vectors);
-  if (data.ids.length < EXACT_BELOW) return;
-  const index = newIndex(dims);
-  index.load(join(baseDir, indexFile(type)));
-  if (changed.length > 0) {
-    const keys = BigUint64Array.from(changed, (row) => BigInt(row));
-    const present = keys.filter((k) => index.contains(k) === true);
-    if (present.length > 0) index.remove(present);
-    const vectors = new Float32Array(changed.length * dims);
-    changed.forEach((row, i) => vectors.set(data.vectors.subarray(row * dims, (row + 1) * dims), i * dims));
-    index.add(keys, vectors, 0);
+  const { scales, codes } = quantize(data.vectors, dims);
+  const fd = openSync(join(dir, codesFile(type)), "w");
+  try {
+    writeFileSync(fd, new Uint8Array(scales.buffer, scales.byteOffset, scales.byteLength));
+    writeFileSync(fd, new Uint8Array(codes.buffer, codes.byteOffset, codes.byteLength));
+  } finally {
+    closeSync(fd);
   }
-  index.save(join(dir, indexFile(type)));
 }
 
-/** How one type is searched: its HNSW index, or exactly over its vectors. */
-type TypeSearch = { ids: string[] } & ({ index: InstanceType<typeof Index>; wide: InstanceType<typeof Index> } | { vectors: Float32Array; dims: number });
+/** A scan that has not answered in this long is given up and its worker replaced. */
+const SCAN_TIME_LIMIT_MS = 30_000;
+/** More workers than cores only queue; past four the per-message cost outweighs the split. */
+const defaultWorkers = () => Math.max(1, Math.min(4, availableParallelism()));
+
+export interface VectorIndexOptions {
+  /** Score every vector exactly (float, no codes): the benchmark's reference. */
+  exact?: boolean;
+  workers?: number;
+}
 
 export class VectorIndexes {
-  private constructor(private readonly byType: Map<EntityType, TypeSearch>) {}
+  private constructor(
+    private readonly ids: Map<EntityType, string[]>,
+    private readonly workers: ScanWorker[],
+  ) {}
 
-  /** `exact` searches every type exactly (the benchmark's reference for the HNSW indexes). */
-  static open(dir: string, types: readonly EntityType[], dims: number, options: { exact?: boolean } = {}): VectorIndexes {
-    const byType = new Map<EntityType, TypeSearch>();
-    for (const type of types) {
-      const ids = JSON.parse(readFileSync(join(dir, idsFile(type)), "utf8")) as string[];
-      if (ids.length < EXACT_BELOW || options.exact) {
-        byType.set(type, { ids, vectors: readFloats(join(dir, vectorsFile(type))), dims });
-        continue;
-      }
-      // Memory-mapped, not read: start-up does not wait for the whole index.
-      const index = newIndex(dims);
-      index.view(join(dir, indexFile(type)));
-      const wide = newIndex(dims, WIDE_EXPANSION_SEARCH);
-      wide.view(join(dir, indexFile(type)));
-      byType.set(type, { ids, index, wide });
+  /** Starts the scan workers on a snapshot's search folder; resolves once every one has loaded its slice. */
+  static async open(dir: string, types: readonly EntityType[], dims: number, options: VectorIndexOptions = {}): Promise<VectorIndexes> {
+    const ids = new Map(types.map((type) => [type, readIds(dir, type)]));
+    const count = options.workers ?? defaultWorkers();
+    const workers = Array.from({ length: count }, (_, part) => new ScanWorker({ kind: "open", dir, types: [...types], dims, part, parts: count, exact: options.exact ?? false }));
+    const indexes = new VectorIndexes(ids, workers);
+    try {
+      await Promise.all(workers.map((w) => w.opened));
+    } catch (error) {
+      indexes.close();
+      throw error;
     }
-    return new VectorIndexes(byType);
+    return indexes;
   }
 
-  /** The k nearest entities of each requested type, merged by similarity. */
-  search(vector: Float32Array, k: number, types: readonly EntityType[]): Hit[] {
+  /** The k nearest entities of each requested type, merged by similarity. `vector` need not be unit length. */
+  async search(vector: Float32Array, k: number, types: readonly EntityType[]): Promise<Hit[]> {
+    const wanted = types.filter((type) => (this.ids.get(type)?.length ?? 0) > 0);
+    if (wanted.length === 0) return [];
+    let norm = 0;
+    for (const x of vector) norm += x * x;
+    if (norm === 0) return [];
+    const query = Float32Array.from(vector, (x) => x / Math.sqrt(norm));
+    const replies = await Promise.all(this.workers.map((w) => w.scan(query, k, wanted)));
     const hits: Hit[] = [];
-    const approximate = types.filter((type) => {
-      const entry = this.byType.get(type);
-      return entry !== undefined && "index" in entry;
-    });
-    const beam = approximate.length <= 1 ? "wide" : "index";
-    for (const type of types) {
-      const entry = this.byType.get(type);
-      if (!entry || entry.ids.length === 0) continue;
-      const count = Math.min(k, entry.ids.length);
-      const found =
-        "index" in entry
-          ? entry[beam].search(vector, count, 0)
-          : (exactSearch(entry.vectors, vector, entry.dims, count, MetricKind.Cos, 1) as { keys: BigUint64Array; distances: Float32Array });
-      for (let i = 0; i < found.keys.length; i++) {
-        // usearch reports cosine distance (1 - cosine).
-        hits.push({ id: entry.ids[Number(found.keys[i])]!, type, similarity: Math.max(0, Math.min(1, 1 - found.distances[i]!)) });
+    for (const type of wanted) {
+      const ids = this.ids.get(type)!;
+      const ofType: Hit[] = [];
+      for (const reply of replies) {
+        const part = reply.find((h) => h.type === type);
+        if (!part) continue;
+        for (let i = 0; i < part.rows.length; i++) ofType.push({ id: ids[part.rows[i]!]!, type, similarity: part.similarities[i]! });
       }
+      // Each worker sent its slice's best k: the type's best k are among them.
+      hits.push(...ofType.sort((a, b) => b.similarity - a.similarity).slice(0, k));
     }
     return hits.sort((a, b) => b.similarity - a.similarity);
+  }
+
+  close(): void {
+    for (const worker of this.workers) worker.close();
+  }
+}
+
+/** One scan worker; replaced by a fresh one if it dies or stops answering. */
+class ScanWorker {
+  private worker!: Worker;
+  private pending = new Map<number, { resolve: (hits: ShardHits[]) => void; reject: (error: Error) => void; timer: Timer }>();
+  private nextId = 0;
+  private closed = false;
+  opened!: Promise<void>;
+
+  constructor(private readonly init: Extract<ScanRequest, { kind: "open" }>) {
+    this.start();
+  }
+
+  private start(): void {
+    const worker = new Worker(SCAN_WORKER_URL);
+    // An idle index never keeps the process alive; a worker opening or with scans in hand is
+    // referenced (Bun delivers an unreferenced worker's messages late, milliseconds on every scan).
+    this.worker = worker;
+    this.opened = new Promise((resolve, reject) => {
+      worker.onmessage = (event: MessageEvent<ScanReply>) => {
+        const reply = event.data;
+        if (reply.kind === "opened") {
+          if (this.pending.size === 0) worker.unref();
+          return resolve();
+        }
+        if (reply.kind === "failed" && reply.id === undefined) return reject(new Error(`search index: ${reply.error}`));
+        const waiting = this.pending.get(reply.id!);
+        if (!waiting) return;
+        this.pending.delete(reply.id!);
+        if (this.pending.size === 0) worker.unref();
+        clearTimeout(waiting.timer);
+        if (reply.kind === "hits") waiting.resolve(reply.hits);
+        else waiting.reject(new Error(`vector search failed: ${reply.error}`));
+      };
+      worker.onerror = (event) => {
+        const error = new Error(`vector search worker crashed: ${event.message}`);
+        reject(error);
+        this.restart(error);
+      };
+    });
+    this.opened.catch(() => undefined); // awaited by open() and by each scan
+    worker.postMessage(this.init);
+  }
+
+  /** Fails what the old worker had in hand and starts a new one on the same slice. */
+  private restart(error: Error): void {
+    this.worker.terminate();
+    for (const { reject, timer } of this.pending.values()) {
+      clearTimeout(timer);
+      reject(error);
+    }
+    this.pending.clear();
+    if (!this.closed) this.start();
+  }
+
+  async scan(query: Float32Array, k: number, types: EntityType[]): Promise<ShardHits[]> {
+    await this.opened;
+    if (this.closed) throw new Error("the search index was closed");
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => this.restart(new Error(`vector search took longer than ${SCAN_TIME_LIMIT_MS / 1000} s`)), SCAN_TIME_LIMIT_MS);
+      timer.unref();
+      this.pending.set(id, { resolve, reject, timer });
+      this.worker.ref();
+      this.worker.postMessage({ kind: "scan", id, query, k, types } satisfies ScanRequest);
+    });
+  }
+
+  close(): void {
+    this.closed = true;
+    this.restart(new Error("the search index was closed"));
   }
 }

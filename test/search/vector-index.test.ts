@@ -1,9 +1,10 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Rng } from "../../src/dataset/rng.ts";
-import { EXACT_BELOW, VectorIndexes, buildTypeIndex, indexFile } from "../../src/search/vector-index.ts";
+import { codesFile } from "../../src/search/vector-files.ts";
+import { VectorIndexes, buildTypeIndex } from "../../src/search/vector-index.ts";
 
 const DIMS = 32;
 const dir = mkdtempSync(join(tmpdir(), "ckg-vectors-"));
@@ -38,37 +39,55 @@ function tenthBest(all: Float32Array, query: Float32Array): { scores: Float32Arr
   return { scores, tenth: Float32Array.from(scores).sort().reverse()[9]! };
 }
 
-describe("per-type vector indexes", () => {
+describe("per-type vector indexes", async () => {
   const rng = new Rng(5);
-  const large = clustered(EXACT_BELOW + 5_000, rng);
+  const large = clustered(60_000, rng);
   const largeIds = Array.from({ length: large.length / DIMS }, (_, i) => `pool/${i}`);
   const small = clustered(2_000, rng);
   const smallIds = Array.from({ length: small.length / DIMS }, (_, i) => `chain/${i}`);
   buildTypeIndex(dir, "Pool", { ids: largeIds, vectors: large }, DIMS);
   buildTypeIndex(dir, "Chain", { ids: smallIds, vectors: small }, DIMS);
   buildTypeIndex(dir, "Exchange", { ids: [], vectors: new Float32Array(0) }, DIMS);
-  const indexes = VectorIndexes.open(dir, ["Pool", "Chain", "Exchange"], DIMS);
+  const types = ["Pool", "Chain", "Exchange"] as const;
+  // Two workers, so every type is split across slices whose answers are merged.
+  const indexes = await VectorIndexes.open(dir, types, DIMS, { workers: 2 });
+  const exact = await VectorIndexes.open(dir, types, DIMS, { workers: 2, exact: true });
+  afterAll(() => {
+    indexes.close();
+    exact.close();
+  });
   const rowOf = (vectors: Float32Array, row: number) => vectors.slice(row * DIMS, (row + 1) * DIMS);
-  // Half the queries come from the large type's own vectors, half from elsewhere.
-  const queries = Array.from({ length: 100 }, (_, i) => (i % 2 === 0 ? rowOf(large, i * 37) : rowOf(small, i * 13)));
+  // Half the queries come from the large type's own vectors, half from elsewhere; each is nudged
+  // off its source so that queries fall between vectors, as text queries do.
+  const queries = Array.from({ length: 100 }, (_, i) => {
+    const q = i % 2 === 0 ? rowOf(large, i * 37) : rowOf(small, i * 13);
+    return q.map((v) => v + 0.2 * rng.normal());
+  });
+  const unit = (q: Float32Array) => {
+    const norm = Math.sqrt(q.reduce((s, v) => s + v * v, 0));
+    return q.map((v) => v / norm);
+  };
 
-  test("a large type gets an HNSW index with recall@10 of at least 0.95 against brute force", () => {
-    expect(existsSync(join(dir, indexFile("Pool")))).toBe(true);
+  test("recall@10 of the quantized scan against brute force is at least 0.99, with exact cosines", async () => {
     let hits = 0;
     for (const query of queries) {
-      const { scores, tenth } = tenthBest(large, query);
-      const found = indexes.search(query, 10, ["Pool"]);
+      const { scores, tenth } = tenthBest(large, unit(query));
+      const found = await indexes.search(query, 10, ["Pool"]);
       expect(found).toHaveLength(10);
-      hits += found.filter((h) => scores[Number(h.id.slice("pool/".length))]! >= tenth - 1e-6).length;
+      for (const hit of found) {
+        const score = scores[Number(hit.id.slice("pool/".length))]!;
+        expect(hit.similarity).toBeCloseTo(Math.max(0, score), 4);
+        if (score >= tenth - 1e-6) hits++;
+      }
     }
-    expect(hits / (queries.length * 10)).toBeGreaterThanOrEqual(0.95);
+    expect(hits / (queries.length * 10)).toBeGreaterThanOrEqual(0.99);
   });
 
-  test("a small type is searched exactly: the same ten as brute force, with their cosine", () => {
-    expect(existsSync(join(dir, indexFile("Chain")))).toBe(false);
+  test("exact mode returns the brute-force ten", async () => {
     for (const query of queries.slice(0, 20)) {
-      const { scores, tenth } = tenthBest(small, query);
-      const found = indexes.search(query, 10, ["Chain"]);
+      const { scores, tenth } = tenthBest(small, unit(query));
+      const found = await exact.search(query, 10, ["Chain"]);
+      expect(found).toHaveLength(10);
       for (const hit of found) {
         const score = scores[Number(hit.id.slice("chain/".length))]!;
         expect(score).toBeGreaterThanOrEqual(tenth - 1e-5);
@@ -77,12 +96,40 @@ describe("per-type vector indexes", () => {
     }
   });
 
-  test("hits of several types merge by similarity; an empty type adds nothing", () => {
-    const found = indexes.search(queries[0]!, 15, ["Pool", "Chain", "Exchange"]);
+  test("hits of several types merge by similarity; an empty type adds nothing; k past a type's size returns all of it", async () => {
+    const found = await indexes.search(queries[0]!, 15, types);
     expect(found).toHaveLength(30);
     expect(new Set(found.map((h) => h.type))).toEqual(new Set(["Pool", "Chain"]));
     const similarities = found.map((h) => h.similarity);
     expect(similarities).toEqual([...similarities].sort((a, b) => b - a));
-    expect(indexes.search(queries[0]!, 10, ["Exchange"])).toEqual([]);
+    expect(await indexes.search(queries[0]!, 10, ["Exchange"])).toEqual([]);
+    expect(await indexes.search(new Float32Array(DIMS), 10, ["Pool"])).toEqual([]);
+    const few = mkdtempSync(join(tmpdir(), "ckg-vectors-few-"));
+    buildTypeIndex(few, "Chain", { ids: ["a", "b", "c"], vectors: small.slice(0, 3 * DIMS) }, DIMS);
+    const tiny = await VectorIndexes.open(few, ["Chain"], DIMS, { workers: 2 });
+    expect((await tiny.search(queries[1]!, 10, ["Chain"])).map((h) => h.id).sort()).toEqual(["a", "b", "c"]);
+    tiny.close();
+    rmSync(few, { recursive: true, force: true });
+  });
+
+  test("a snapshot indexed before codes were saved is quantized at load, with the same answers", async () => {
+    const older = mkdtempSync(join(tmpdir(), "ckg-vectors-old-"));
+    cpSync(dir, older, { recursive: true });
+    rmSync(join(older, codesFile("Pool")));
+    const reopened = await VectorIndexes.open(older, ["Pool"], DIMS, { workers: 2 });
+    for (const query of queries.slice(0, 10)) {
+      const a = (await reopened.search(query, 10, ["Pool"])).map((h) => h.similarity);
+      const b = (await indexes.search(query, 10, ["Pool"])).map((h) => h.similarity);
+      expect(a).toEqual(b);
+    }
+    reopened.close();
+    rmSync(older, { recursive: true, force: true });
+  });
+
+  test("a closed index refuses scans; a missing index fails to open", async () => {
+    const closing = await VectorIndexes.open(dir, ["Chain"], DIMS, { workers: 1 });
+    closing.close();
+    await expect(closing.search(queries[0]!, 10, ["Chain"])).rejects.toThrow("closed");
+    await expect(VectorIndexes.open(join(dir, "missing"), ["Chain"], DIMS)).rejects.toThrow();
   });
 });

@@ -1,0 +1,26 @@
+/**
+ * @module search/scan-worker
+ * A worker thread holding one slice of the vector index (vector-shard.ts): opened once, then
+ * answers scans. Listed as an entrypoint of the executable (scripts/build.ts).
+ */
+import { type ScanReply, type ScanRequest, VectorShard } from "./vector-shard.ts";
+
+declare const self: Worker;
+
+let shard: VectorShard | undefined;
+const reply = (message: ScanReply) => self.postMessage(message);
+
+self.onmessage = (event: MessageEvent<ScanRequest>) => {
+  const request = event.data;
+  try {
+    if (request.kind === "open") {
+      shard = VectorShard.open(request);
+      reply({ kind: "opened" });
+      return;
+    }
+    if (!shard) throw new Error("scan before open");
+    reply({ kind: "hits", id: request.id, hits: shard.search(request.query, request.k, request.types) });
+  } catch (error) {
+    reply({ kind: "failed", id: request.kind === "scan" ? request.id : undefined, error: (error as Error).message });
+  }
+};
