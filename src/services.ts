@@ -173,11 +173,16 @@ export class Services {
     const names = await NameIndex.fromParquet(this.duck, join(dir, manifest.files.entities), ns);
     const deployments = await Deployments.fromParquet(this.duck, join(dir, manifest.files.facts));
     const search = await SearchEngine.open(dir, manifest, { names, deployments }, this.config, this.log);
-    const added = await applySnapshotChanges(this.state, this.duck, { id, changesFile: join(dir, manifest.files.changes) }, names);
-    if (added > 0) this.log.info({ snapshot: id, changes_added: added }, "changes feed extended");
-    const schema = describeSchema(manifest, ontology, ns);
-    const timeseries = await TimeseriesStore.open(dir, manifest, { memoryLimit: this.config.sql_memory_limit });
-    return { live: { id, dir, manifest, ns, ontology, names, search, schema, timeseries }, graphLoaded };
+    try {
+      const added = await applySnapshotChanges(this.state, this.duck, { id, changesFile: join(dir, manifest.files.changes) }, names);
+      if (added > 0) this.log.info({ snapshot: id, changes_added: added }, "changes feed extended");
+      const schema = describeSchema(manifest, ontology, ns);
+      const timeseries = await TimeseriesStore.open(dir, manifest, { memoryLimit: this.config.sql_memory_limit });
+      return { live: { id, dir, manifest, ns, ontology, names, search, schema, timeseries }, graphLoaded };
+    } catch (error) {
+      search.close(); // its scan workers would otherwise outlive a snapshot that never went live
+      throw error;
+    }
   }
 
   /** The live snapshot, or 503 while there is none yet. */

@@ -20,7 +20,7 @@ import { LsaEmbedder } from "../../src/search/embedder.ts";
 import usearch from "usearch";
 import { loadLsa, readFloats } from "../../src/search/lsa.ts";
 import { NameIndex } from "../../src/search/name-index.ts";
-import { type SearchAnswer, search, searchInputSchema } from "../../src/search/search.ts";
+import { type SearchAnswer, namePositions, search, searchInputSchema } from "../../src/search/search.ts";
 import { idsFile, vectorsFile } from "../../src/search/vector-files.ts";
 import { VectorIndexes } from "../../src/search/vector-index.ts";
 import { buildSnapshot } from "../../src/snapshot/build.ts";
@@ -81,15 +81,19 @@ const namesMs = performance.now() - t;
 t = performance.now();
 const deployments = await Deployments.fromParquet(duck, join(snapshotDir, manifest.files.facts));
 const deploymentsMs = performance.now() - t;
+t = performance.now();
+const positions = namePositions(searchDir, names);
+const positionsMs = performance.now() - t;
 Bun.gc(true);
-const deps = { names, vectors, embedder, deployments };
+const deps = { names, vectors, positions, embedder, deployments };
 const rssLoaded = rssOf("self");
 printTable("Load (in-process, what a server does at activation)", [
   ["vector index (scan workers load their slices)", ms(vectorsMs)],
   ["LSA model", ms(modelMs)],
   ["name index (entities.parquet)", ms(namesMs)],
   ["deployments (facts.parquet)", ms(deploymentsMs)],
-  ["total", ms(vectorsMs + modelMs + namesMs + deploymentsMs)],
+  ["vector rows to name positions", ms(positionsMs)],
+  ["total", ms(vectorsMs + modelMs + namesMs + deploymentsMs + positionsMs)],
   ["RSS added by loading", mb(rssLoaded - rssBefore)],
 ]);
 
@@ -209,9 +213,7 @@ let total = 0;
 for (const type of ENTITY_TYPES) {
   const count = manifest.search.counts[type]!;
   if (count === 0) continue;
-  const ids = idsByType.get(type)!;
   const all = readFloatsCached(type);
-  const rowOf = new Map(ids.map((id, row) => [id, row]));
   let typeHits = 0;
   let typeTotal = 0;
   const bruteTimes: number[] = [];
@@ -238,7 +240,7 @@ for (const type of ENTITY_TYPES) {
     // Tie-aware: many entities share a vector (look-alike pools, people with the same role), so a
     // hit is any returned entity whose exact score reaches the exact 10th best.
     const kth = scores[exact.at(-1)!]! - 1e-6;
-    const good = (hits: { id: string }[]) => hits.filter((h) => scores[rowOf.get(h.id)!]! >= kth).length;
+    const good = (hits: { row: number }[]) => hits.filter((h) => scores[h.row]! >= kth).length;
     const found = good(ann);
     typeHits += found;
     typeTotal += exact.length;

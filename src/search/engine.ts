@@ -14,7 +14,7 @@ import type { Embedder } from "./embedder.ts";
 import type { Deployments } from "./chain-scope.ts";
 import { type EmbedderSettings, snapshotEmbedder } from "./embedders.ts";
 import type { NameIndex } from "./name-index.ts";
-import { type SearchAnswer, type SearchInput, search } from "./search.ts";
+import { type SearchAnswer, type SearchInput, type VectorPositions, namePositions, search } from "./search.ts";
 import { VectorIndexes } from "./vector-index.ts";
 
 /** After a failed attempt to open the embedder, requests wait this long before the next one. */
@@ -28,6 +28,7 @@ export class SearchEngine {
   private constructor(
     private readonly names: NameIndex,
     private readonly vectors: VectorIndexes,
+    private readonly positions: VectorPositions,
     private readonly deployments: Deployments,
     private readonly open: () => Promise<Embedder>,
     private readonly log: Logger,
@@ -43,7 +44,7 @@ export class SearchEngine {
   ): Promise<SearchEngine> {
     const dir = join(snapshotDir, manifest.search.dir);
     const vectors = await VectorIndexes.open(dir, ENTITY_TYPES, manifest.search.dims);
-    const engine = new SearchEngine(lookups.names, vectors, lookups.deployments, () => snapshotEmbedder(dir, manifest.search, settings), log);
+    const engine = new SearchEngine(lookups.names, vectors, namePositions(dir, lookups.names), lookups.deployments, () => snapshotEmbedder(dir, manifest.search, settings), log);
     if (settings.embedder !== manifest.search.embedder) {
       log.warn(
         { configured: settings.embedder, snapshot: manifest.search.embedder },
@@ -55,7 +56,8 @@ export class SearchEngine {
   }
 
   async search(input: SearchInput): Promise<SearchAnswer> {
-    return search({ names: this.names, vectors: this.vectors, deployments: this.deployments, embedder: await this.embedderReady() }, input);
+    const { names, vectors, positions, deployments } = this;
+    return search({ names, vectors, positions, deployments, embedder: await this.embedderReady() }, input);
   }
 
   /** Stops the vector index's workers (a retired snapshot). */

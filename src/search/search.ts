@@ -13,7 +13,8 @@ import { z } from "zod";
 import { ENTITY_TYPES, type EntityType, type NodeType } from "../graph/vocabulary.ts";
 import { type Deployments, findChainScope } from "./chain-scope.ts";
 import type { Embedder } from "./embedder.ts";
-import type { IndexedNode, NameIndex } from "./name-index.ts";
+import type { NameIndex } from "./name-index.ts";
+import { readIds } from "./vector-files.ts";
 import type { VectorIndexes } from "./vector-index.ts";
 
 export const MIN_SIMILARITY = 0.4;
@@ -53,49 +54,61 @@ const TYPE_PRIOR: Partial<Record<NodeType, number>> = { Pool: 0.8, Person: 0.95 
  * Similarity nudged by prominence (size, market cap: at most a tenth off) and the type prior:
  * among equally close matches the larger, better-known entity comes first.
  */
-function rank(r: { node: IndexedNode; similarity: number }, filtered: boolean, offScope: boolean): number {
-  const prior = (filtered ? 1 : (TYPE_PRIOR[r.node.type] ?? 1)) * (offScope ? OFF_CHAIN : 1);
-  return r.similarity * (0.9 + 0.1 * r.node.prominence) * prior;
+function rank(similarity: number, type: NodeType, prominence: number, filtered: boolean, offScope: boolean): number {
+  const prior = (filtered ? 1 : (TYPE_PRIOR[type] ?? 1)) * (offScope ? OFF_CHAIN : 1);
+  return similarity * (0.9 + 0.1 * prominence) * prior;
 }
 
 export interface SearchDeps {
   names: NameIndex;
   vectors: VectorIndexes;
+  /** Each type's vector rows as positions in `names` (-1: not there), from namePositions. */
+  positions: VectorPositions;
   embedder: Embedder;
   deployments: Deployments;
 }
 
+export type VectorPositions = ReadonlyMap<EntityType, Int32Array>;
+
+/** Maps every vector row of a snapshot's search folder to its node's position in the name index, once. */
+export function namePositions(searchDir: string, names: NameIndex): VectorPositions {
+  return new Map(ENTITY_TYPES.map((type) => [type, Int32Array.from(readIds(searchDir, type), (id) => names.positionOf(id) ?? -1)]));
+}
+
 export async function search(deps: SearchDeps, input: SearchInput): Promise<SearchAnswer> {
+  const { names } = deps;
   const types: readonly EntityType[] = input.entity_types ?? ENTITY_TYPES;
   const filtered = input.entity_types !== undefined;
   const accept = (type: NodeType) => (types as readonly string[]).includes(type);
-  const exact = deps.names.exactAny(input.query, accept);
-  const exactIds = new Set(exact.map((n) => n.id));
+  const exact = names.exactAny(input.query, accept);
+  const exactPositions = new Set(exact.map((n) => names.positionOf(n.id)));
 
-  const others = new Map<string, { node?: IndexedNode; similarity: number }>();
-  const consider = (id: string, similarity: number, node?: IndexedNode) => {
-    if (exactIds.has(id) || Number.isNaN(similarity)) return;
-    const seen = others.get(id);
-    if (!seen || seen.similarity < similarity) others.set(id, { node: node ?? seen?.node, similarity });
+  // Candidates by position in the name index: best similarity each.
+  const others = new Map<number, number>();
+  const consider = (position: number | undefined, similarity: number) => {
+    if (position === undefined || position < 0 || exactPositions.has(position) || Number.isNaN(similarity)) return;
+    if ((others.get(position) ?? -1) < similarity) others.set(position, similarity);
   };
-  for (const { node, similarity } of deps.names.closeNames(input.query, accept, 20)) {
-    if (similarity >= MIN_SPELLING_SIMILARITY) consider(node.id, similarity, node);
+  for (const { node, similarity } of names.closeNames(input.query, accept, 20)) {
+    if (similarity >= MIN_SPELLING_SIMILARITY) consider(names.positionOf(node.id), similarity);
   }
-  const scope = findChainScope(input.query, deps.names);
+  const scope = findChainScope(input.query, names);
   const vector = await deps.embedder.embedQuery(scope?.rest ?? input.query);
   if (vector.some((v) => v !== 0)) {
     const depth = Math.max(scope ? SCOPED_SEARCH_DEPTH : SEARCH_DEPTH, input.limit);
-    for (const hit of await deps.vectors.search(vector, depth, types)) consider(hit.id, hit.similarity);
+    for (const hit of await deps.vectors.search(vector, depth, types)) consider(deps.positions.get(hit.type)?.[hit.row], hit.similarity);
   }
-  const offScope = (id: string) => scope !== undefined && !deps.deployments.on(id, scope.chains);
+  const offScope = (position: number) => scope !== undefined && !deps.deployments.on(names.idAt(position), scope.chains);
 
   // The reported similarity is the ranking score itself, so results read in decreasing order.
-  const ranked = [...others.entries()]
-    .map(([id, v]) => ({ node: v.node ?? deps.names.get(id), similarity: v.similarity }))
-    .filter((r): r is { node: IndexedNode; similarity: number } => r.node !== undefined)
-    .map((r) => ({ node: r.node, similarity: rank(r, filtered, offScope(r.node.id)) }))
-    .sort((a, b) => b.similarity - a.similarity);
-  const results = [...exact.map((node) => ({ node, similarity: 1 })), ...ranked].slice(0, input.limit);
+  const ranked = Array.from(others, ([position, similarity]) => ({
+    position,
+    similarity: rank(similarity, names.typeAt(position), names.prominenceAt(position), filtered, offScope(position)),
+  })).sort((a, b) => b.similarity - a.similarity);
+  const results = [
+    ...exact.map((node) => ({ node, similarity: 1 })),
+    ...ranked.slice(0, input.limit).map((r) => ({ node: names.at(r.position), similarity: r.similarity })),
+  ].slice(0, input.limit);
   return {
     status: "success",
     query: input.query,

@@ -20,7 +20,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import type { EntityType } from "../graph/vocabulary.ts";
 import { SCAN_WORKER_URL } from "../runtime.ts";
-import { codesFile, idsFile, quantize, readIds, vectorsFile } from "./vector-files.ts";
+import { codesFile, idsFile, quantize, rowCount, vectorsFile } from "./vector-files.ts";
 import type { ScanReply, ScanRequest, ShardHits } from "./vector-shard.ts";
 
 export interface TypeVectors {
@@ -29,9 +29,10 @@ export interface TypeVectors {
   vectors: Float32Array;
 }
 
+/** A vector row of a type (its place in `<type>.ids.json`) and its cosine to the query. */
 export interface Hit {
-  id: string;
   type: EntityType;
+  row: number;
   similarity: number;
 }
 
@@ -62,16 +63,16 @@ export interface VectorIndexOptions {
 
 export class VectorIndexes {
   private constructor(
-    private readonly ids: Map<EntityType, string[]>,
+    private readonly counts: Map<EntityType, number>,
     private readonly workers: ScanWorker[],
   ) {}
 
   /** Starts the scan workers on a snapshot's search folder; resolves once every one has loaded its slice. */
   static async open(dir: string, types: readonly EntityType[], dims: number, options: VectorIndexOptions = {}): Promise<VectorIndexes> {
-    const ids = new Map(types.map((type) => [type, readIds(dir, type)]));
+    const counts = new Map(types.map((type) => [type, rowCount(dir, type, dims)]));
     const count = options.workers ?? defaultWorkers();
     const workers = Array.from({ length: count }, (_, part) => new ScanWorker({ kind: "open", dir, types: [...types], dims, part, parts: count, exact: options.exact ?? false }));
-    const indexes = new VectorIndexes(ids, workers);
+    const indexes = new VectorIndexes(counts, workers);
     try {
       await Promise.all(workers.map((w) => w.opened));
     } catch (error) {
@@ -83,7 +84,7 @@ export class VectorIndexes {
 
   /** The k nearest entities of each requested type, merged by similarity. `vector` need not be unit length. */
   async search(vector: Float32Array, k: number, types: readonly EntityType[]): Promise<Hit[]> {
-    const wanted = types.filter((type) => (this.ids.get(type)?.length ?? 0) > 0);
+    const wanted = types.filter((type) => (this.counts.get(type) ?? 0) > 0);
     if (wanted.length === 0) return [];
     let norm = 0;
     for (const x of vector) norm += x * x;
@@ -92,12 +93,11 @@ export class VectorIndexes {
     const replies = await Promise.all(this.workers.map((w) => w.scan(query, k, wanted)));
     const hits: Hit[] = [];
     for (const type of wanted) {
-      const ids = this.ids.get(type)!;
       const ofType: Hit[] = [];
       for (const reply of replies) {
         const part = reply.find((h) => h.type === type);
         if (!part) continue;
-        for (let i = 0; i < part.rows.length; i++) ofType.push({ id: ids[part.rows[i]!]!, type, similarity: part.similarities[i]! });
+        for (let i = 0; i < part.rows.length; i++) ofType.push({ type, row: part.rows[i]!, similarity: part.similarities[i]! });
       }
       // Each worker sent its slice's best k: the type's best k are among them.
       hits.push(...ofType.sort((a, b) => b.similarity - a.similarity).slice(0, k));
