@@ -4,7 +4,7 @@
  * top-k cut: asking for 10 pools returns 10 pools whenever 10 exist.
  *
  * The index is scalar-quantized and flat: each type's vectors as int8 codes (one scale per
- * dimension), scanned whole by usearch's SIMD kernel, and the best few hundred candidates scored
+ * dimension), scanned whole by usearch's SIMD kernel, and the best k + 50 candidates scored
  * again exactly from the float vectors (vector-shard.ts). It replaced HNSW graphs, which on our
  * vectors could not reach the recall a user expects: LSA vectors of look-alike entities crowd
  * (hundreds of "ETH staking" pools, people with the same role), and text queries land far from all
@@ -52,7 +52,7 @@ export function buildTypeIndex(dir: string, type: EntityType, data: TypeVectors,
 
 /** A scan that has not answered in this long is given up and its worker replaced. */
 const SCAN_TIME_LIMIT_MS = 30_000;
-/** More workers than cores only queue; past four the per-message cost outweighs the split. */
+/** One worker per core (more would only queue), at most four: every search messages each of them. */
 const defaultWorkers = () => Math.max(1, Math.min(4, availableParallelism()));
 
 export interface VectorIndexOptions {
