@@ -1,12 +1,12 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startServer } from "./support/server.ts";
+import { tempDir } from "./support/temp-dirs.ts";
 
 const root = resolve(import.meta.dir, "..");
 const binary = join(root, "dist", "ckg");
-const work = mkdtempSync(join(tmpdir(), "ckg-exe-"));
+const work = tempDir("ckg-exe-");
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe("the single executable (npm run build)", () => {

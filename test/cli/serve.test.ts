@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { selfCommand } from "../../src/runtime.ts";
 import { copyOfFixture } from "../support/fixture.ts";
 import { startServer } from "../support/server.ts";
+import { tempDir } from "../support/temp-dirs.ts";
 
 const cleanup: string[] = [];
 afterAll(() => {
@@ -13,7 +13,7 @@ afterAll(() => {
 
 describe("ckg serve (a real process on a real port)", () => {
   test("on an empty data directory: answers health at once, builds the default dataset, becomes ready", async () => {
-    const dir = join(mkdtempSync(join(tmpdir(), "ckg-serve-")), "fresh");
+    const dir = join(tempDir("ckg-serve-"), "fresh");
     cleanup.push(dir);
     const server = await startServer(selfCommand("serve", "--data-dir", dir, "--port", "0", "--scale", "5000"));
     try {

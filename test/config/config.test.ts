@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError, loadConfig } from "../../src/config/config.ts";
+import { tempDir } from "../support/temp-dirs.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "ckg-config-"));
+const dir = tempDir("ckg-config-");
 
 describe("configuration", () => {
   test("defaults follow decisions.md", () => {

@@ -1,6 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FetchContext } from "../../src/ingest/connector.ts";
 import { HISTORY_DAYS, apiKeyHeaders, coingecko, prominenceOfRank } from "../../src/ingest/providers/coingecko.ts";
@@ -9,6 +8,7 @@ import { type EntityClaim, ProviderOutput, type SeriesRow, addressKey, key } fro
 import { silentLogger } from "../../src/log.ts";
 import { testFetchContext } from "../support/fetch-context.ts";
 import { startFakeProvider } from "../support/fake-provider.ts";
+import { tempDir } from "../support/temp-dirs.ts";
 
 const FIXTURES = join(import.meta.dir, "fixtures", "coingecko");
 const fixture = (name: string): unknown => JSON.parse(readFileSync(join(FIXTURES, name), "utf8"));
@@ -58,16 +58,10 @@ const fake = startFakeProvider((url, request) => {
   return undefined;
 });
 
-const dirs: string[] = [];
-const freshStore = () => {
-  const dir = mkdtempSync(join(tmpdir(), "ckg-coingecko-"));
-  dirs.push(dir);
-  return new RawStore(dir);
-};
+const freshStore = () => new RawStore(tempDir("ckg-coingecko-"));
 
 afterAll(() => {
   fake.stop();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
 function context(raw: RawStore, options: { today?: string; since?: string; detailLimit?: number; apiKey?: string } = {}): FetchContext {

@@ -5,8 +5,7 @@
  * saved answers; incremental histories.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { FetchContext } from "../../src/ingest/connector.ts";
 import { ProviderHttp } from "../../src/ingest/http.ts";
@@ -16,6 +15,7 @@ import { type EntityClaim, ProviderOutput, type SeriesRow, addressKey, key } fro
 import { silentLogger } from "../../src/log.ts";
 import { type FakeProvider, startFakeProvider } from "../support/fake-provider.ts";
 import { defillamaFixture } from "../support/provider-fixtures.ts";
+import { tempDir } from "../support/temp-dirs.ts";
 
 const FIXTURES = join(import.meta.dir, "fixtures", "defillama");
 const TODAY = "2025-01-10";
@@ -39,13 +39,7 @@ function fixture(name: string): unknown | undefined {
 /** DefiLlama's four hosts under path prefixes: /api, /yields, /stablecoins, /pro. */
 const route = (url: URL): unknown => defillamaFixture(url.pathname, url.searchParams, API_KEY);
 
-const dirs: string[] = [];
 const servers: FakeProvider[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "ckg-defillama-"));
-  dirs.push(dir);
-  return dir;
-}
 function fakeServer(): FakeProvider {
   const fake = startFakeProvider(route);
   servers.push(fake);
@@ -53,9 +47,6 @@ function fakeServer(): FakeProvider {
 }
 afterEach(() => {
   for (const fake of servers.splice(0)) fake.stop();
-});
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
 interface Options {
@@ -108,7 +99,7 @@ describe("defillama connector", () => {
 
   beforeAll(async () => {
     fake = startFakeProvider(route);
-    rawDir = tempDir();
+    rawDir = tempDir("ckg-defillama-");
     await defillama.fetch(context(fake, rawDir, { apiKey: API_KEY, progress }));
     out = parse(rawDir);
   });
@@ -404,7 +395,7 @@ describe("defillama connector under faults", () => {
     fake.fail("/yields/pools", { kind: "hang", ms: 800 });
     fake.fail("/stablecoins/stablecoins", { kind: "truncated" });
     fake.fail("/api/raises", { kind: "malformed" });
-    const rawDir = tempDir();
+    const rawDir = tempDir("ckg-defillama-");
     const ctx = context(fake, rawDir);
     const started = performance.now();
     await defillama.fetch(ctx);
@@ -432,7 +423,7 @@ describe("defillama connector under faults", () => {
   test("an endpoint failing every retry fails the fetch; what was saved stays saved and is not asked again", async () => {
     const fake = fakeServer();
     fake.fail("/yields/pools", { kind: "500" }, { kind: "500" }, { kind: "500" }, { kind: "500" });
-    const rawDir = tempDir();
+    const rawDir = tempDir("ckg-defillama-");
     await expect(defillama.fetch(context(fake, rawDir))).rejects.toThrow(/500/);
     expect(fake.requests.filter((r) => r === "GET /yields/pools")).toHaveLength(4);
     const raw = new RawStore(rawDir);
@@ -458,7 +449,7 @@ describe("defillama connector under faults", () => {
 describe("defillama connector, incremental", () => {
   test("with since() giving a day, parse yields only later days of that history", async () => {
     const fake = fakeServer();
-    const rawDir = tempDir();
+    const rawDir = tempDir("ckg-defillama-");
     const since = {
       [protocol("lido")]: "2025-01-08",
       [pool(LIDO_POOL)]: "2025-01-08",
@@ -483,7 +474,7 @@ describe("defillama connector, incremental", () => {
 
 describe("defillama parse of unusable answers", () => {
   test("answers of the wrong shape and unreadable files are rejected; the rest parses; parse never throws", () => {
-    const rawDir = tempDir();
+    const rawDir = tempDir("ckg-defillama-");
     const raw = new RawStore(rawDir);
     const envelope = (body: unknown) => ({ day: TODAY, since: null, body });
     raw.save("defillama", "chains", envelope({ error: "Internal server error" }));

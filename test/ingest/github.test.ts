@@ -1,6 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { FetchContext } from "../../src/ingest/connector.ts";
 import type { ProviderHttp } from "../../src/ingest/http.ts";
@@ -10,6 +9,7 @@ import { ProviderOutput } from "../../src/ingest/records.ts";
 import { silentLogger } from "../../src/log.ts";
 import { testFetchContext } from "../support/fetch-context.ts";
 import { type Fault, type Route, startFakeProvider } from "../support/fake-provider.ts";
+import { tempDir } from "../support/temp-dirs.ts";
 
 const FIXTURES = join(import.meta.dir, "fixtures", "github");
 const fixture = <T>(name: string): T => JSON.parse(readFileSync(join(FIXTURES, name), "utf8")) as T;
@@ -40,7 +40,7 @@ const UNISWAP_PAGE_1 = [
 
 const repoKey = (fullName: string) => `Repository:github:${fullName}`;
 
-const root = mkdtempSync(join(tmpdir(), "ckg-github-"));
+const root = tempDir("ckg-github-");
 let dirs = 0;
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 

@@ -5,8 +5,7 @@
  * and the offline import and export commands.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { SYNTHETIC_SOURCE } from "../../src/dataset/synthetic/context.ts";
 import { IngestError, ingest } from "../../src/ingest/ingest.ts";
@@ -16,6 +15,7 @@ import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-d
 import { openDuck, withConnection } from "../../src/store/duckdb.ts";
 import { copyOfFixture, json, startServices } from "../support/fixture.ts";
 import { providerConfigs, providerEnv, startProviderFixtures } from "../support/provider-fixtures.ts";
+import { tempDir } from "../support/temp-dirs.ts";
 
 const TODAY = "2024-07-01";
 const ENTITY = "https://ckg.example/id/";
@@ -357,8 +357,8 @@ describe("ckg ingest", () => {
     // Answers saved by a run that stopped (the hub failed): carried to another machine.
     const origin = await copyOfFixture();
     const target = await copyOfFixture();
-    const out = mkdtempSync(join(tmpdir(), "ckg-export-"));
-    const carried = mkdtempSync(join(tmpdir(), "ckg-carried-"));
+    const out = tempDir("ckg-export-");
+    const carried = tempDir("ckg-carried-");
     cleanup.push(origin, target, out, carried);
     const fake = startProviderFixtures();
     try {

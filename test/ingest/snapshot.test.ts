@@ -1,6 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { FetchContext } from "../../src/ingest/connector.ts";
 import type { ProviderHttp } from "../../src/ingest/http.ts";
@@ -10,6 +9,7 @@ import { ProviderOutput } from "../../src/ingest/records.ts";
 import { silentLogger } from "../../src/log.ts";
 import { testFetchContext } from "../support/fetch-context.ts";
 import { type Fault, type Route, startFakeProvider } from "../support/fake-provider.ts";
+import { tempDir } from "../support/temp-dirs.ts";
 
 const FIXTURES = join(import.meta.dir, "fixtures", "snapshot");
 const fixture = <T>(name: string): T => JSON.parse(readFileSync(join(FIXTURES, name), "utf8")) as T;
@@ -26,7 +26,7 @@ const UNI = "Organization:snapshot:uniswapgovernance.eth";
 const AAVE = "Organization:snapshot:aavedao.eth";
 const proposalKey = (id: string) => `GovernanceProposal:snapshot:${id}`;
 
-const root = mkdtempSync(join(tmpdir(), "ckg-snapshot-"));
+const root = tempDir("ckg-snapshot-");
 let dirs = 0;
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 

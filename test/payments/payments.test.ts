@@ -4,8 +4,7 @@
  * client paying. Balances are read from the chain. Nothing of ours is mocked.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "@x402/core/types";
@@ -24,6 +23,7 @@ import { Services } from "../../src/services.ts";
 import { type LocalChain, PAYER_KEY, PAY_TO, SETTLER_KEY, USDC, startChain } from "../support/chain.ts";
 import { copyOfFixture, testConfig } from "../support/fixture.ts";
 import { scan, snapshotOf } from "../signals/support.ts";
+import { tempDir } from "../support/temp-dirs.ts";
 
 const BASE = "http://127.0.0.1:8402";
 let chain: LocalChain;
@@ -83,7 +83,7 @@ beforeAll(async () => {
   chain = await startChain();
   await chain.mint(payer.address, 1_000_000_000n); // 1,000 USDC
   dir = await copyOfFixture();
-  const keys = mkdtempSync(join(tmpdir(), "ckg-key-"));
+  const keys = tempDir("ckg-key-");
   keyFile = join(keys, "settler.key");
   writeFileSync(keyFile, SETTLER_KEY, { mode: 0o600 });
   await startApp();

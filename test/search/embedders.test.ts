@@ -5,8 +5,7 @@
  * --embedder ...` indexes a snapshot with them, and the served search embeds queries with them.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { createApp } from "../../src/api/app.ts";
 import { silentLogger } from "../../src/log.ts";
@@ -17,8 +16,9 @@ import { readManifest } from "../../src/snapshot/manifest.ts";
 import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
 import { FIXTURE_SCALE, json, testConfig } from "../support/fixture.ts";
 import { type FakeEmbeddingsApi, TOY_DIMS, startFakeEmbeddingsApi, toyEmbedding, writeToyOnnxModel } from "../support/toy-embeddings.ts";
+import { tempDir } from "../support/temp-dirs.ts";
 
-const scratch = mkdtempSync(join(tmpdir(), "ckg-embedders-"));
+const scratch = tempDir("ckg-embedders-");
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** Runs `ckg build` in its own process (async: the fake API answers from this one). */

@@ -1,13 +1,13 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Rng } from "../../src/dataset/rng.ts";
 import { codesFile } from "../../src/search/vector-files.ts";
 import { VectorIndexes, buildTypeIndex } from "../../src/search/vector-index.ts";
+import { tempDir } from "../support/temp-dirs.ts";
 
 const DIMS = 32;
-const dir = mkdtempSync(join(tmpdir(), "ckg-vectors-"));
+const dir = tempDir("ckg-vectors-");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Unit vectors around a few hundred centres, as entity vectors cluster by kind. */
@@ -104,7 +104,7 @@ describe("per-type vector indexes", async () => {
     expect(similarities).toEqual([...similarities].sort((a, b) => b - a));
     expect(await indexes.search(queries[0]!, 10, ["Exchange"])).toEqual([]);
     expect(await indexes.search(new Float32Array(DIMS), 10, ["Pool"])).toEqual([]);
-    const few = mkdtempSync(join(tmpdir(), "ckg-vectors-few-"));
+    const few = tempDir("ckg-vectors-few-");
     buildTypeIndex(few, "Chain", { ids: ["a", "b", "c"], vectors: small.slice(0, 3 * DIMS) }, DIMS);
     const tiny = await VectorIndexes.open(few, ["Chain"], DIMS, { workers: 2 });
     expect((await tiny.search(queries[1]!, 10, ["Chain"])).map((h) => h.row).sort()).toEqual([0, 1, 2]);
@@ -113,7 +113,7 @@ describe("per-type vector indexes", async () => {
   });
 
   test("a snapshot indexed before codes were saved is quantized at load, with the same answers", async () => {
-    const older = mkdtempSync(join(tmpdir(), "ckg-vectors-old-"));
+    const older = tempDir("ckg-vectors-old-");
     cpSync(dir, older, { recursive: true });
     rmSync(join(older, codesFile("Pool")));
     const reopened = await VectorIndexes.open(older, ["Pool"], DIMS, { workers: 2 });

@@ -3,8 +3,7 @@
  * run) and real running services (DuckDB, the state database, graph processes) over it. Nothing
  * here is a stand-in for our own components.
  */
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { createApp } from "../../src/api/app.ts";
 import { type Config, loadConfig } from "../../src/config/config.ts";
@@ -12,6 +11,7 @@ import { silentLogger } from "../../src/log.ts";
 import { Services } from "../../src/services.ts";
 import { buildSnapshot } from "../../src/snapshot/build.ts";
 import { dataDir } from "../../src/store/data-dir.ts";
+import { tempDir } from "./temp-dirs.ts";
 
 /** A small world: every kind of entity, builds in about a second. */
 export const FIXTURE_SCALE = 8000;
@@ -24,7 +24,7 @@ let built: Promise<string> | undefined;
 /** Path of a pristine data directory with one snapshot; built on first use, then shared read-only. */
 export function fixtureDataDir(): Promise<string> {
   built ??= (async () => {
-    const root = mkdtempSync(join(tmpdir(), "ckg-fixture-"));
+    const root = tempDir("ckg-fixture-");
     await buildSnapshot({
       dir: dataDir(root),
       scale: FIXTURE_SCALE,
@@ -33,7 +33,6 @@ export function fixtureDataDir(): Promise<string> {
       asOf: FIXTURE_AS_OF,
       log: silentLogger,
     });
-    process.on("exit", () => rmSync(root, { recursive: true, force: true }));
     return root;
   })();
   return built;
@@ -50,9 +49,8 @@ export function defaultWorldDataDir(options: { plants: boolean } = { plants: tru
   let world = worlds.get(key);
   if (!world) {
     world = (async () => {
-      const root = mkdtempSync(join(tmpdir(), `ckg-default-${key}-`));
+      const root = tempDir(`ckg-default-${key}-`);
       await buildSnapshot({ dir: dataDir(root), scale: "default", seed: 42, ontologyNs: "https://ckg.example/ontology#", plants: options.plants, log: silentLogger });
-      process.on("exit", () => rmSync(root, { recursive: true, force: true }));
       return root;
     })();
     worlds.set(key, world);
@@ -62,7 +60,7 @@ export function defaultWorldDataDir(options: { plants: boolean } = { plants: tru
 
 /** A private copy of a data directory (tests that write state get their own). */
 export function copyOf(source: string): string {
-  const target = mkdtempSync(join(tmpdir(), "ckg-test-"));
+  const target = tempDir("ckg-test-");
   cpSync(source, target, { recursive: true });
   return target;
 }
