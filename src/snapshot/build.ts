@@ -9,8 +9,8 @@ import { join } from "node:path";
 import type { Scale } from "../config/settings.ts";
 import { generateWorld } from "../dataset/generate.ts";
 import { generateSeries } from "../dataset/series/index.ts";
-import { buildTimeseriesDb } from "../timeseries/database.ts";
-import { buildSearchIndex } from "../search/build-index.ts";
+import { startTimeseriesDbBuild } from "../timeseries/database.ts";
+import { type SearchIndexInfo, buildSearchIndex } from "../search/build-index.ts";
 import type { Embedder } from "../search/embedder.ts";
 import { namespaces } from "../graph/vocabulary.ts";
 import type { Logger } from "../log.ts";
@@ -55,12 +55,17 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuiltSnapsho
     const generatedMs = Math.round(performance.now() - startedAt);
     log.info({ entities: ctx.world.entities.size, facts: ctx.world.factCount, ms: generatedMs }, "world generated");
     const series = await generateSeries(ctx, staging, { plants: options.plants ?? true }, log);
-    const timeseriesDb = await buildTimeseriesDb(staging, series.tables.map((t) => ({ ...t, source: t.provenance })));
-    const search = await buildSearchIndex(ctx.world, staging, {
-      rng: ctx.rng.fork("search"),
-      embedder: options.embedder,
-      model: options.embedderModel,
-    }, log);
+    // The query database loads in DuckDB's threads while this thread computes the search index.
+    const loading = await startTimeseriesDbBuild(staging, series.tables.map((t) => ({ ...t, source: t.provenance })));
+    loading.done.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
+    let search: SearchIndexInfo;
+    try {
+      search = await buildSearchIndex(ctx.world, staging, { rng: ctx.rng.fork("search"), embedder: options.embedder, model: options.embedderModel }, log);
+    } catch (error) {
+      await loading.done.catch(() => undefined); // the database must be closed before the staging directory is dropped
+      throw error;
+    }
+    const timeseriesDb = await loading.done;
     const manifest = await writeSnapshot(ctx.world, {
       id,
       series,
