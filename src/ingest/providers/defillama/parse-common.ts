@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type { Attribute, Relation } from "../../../graph/vocabulary.ts";
 import type { RawStore } from "../../raw-store.ts";
-import type { ProviderOutput } from "../../records.ts";
+import { type ProviderOutput, dayOf } from "../../records.ts";
 import { record, type Saved, savedSchema } from "./schemas.ts";
 import { P } from "./keys.ts";
 
@@ -103,5 +103,31 @@ export function attributes(pairs: [Attribute, string | number | boolean | null |
 
 export const usable = (text: string | null | undefined): string | undefined => (text && text.trim() && text.trim() !== "-" ? text.trim() : undefined);
 
-/** Rows for days after `since` only (DefiLlama returns whole histories). */
-export const after = (since: string | null) => (date: string) => since === null || date > since;
+/**
+ * Rows for days after `since` only (DefiLlama returns whole histories), and never `except` (a day a
+ * list answer's own row speaks for).
+ */
+export const after = (since: string | null, except?: string) => (date: string) => (since === null || date > since) && date !== except;
+
+/** Every saved per-item history under `prefix` (one answer an item) whose body holds the list `field`. */
+export function* savedHistories(raw: RawStore, out: ProviderOutput, prefix: string, field: string): Generator<{ id: string; rawKey: string; saved: Saved; points: unknown[] }> {
+  for (const rawKey of raw.keys(P, prefix)) {
+    const saved = loadSaved(raw, out, rawKey);
+    const points = saved && listOf(out, rawKey, saved.body, field);
+    if (saved && points) yield { id: rawKey.slice(prefix.length), rawKey, saved, points };
+  }
+}
+
+/**
+ * A history's points by day, oldest first: only days `keep` accepts, the last point of a day
+ * winning (DefiLlama's histories end with the current hour); a malformed point is rejected.
+ */
+export function pointsByDay<T>(out: ProviderOutput, what: string, points: unknown[], schema: z.ZodType<T>, timeOf: (point: T) => unknown, keep: (day: string) => boolean): [string, T][] {
+  const byDay = new Map<string, T>();
+  for (const point of records(out, points, schema, () => `${what} point`)) {
+    const day = dayOf(timeOf(point));
+    if (!day) out.reject(`${what} point`, "not a time");
+    else if (keep(day)) byDay.set(day, point);
+  }
+  return [...byDay].sort(([a], [b]) => (a < b ? -1 : 1));
+}

@@ -3,10 +3,10 @@
  * Chains, protocols (parents, forks, tokens, governance) and their TVL, fees and revenue histories.
  */
 import type { RawStore } from "../../raw-store.ts";
-import { type ProviderOutput, addressKey, dayOf, key } from "../../records.ts";
+import { type ProviderOutput, addressKey, key } from "../../records.ts";
 import { chainKey, geckoKey, llamaSlug, P, protocolKey } from "./keys.ts";
-import { after, attributes, CHAIN_PREFIX_ALIASES, issue, type Known, label, listOf, loadSaved, prominenceByRank, records, Relations, usable } from "./parse-common.ts";
-import { chainSchema, chartPoint, feesSchema, parentSchema, protocolDetailSchema, protocolSchema, tvlPoint } from "./schemas.ts";
+import { after, attributes, CHAIN_PREFIX_ALIASES, issue, type Known, label, listOf, loadSaved, pointsByDay, prominenceByRank, records, Relations, usable } from "./parse-common.ts";
+import { chainSchema, chartPoint, feesSchema, type Parent, parentSchema, protocolDetailSchema, protocolSchema, tvlPoint } from "./schemas.ts";
 
 export function parseChains(raw: RawStore, out: ProviderOutput, known: Known): void {
   const saved = loadSaved(raw, out, "chains");
@@ -89,54 +89,24 @@ export function parseProtocols(raw: RawStore, out: ProviderOutput, known: Known)
     out.link(token, "issuedBy", issuer);
   };
 
-  for (const parent of parents) {
-    const slug = slugOfParent(parent.id);
-    const own = protocolKey(slug);
-    const relations = new Relations();
-    for (const chain of parent.chains ?? []) relations.add("deployedOn", chainKey(chain));
-    const gecko = usable(parent.gecko_id);
-    const address = tokenAddressKey(parent.address, known);
-    relations.add("governanceToken", gecko && geckoKey(gecko));
-    relations.add("governanceToken", address);
-    for (const space of governanceSpaces(parent.governanceID)) relations.add("governedBy", space);
-    issuedBy(gecko && geckoKey(gecko), own);
-    issuedBy(address, own);
-    out.entity({
-      type: "Protocol",
-      keys: [own],
-      name: parent.name,
-      symbol: usable(parent.symbol),
-      attributes: attributes([
-        ["category", usable(parent.category)],
-        ["schema:url", usable(parent.url)],
-        ["schema:description", usable(parent.description)],
-      ]),
-      relations: relations.list,
-      sameAs: [`https://defillama.com/protocol/${slug}`],
-      prominence: parentProminence.get(slug) ?? 0,
-    });
-  }
-
-  for (const p of protocols) {
-    const own = protocolKey(p.slug);
+  /**
+   * A protocol or a parent protocol: chains, what `lineage` adds (forks, parent), governance token
+   * (by gecko id and address), Snapshot spaces, and the token's issuer (the top of the family).
+   */
+  const protocolEntity = (p: Parent, slug: string, issuer: string, rank: number | undefined, lineage?: (relations: Relations) => void) => {
     const relations = new Relations();
     for (const chain of p.chains ?? []) relations.add("deployedOn", chainKey(chain));
-    for (const name of p.forkedFrom ?? []) {
-      const slug = slugByName.get(name.toLowerCase());
-      if (slug && slug !== p.slug) relations.add("forkOf", protocolKey(slug));
-    }
-    const parent = p.parentProtocol ? protocolKey(slugOfParent(p.parentProtocol)) : undefined;
-    relations.add("parentProtocol", parent);
+    lineage?.(relations);
     const gecko = usable(p.gecko_id);
     const address = tokenAddressKey(p.address, known);
     relations.add("governanceToken", gecko && geckoKey(gecko));
     relations.add("governanceToken", address);
     for (const space of governanceSpaces(p.governanceID)) relations.add("governedBy", space);
-    issuedBy(gecko && geckoKey(gecko), parent ?? own);
-    issuedBy(address, parent ?? own);
+    issuedBy(gecko && geckoKey(gecko), issuer);
+    issuedBy(address, issuer);
     out.entity({
       type: "Protocol",
-      keys: [own],
+      keys: [protocolKey(slug)],
       name: p.name,
       symbol: usable(p.symbol),
       attributes: attributes([
@@ -145,46 +115,40 @@ export function parseProtocols(raw: RawStore, out: ProviderOutput, known: Known)
         ["schema:description", usable(p.description)],
       ]),
       relations: relations.list,
-      sameAs: [`https://defillama.com/protocol/${p.slug}`],
-      prominence: prominence.get(p),
+      sameAs: [`https://defillama.com/protocol/${slug}`],
+      prominence: rank,
+    });
+  };
+
+  for (const parent of parents) {
+    const slug = slugOfParent(parent.id);
+    protocolEntity(parent, slug, protocolKey(slug), parentProminence.get(slug) ?? 0);
+  }
+  for (const p of protocols) {
+    const parent = p.parentProtocol ? protocolKey(slugOfParent(p.parentProtocol)) : undefined;
+    protocolEntity(p, p.slug, parent ?? protocolKey(p.slug), prominence.get(p), (relations) => {
+      for (const name of p.forkedFrom ?? []) {
+        const slug = slugByName.get(name.toLowerCase());
+        if (slug && slug !== p.slug) relations.add("forkOf", protocolKey(slug));
+      }
+      relations.add("parentProtocol", parent);
     });
   }
 }
 
-/** `[[unixSeconds, value], ...]` as value by day (the last of a day wins), days after `since` only. */
-export function dailyChart(out: ProviderOutput, what: string, body: unknown, since: string | null): Map<string, number | null> | undefined {
+/** `{totalDataChart: [[unixSeconds, value], ...]}` as value by day, days after `since` only. */
+function dailyChart(out: ProviderOutput, what: string, body: unknown, since: string | null): [string, number | null][] | undefined {
   const parsed = feesSchema.safeParse(body);
   if (!parsed.success) {
     out.reject(what, `answer has no totalDataChart (${issue(parsed.error)})`);
     return undefined;
   }
-  const byDay = new Map<string, number | null>();
-  const keep = after(since);
-  for (const point of parsed.data.totalDataChart) {
-    const entry = chartPoint.safeParse(point);
-    const day = entry.success ? dayOf(entry.data[0]) : undefined;
-    if (!entry.success || !day) {
-      out.reject(`${what} point`, entry.success ? "not a time" : issue(entry.error));
-      continue;
-    }
-    if (keep(day)) byDay.set(day, entry.data[1] ?? null);
-  }
-  return byDay;
+  return pointsByDay(out, what, parsed.data.totalDataChart, chartPoint, (p) => p[0], after(since)).map(([day, p]) => [day, p[1] ?? null]);
 }
 
-/** `[{date, totalLiquidityUSD}]` as TVL by day (the last of a day wins: DefiLlama ends with the current hour). */
-export function tvlByDay(out: ProviderOutput, what: string, points: unknown[], keep: (day: string) => boolean): Map<string, number | null> {
-  const byDay = new Map<string, number | null>();
-  for (const point of points) {
-    const entry = tvlPoint.safeParse(point);
-    const day = entry.success ? dayOf(entry.data.date) : undefined;
-    if (!entry.success || !day) {
-      out.reject(`${what} point`, entry.success ? "not a time" : issue(entry.error));
-      continue;
-    }
-    if (keep(day)) byDay.set(day, entry.data.totalLiquidityUSD ?? null);
-  }
-  return byDay;
+/** `[{date, totalLiquidityUSD}]` as TVL by day. */
+function tvlByDay(out: ProviderOutput, what: string, points: unknown[], keep: (day: string) => boolean): [string, number | null][] {
+  return pointsByDay(out, what, points, tvlPoint, (p) => p.date, keep).map(([day, p]) => [day, p.totalLiquidityUSD ?? null]);
 }
 
 /** Chain TVL keys that are not chains: totals of a kind, and a chain's parts ("Ethereum-staking"). */

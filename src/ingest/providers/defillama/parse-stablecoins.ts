@@ -2,12 +2,11 @@
  * @module ingest/providers/defillama/parse-stablecoins
  * Stablecoins: today's supply and price, and the histories of the largest.
  */
-import { z } from "zod";
 import type { RawStore } from "../../raw-store.ts";
-import { type ProviderOutput, dayOf } from "../../records.ts";
+import type { ProviderOutput } from "../../records.ts";
 import { record, type Stablecoin, stablecoinPoint, stablecoinSchema } from "./schemas.ts";
-import { chainKey, geckoKey, llamaSlug, P, stablecoinKey } from "./keys.ts";
-import { after, label, listOf, loadSaved, prominenceByRank, records, Relations, usable } from "./parse-common.ts";
+import { chainKey, geckoKey, llamaSlug, stablecoinKey } from "./keys.ts";
+import { after, label, listOf, loadSaved, pointsByDay, prominenceByRank, records, Relations, savedHistories, usable } from "./parse-common.ts";
 
 export const pegCurrency = (pegType: string) => pegType.replace(/^pegged/, "");
 
@@ -52,28 +51,19 @@ export function parseStablecoins(raw: RawStore, out: ProviderOutput): void {
     }
   }
 
-  for (const rawKey of raw.keys(P, "stablecoin/")) {
-    const id = rawKey.slice("stablecoin/".length);
-    const history = loadSaved(raw, out, rawKey);
-    if (!history) continue;
-    const points = listOf(out, rawKey, history.body, "tokens");
-    if (!points) continue;
-    const bodyPeg = record(history.body).pegType;
+  for (const history of savedHistories(raw, out, "stablecoin/", "tokens")) {
+    const { id, rawKey } = history;
+    const bodyPeg = record(history.saved.body).pegType;
     const pegType = typeof bodyPeg === "string" ? bodyPeg : coins.get(id)?.pegType;
     if (!pegType) {
       out.reject(rawKey, "no pegType");
       continue;
     }
-    const keep = after(history.since);
-    const byDay = new Map<string, z.infer<typeof stablecoinPoint>>();
-    for (const point of records(out, points, stablecoinPoint, () => `${rawKey} point`)) {
-      const day = dayOf(point.date);
-      if (!day) out.reject(`${rawKey} point`, "not a time");
-      else if (keep(day) && !(saved && coins.has(id) && day === saved.day)) byDay.set(day, point);
-    }
-    for (const day of [...byDay.keys()].sort()) {
+    // The list's row speaks for its day.
+    const listDay = saved && coins.has(id) ? saved.day : undefined;
+    for (const [day, point] of pointsByDay(out, rawKey, history.points, stablecoinPoint, (p) => p.date, after(history.saved.since, listDay))) {
       // Histories have no price: a day's price is unknown, and so is the USD value of a non-dollar peg.
-      out.row("stablecoin", { entity_id: stablecoinKey(id), date: day, price: null, circulatingUsd: circulatingUsd(byDay.get(day)!.circulating, pegType, null), pegCurrency: pegCurrency(pegType) });
+      out.row("stablecoin", { entity_id: stablecoinKey(id), date: day, price: null, circulatingUsd: circulatingUsd(point.circulating, pegType, null), pegCurrency: pegCurrency(pegType) });
     }
   }
 }

@@ -2,11 +2,10 @@
  * @module ingest/providers/defillama/parse-yields
  * Yield pools and their histories, and the lending side of lending pools.
  */
-import { z } from "zod";
 import type { RawStore } from "../../raw-store.ts";
-import { type ProviderOutput, type SeriesRow, addressKey, dayOf } from "../../records.ts";
-import { chainKey, marketKey, P, poolKey, protocolKey } from "./keys.ts";
-import { after, attributes, type Known, label, listOf, loadSaved, prominenceByRank, records, Relations, usable, ZERO_ADDRESS } from "./parse-common.ts";
+import { type ProviderOutput, type SeriesRow, addressKey } from "../../records.ts";
+import { chainKey, marketKey, poolKey, protocolKey } from "./keys.ts";
+import { after, attributes, type Known, label, listOf, loadSaved, pointsByDay, prominenceByRank, records, Relations, savedHistories, usable, ZERO_ADDRESS } from "./parse-common.ts";
 import { lendBorrowSchema, type Pool, poolChartPoint, poolSchema } from "./schemas.ts";
 
 export function parsePools(raw: RawStore, out: ProviderOutput, known: Known): Map<string, Pool> {
@@ -38,24 +37,12 @@ export function parsePools(raw: RawStore, out: ProviderOutput, known: Known): Ma
     out.row("pool", poolRow(pool, saved.day, pool));
   }
 
-  for (const rawKey of raw.keys(P, "pool/")) {
-    const uuid = rawKey.slice("pool/".length);
-    const chart = loadSaved(raw, out, rawKey);
-    if (!chart) continue;
-    const points = listOf(out, rawKey, chart.body, "data");
-    if (!points) continue;
-    const pool = pools.get(uuid);
-    const keep = after(chart.since);
-    const byDay = new Map<string, z.infer<typeof poolChartPoint>>();
-    for (const point of records(out, points, poolChartPoint, () => `${rawKey} point`)) {
-      const day = dayOf(point.timestamp);
-      if (!day) out.reject(`${rawKey} point`, "not a time");
-      // The list's row speaks for its day; the chart's last point is the same day, hourly.
-      else if (keep(day) && !(pool && day === saved.day)) byDay.set(day, point);
-    }
-    for (const day of [...byDay.keys()].sort()) {
-      const point = byDay.get(day)!;
-      out.row("pool", poolRow({ ...point, pool: uuid, volumeUsd1d: null }, day, pool));
+  for (const history of savedHistories(raw, out, "pool/", "data")) {
+    const pool = pools.get(history.id);
+    // The list's row speaks for its day; the chart's last point is the same day, hourly.
+    const keep = after(history.saved.since, pool ? saved.day : undefined);
+    for (const [day, point] of pointsByDay(out, history.rawKey, history.points, poolChartPoint, (p) => p.timestamp, keep)) {
+      out.row("pool", poolRow({ ...point, pool: history.id, volumeUsd1d: null }, day, pool));
     }
   }
   return pools;

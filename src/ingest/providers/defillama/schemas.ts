@@ -8,6 +8,8 @@ export const num = z.number();
 export const optNum = num.nullish();
 export const optStr = z.string().nullish();
 export const idString = z.union([z.string().min(1), z.number()]).transform(String);
+/** Numbers DefiLlama sends either as numbers or as strings (dates, timestamps, prices, ids). */
+const numOrString = z.union([num, z.string()]);
 
 /** A saved answer: DefiLlama's body with the run's day and the history's last stored day. */
 export const savedSchema = z.object({ day: z.string(), since: z.string().nullable(), body: z.unknown() });
@@ -21,10 +23,9 @@ export const chainSchema = z.object({
   tvl: optNum,
 });
 
-export const protocolSchema = z.object({
-  id: idString,
+/** What a protocol and a parent protocol (a family of them) both say. */
+const protocolFields = {
   name: z.string().min(1),
-  slug: z.string().min(1),
   address: optStr,
   symbol: optStr,
   url: optStr,
@@ -32,35 +33,32 @@ export const protocolSchema = z.object({
   gecko_id: optStr,
   category: optStr,
   chains: z.array(z.string()).nullish(),
+  governanceID: z.array(z.string()).nullish(),
+};
+
+export const protocolSchema = z.object({
+  ...protocolFields,
+  id: idString,
+  slug: z.string().min(1),
   forkedFrom: z.array(z.string()).nullish(),
   parentProtocol: optStr,
   parentProtocolSlug: optStr,
-  governanceID: z.array(z.string()).nullish(),
   tvl: optNum,
 });
 export type Protocol = z.infer<typeof protocolSchema>;
 
-export const parentSchema = z.object({
-  id: z.string().regex(/^parent#/, "parent id without parent#"),
-  name: z.string().min(1),
-  address: optStr,
-  symbol: optStr,
-  url: optStr,
-  description: optStr,
-  gecko_id: optStr,
-  category: optStr,
-  chains: z.array(z.string()).nullish(),
-  governanceID: z.array(z.string()).nullish(),
-});
+export const parentSchema = z.object({ ...protocolFields, id: z.string().regex(/^parent#/, "parent id without parent#") });
+/** What a parent protocol says; a protocol says all of it too. */
+export type Parent = z.infer<typeof parentSchema>;
 
-export const tvlPoint = z.object({ date: z.union([num, z.string()]), totalLiquidityUSD: optNum });
+export const tvlPoint = z.object({ date: numOrString, totalLiquidityUSD: optNum });
 export const protocolDetailSchema = z.object({
   tvl: z.array(z.unknown()),
   chainTvls: z.record(z.string(), z.object({ tvl: z.array(z.unknown()).nullish() })).nullish(),
 });
 
 export const feesSchema = z.object({ totalDataChart: z.array(z.unknown()) });
-export const chartPoint = z.tuple([z.union([num, z.string()]), optNum]);
+export const chartPoint = z.tuple([numOrString, optNum]);
 
 export const poolSchema = z.object({
   pool: z.string().min(1),
@@ -79,7 +77,7 @@ export const poolSchema = z.object({
 export type Pool = z.infer<typeof poolSchema>;
 
 export const poolChartPoint = z.object({
-  timestamp: z.union([z.string(), num]),
+  timestamp: numOrString,
   tvlUsd: optNum,
   apy: optNum,
   apyBase: optNum,
@@ -103,23 +101,23 @@ export const stablecoinSchema = z.object({
   pegType: z.string().min(1),
   circulating: z.record(z.string(), optNum).nullish(),
   chains: z.array(z.string()).nullish(),
-  price: z.union([num, z.string()]).nullish(),
+  price: numOrString.nullish(),
 });
 export type Stablecoin = z.infer<typeof stablecoinSchema>;
 
 export const stablecoinPoint = z.object({
-  date: z.union([num, z.string()]),
+  date: numOrString,
   circulating: z.record(z.string(), optNum).nullish(),
 });
 
 export const raiseSchema = z.object({
-  date: z.union([num, z.string()]),
+  date: numOrString,
   name: z.string().min(1),
   round: optStr,
   amount: optNum,
   leadInvestors: z.array(z.string()).nullish(),
   otherInvestors: z.array(z.string()).nullish(),
-  defillamaId: z.union([z.string(), num]).nullish(),
+  defillamaId: numOrString.nullish(),
   source: optStr,
 });
 
@@ -133,7 +131,7 @@ export const emissionSchema = z.object({
   events: z
     .array(
       z.object({
-        timestamp: z.union([num, z.string()]),
+        timestamp: numOrString,
         noOfTokens: z.array(num),
         category: optStr,
         unlockType: optStr,
