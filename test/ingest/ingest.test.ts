@@ -4,8 +4,8 @@
  * request, failures and kills that leave the live snapshot serving, resumption, new days only,
  * and the offline import and export commands.
  */
-import { afterAll, describe, expect, test } from "bun:test";
-import { cpSync, existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { afterEach, describe, expect, test } from "bun:test";
+import { cpSync, existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { SYNTHETIC_SOURCE } from "../../src/dataset/synthetic/context.ts";
 import { IngestError, ingest } from "../../src/ingest/ingest.ts";
@@ -20,9 +20,15 @@ import { tempDir } from "../support/temp-dirs.ts";
 const TODAY = "2024-07-01";
 const ENTITY = "https://ckg.example/id/";
 const FAST_HTTP = { retries: 2, backoffMs: 5, timeoutMs: 2000, maxRetryAfterMs: 5000 };
-const cleanup: string[] = [];
-afterAll(() => {
-  for (const dir of cleanup) rmSync(dir, { recursive: true, force: true });
+/** Provider fixtures on localhost for one test, stopped after it. */
+const fakes: ReturnType<typeof startProviderFixtures>[] = [];
+const providers = (override?: Parameters<typeof startProviderFixtures>[0]) => {
+  const fake = startProviderFixtures(override);
+  fakes.push(fake);
+  return fake;
+};
+afterEach(() => {
+  for (const fake of fakes.splice(0)) fake.stop();
 });
 
 const run = (root: string, base: string, options: { today?: string; detailLimit?: number } = {}) =>
@@ -41,7 +47,7 @@ async function cli(args: string[], env: Record<string, string> = {}): Promise<{ 
 
 describe("ckg ingest", () => {
   test("resolves every provider onto the live world; a running server switches to it without a failed request", async () => {
-    const fake = startProviderFixtures();
+    const fake = providers();
     const running = await startServices({ snapshot_poll_ms: 100 });
     try {
       const before = running.services.live!.id;
@@ -144,14 +150,12 @@ describe("ckg ingest", () => {
       expect(conflicts.length).toBe(report.conflicts);
       for (const c of conflicts) expect(new Set(c.values.map((v) => v.source)).size).toBeGreaterThan(1);
     } finally {
-      fake.stop();
       await running.close();
     }
   }, 180_000);
 
   test("real data replaces the demo's facts and series about the same entity", async () => {
     const root = await copyOfFixture();
-    cleanup.push(root);
     const dir = dataDir(root);
     const live = snapshotPath(dir, currentSnapshotId(dir)!);
     // A demo protocol that has series: DefiLlama turns out to know a protocol of that name.
@@ -166,42 +170,38 @@ describe("ckg ingest", () => {
     duck.closeSync();
     const protocols = JSON.parse(readFileSync(join(import.meta.dir, "fixtures", "defillama", "protocols.json"), "utf8")) as Record<string, unknown>[];
     const real = { ...protocols[0]!, id: "99999", name: demo.name, slug: "real-thing", symbol: "-", address: null, gecko_id: null, governanceID: [], github: [], tvl: 9e10 };
-    const fake = startProviderFixtures((path) => {
+    const fake = providers((path) => {
       if (path === "/defillama/api/protocols") return [...protocols, real];
       if (path === "/defillama/api/protocol/real-thing") return JSON.parse(readFileSync(join(import.meta.dir, "fixtures", "defillama", "protocol-lido.json"), "utf8"));
       return undefined;
     });
-    try {
-      const report = await ingest({
-        dir,
-        today: TODAY,
-        source: { kind: "fetch", providers: providerConfigs(fake.url, ["chains", "defillama"]), detailLimit: 3, http: FAST_HTTP },
-        log: silentLogger,
-      });
-      expect(report.resolution.synthetic_replaced).toBe(1);
-      const next = snapshotPath(dir, report.snapshot_id);
-      const after = await openDuck();
-      const [entity, syntheticFacts, syntheticRows, realRows] = await withConnection(after, async (c) => {
-        const one = async (sql: string) => (await c.runAndReadAll(sql)).getRowObjectsJS()[0] as Record<string, unknown>;
-        return Promise.all([
-          one(`SELECT source, name FROM read_parquet('${next}/entities.parquet') WHERE id = '${demo.id}'`),
-          one(`SELECT count(*)::INTEGER AS n FROM read_parquet('${next}/facts.parquet') WHERE subject_id = '${demo.id}' AND source = '${SYNTHETIC_SOURCE}'`),
-          one(`SELECT count(*)::INTEGER AS n FROM read_parquet('${next}/ts/ts_synthetic_protocol.parquet') WHERE entity_id = '${demo.id}'`),
-          one(`SELECT count(*)::INTEGER AS n FROM read_parquet('${next}/ts/ts_defillama_protocol.parquet') WHERE entity_id = '${demo.id}'`),
-        ]);
-      });
-      after.closeSync();
-      expect(entity).toEqual({ source: "defillama", name: demo.name });
-      expect(syntheticFacts!.n).toBe(0);
-      expect(syntheticRows!.n).toBe(0);
-      expect(realRows!.n).toBeGreaterThan(0);
-    } finally {
-      fake.stop();
-    }
+    const report = await ingest({
+      dir,
+      today: TODAY,
+      source: { kind: "fetch", providers: providerConfigs(fake.url, ["chains", "defillama"]), detailLimit: 3, http: FAST_HTTP },
+      log: silentLogger,
+    });
+    expect(report.resolution.synthetic_replaced).toBe(1);
+    const next = snapshotPath(dir, report.snapshot_id);
+    const after = await openDuck();
+    const [entity, syntheticFacts, syntheticRows, realRows] = await withConnection(after, async (c) => {
+      const one = async (sql: string) => (await c.runAndReadAll(sql)).getRowObjectsJS()[0] as Record<string, unknown>;
+      return Promise.all([
+        one(`SELECT source, name FROM read_parquet('${next}/entities.parquet') WHERE id = '${demo.id}'`),
+        one(`SELECT count(*)::INTEGER AS n FROM read_parquet('${next}/facts.parquet') WHERE subject_id = '${demo.id}' AND source = '${SYNTHETIC_SOURCE}'`),
+        one(`SELECT count(*)::INTEGER AS n FROM read_parquet('${next}/ts/ts_synthetic_protocol.parquet') WHERE entity_id = '${demo.id}'`),
+        one(`SELECT count(*)::INTEGER AS n FROM read_parquet('${next}/ts/ts_defillama_protocol.parquet') WHERE entity_id = '${demo.id}'`),
+      ]);
+    });
+    after.closeSync();
+    expect(entity).toEqual({ source: "defillama", name: demo.name });
+    expect(syntheticFacts!.n).toBe(0);
+    expect(syntheticRows!.n).toBe(0);
+    expect(realRows!.n).toBeGreaterThan(0);
   }, 120_000);
 
   test("with CKG_INGEST_CRON the server runs ingest, switches to its snapshot, then scans", async () => {
-    const fake = startProviderFixtures();
+    const fake = providers();
     const running = await startServices({ ingest_cron: "* * * * * *", ingest_providers: "chains", chainlist_url: `${fake.url}/chainlist`, snapshot_poll_ms: 100 });
     try {
       const before = running.services.live!.id;
@@ -216,141 +216,120 @@ describe("ckg ingest", () => {
       expect(ready.ingest.last?.exit_code ?? 0).toBe(0);
     } finally {
       await running.close();
-      fake.stop();
     }
   }, 180_000);
 
   test("the search index is updated, not rebuilt: untouched entities keep their vectors, new ones are embedded", async () => {
     const root = await copyOfFixture();
-    cleanup.push(root);
     const dir = dataDir(root);
     const baseSearch = join(snapshotPath(dir, currentSnapshotId(dir)!), "search");
-    const fake = startProviderFixtures();
-    try {
-      const report = await ingest({ dir, today: TODAY, source: { kind: "fetch", providers: providerConfigs(fake.url, ["chains"]), detailLimit: 3, http: FAST_HTTP }, log: silentLogger });
-      const nextSearch = join(snapshotPath(dir, report.snapshot_id), "search");
-      const ids = (d: string) => JSON.parse(readFileSync(join(d, "chain.ids.json"), "utf8")) as string[];
-      const vectors = (d: string) => new Float32Array(readFileSync(join(d, "chain.vectors.f32")).buffer.slice(0));
-      const [before, after] = [ids(baseSearch), ids(nextSearch)];
-      expect(after.slice(0, before.length)).toEqual(before);
-      expect(after.slice(before.length)).toEqual(["chain/brand-new-chain"]);
-      const [vb, va] = [vectors(baseSearch), vectors(nextSearch)];
-      const row = (v: Float32Array, r: number) => Array.from(v.subarray(r * 128, (r + 1) * 128));
-      const untouched = before.indexOf("chain/solana");
-      expect(row(va, untouched)).toEqual(row(vb, untouched));
-      const fresh = row(va, before.length);
-      expect(Math.hypot(...fresh)).toBeCloseTo(1, 4);
-      // The model is the base's, copied.
-      expect(readFileSync(join(nextSearch, "lsa-idf.f32")).equals(readFileSync(join(baseSearch, "lsa-idf.f32")))).toBe(true);
-    } finally {
-      fake.stop();
-    }
+    const fake = providers();
+    const report = await ingest({ dir, today: TODAY, source: { kind: "fetch", providers: providerConfigs(fake.url, ["chains"]), detailLimit: 3, http: FAST_HTTP }, log: silentLogger });
+    const nextSearch = join(snapshotPath(dir, report.snapshot_id), "search");
+    const ids = (d: string) => JSON.parse(readFileSync(join(d, "chain.ids.json"), "utf8")) as string[];
+    const vectors = (d: string) => new Float32Array(readFileSync(join(d, "chain.vectors.f32")).buffer.slice(0));
+    const [before, after] = [ids(baseSearch), ids(nextSearch)];
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(after.slice(before.length)).toEqual(["chain/brand-new-chain"]);
+    const [vb, va] = [vectors(baseSearch), vectors(nextSearch)];
+    const row = (v: Float32Array, r: number) => Array.from(v.subarray(r * 128, (r + 1) * 128));
+    const untouched = before.indexOf("chain/solana");
+    expect(row(va, untouched)).toEqual(row(vb, untouched));
+    const fresh = row(va, before.length);
+    expect(Math.hypot(...fresh)).toBeCloseTo(1, 4);
+    // The model is the base's, copied.
+    expect(readFileSync(join(nextSearch, "lsa-idf.f32")).equals(readFileSync(join(baseSearch, "lsa-idf.f32")))).toBe(true);
   }, 120_000);
 
   test("--without-demo: a snapshot of real data only", async () => {
     const root = await copyOfFixture();
-    cleanup.push(root);
     const dir = dataDir(root);
-    const fake = startProviderFixtures();
-    try {
-      const report = await ingest({
-        dir,
-        today: TODAY,
-        source: { kind: "fetch", providers: providerConfigs(fake.url, ["chains", "coingecko"]), detailLimit: 3, http: FAST_HTTP },
-        withoutDemo: true,
-        log: silentLogger,
-      });
-      const next = snapshotPath(dir, report.snapshot_id);
-      const manifest = JSON.parse(readFileSync(join(next, "manifest.json"), "utf8"));
-      expect(manifest.synthetic).toBe(false);
-      expect(manifest.sources.filter((s: { synthetic: boolean }) => s.synthetic)).toEqual([]);
-      expect(manifest.timeseries.map((t: { name: string }) => t.name)).toEqual(["ts_coingecko_token"]);
-      expect(manifest.ground_truth).toBeNull();
-      const duck = await openDuck();
-      const [entities, tables] = await withConnection(duck, async (c) => {
-        const count = (await c.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM read_parquet('${next}/entities.parquet') WHERE source = '${SYNTHETIC_SOURCE}'`)).getRowObjectsJS()[0]!.n;
-        await c.run(`ATTACH '${next}/ts/timeseries.duckdb' AS ts (READ_ONLY)`);
-        const names = (await c.runAndReadAll("SELECT table_name FROM duckdb_tables() WHERE database_name = 'ts' ORDER BY 1")).getRowObjectsJS().map((r) => r.table_name);
-        return [count, names];
-      });
-      duck.closeSync();
-      expect(entities).toBe(0);
-      expect(tables).toEqual(["ts_coingecko_token"]);
-      // Real entities the demo only added facts to are still there: the reference chains and tokens.
-      expect(manifest.counts.nodes_by_type.Chain).toBeGreaterThan(1000);
-      expect(manifest.search.counts.Chain).toBe(manifest.counts.nodes_by_type.Chain);
-    } finally {
-      fake.stop();
-    }
+    const fake = providers();
+    const report = await ingest({
+      dir,
+      today: TODAY,
+      source: { kind: "fetch", providers: providerConfigs(fake.url, ["chains", "coingecko"]), detailLimit: 3, http: FAST_HTTP },
+      withoutDemo: true,
+      log: silentLogger,
+    });
+    const next = snapshotPath(dir, report.snapshot_id);
+    const manifest = JSON.parse(readFileSync(join(next, "manifest.json"), "utf8"));
+    expect(manifest.synthetic).toBe(false);
+    expect(manifest.sources.filter((s: { synthetic: boolean }) => s.synthetic)).toEqual([]);
+    expect(manifest.timeseries.map((t: { name: string }) => t.name)).toEqual(["ts_coingecko_token"]);
+    expect(manifest.ground_truth).toBeNull();
+    const duck = await openDuck();
+    const [entities, tables] = await withConnection(duck, async (c) => {
+      const count = (await c.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM read_parquet('${next}/entities.parquet') WHERE source = '${SYNTHETIC_SOURCE}'`)).getRowObjectsJS()[0]!.n;
+      await c.run(`ATTACH '${next}/ts/timeseries.duckdb' AS ts (READ_ONLY)`);
+      const names = (await c.runAndReadAll("SELECT table_name FROM duckdb_tables() WHERE database_name = 'ts' ORDER BY 1")).getRowObjectsJS().map((r) => r.table_name);
+      return [count, names];
+    });
+    duck.closeSync();
+    expect(entities).toBe(0);
+    expect(tables).toEqual(["ts_coingecko_token"]);
+    // Real entities the demo only added facts to are still there: the reference chains and tokens.
+    expect(manifest.counts.nodes_by_type.Chain).toBeGreaterThan(1000);
+    expect(manifest.search.counts.Chain).toBe(manifest.counts.nodes_by_type.Chain);
   }, 120_000);
 
   test("a provider that fails leaves the live snapshot serving; the next run resumes without asking again", async () => {
     const root = await copyOfFixture();
-    cleanup.push(root);
-    const fake = startProviderFixtures();
-    try {
-      const live = currentSnapshotId(dataDir(root));
-      // Snapshot's hub fails every retry.
-      fake.fail("/snapshot/graphql", { kind: "500" }, { kind: "500" }, { kind: "500" });
-      await expect(run(root, fake.url)).rejects.toBeInstanceOf(IngestError);
-      expect(currentSnapshotId(dataDir(root))).toBe(live);
-      expect(readdirSync(join(root, "tmp"))).toEqual([]);
-      const firstRun = [...fake.requests];
-      expect(firstRun.some((r) => r.includes("/coingecko/"))).toBe(true);
+    const fake = providers();
+    const live = currentSnapshotId(dataDir(root));
+    // Snapshot's hub fails every retry.
+    fake.fail("/snapshot/graphql", { kind: "500" }, { kind: "500" }, { kind: "500" });
+    await expect(run(root, fake.url)).rejects.toBeInstanceOf(IngestError);
+    expect(currentSnapshotId(dataDir(root))).toBe(live);
+    expect(readdirSync(join(root, "tmp"))).toEqual([]);
+    const firstRun = [...fake.requests];
+    expect(firstRun.some((r) => r.includes("/coingecko/"))).toBe(true);
 
-      fake.requests.length = 0;
-      const report = await run(root, fake.url);
-      expect(currentSnapshotId(dataDir(root))).toBe(report.snapshot_id);
-      // Nothing the first run saved was asked again: only the hub and what came after it (a
-      // protocol without fees answers 404, which is not saved: asked again on each run).
-      const again = fake.requests.filter((r) => (r.includes("/coingecko/") || r.includes("/chainlist/") || r.includes("/defillama/")) && !r.includes("/summary/fees/"));
-      expect(again).toEqual([]);
-      expect(fake.requests.some((r) => r.includes("/snapshot/graphql"))).toBe(true);
+    fake.requests.length = 0;
+    const report = await run(root, fake.url);
+    expect(currentSnapshotId(dataDir(root))).toBe(report.snapshot_id);
+    // Nothing the first run saved was asked again: only the hub and what came after it (a
+    // protocol without fees answers 404, which is not saved: asked again on each run).
+    const again = fake.requests.filter((r) => (r.includes("/coingecko/") || r.includes("/chainlist/") || r.includes("/defillama/")) && !r.includes("/summary/fees/"));
+    expect(again).toEqual([]);
+    expect(fake.requests.some((r) => r.includes("/snapshot/graphql"))).toBe(true);
 
-      // The next day asks histories only from the last stored day on, and keeps the older days.
-      fake.requests.length = 0;
-      const next = await run(root, fake.url, { today: "2024-07-02" });
-      const charts = fake.requests.filter((r) => r.includes("/market_chart/range"));
-      expect(charts.length).toBeGreaterThan(0);
-      for (const r of charts) expect(Number(new URL(`http://x${r.slice(4)}`).searchParams.get("from"))).toBeGreaterThanOrEqual(Date.parse("2024-06-30T00:00:00Z") / 1000);
-      const tables = JSON.parse(readFileSync(join(snapshotPath(dataDir(root), next.snapshot_id), "manifest.json"), "utf8")).timeseries as { name: string; first_date: string; last_date: string }[];
-      const tokens = tables.find((t) => t.name === "ts_coingecko_token")!;
-      expect(tokens.first_date).toBe("2024-03-01");
-      expect(tokens.last_date).toBe("2024-07-02");
-      // Ids are stable from run to run.
-      expect(next.changes.CREATE).toBe(0);
-    } finally {
-      fake.stop();
-    }
+    // The next day asks histories only from the last stored day on, and keeps the older days.
+    fake.requests.length = 0;
+    const next = await run(root, fake.url, { today: "2024-07-02" });
+    const charts = fake.requests.filter((r) => r.includes("/market_chart/range"));
+    expect(charts.length).toBeGreaterThan(0);
+    for (const r of charts) expect(Number(new URL(`http://x${r.slice(4)}`).searchParams.get("from"))).toBeGreaterThanOrEqual(Date.parse("2024-06-30T00:00:00Z") / 1000);
+    const tables = JSON.parse(readFileSync(join(snapshotPath(dataDir(root), next.snapshot_id), "manifest.json"), "utf8")).timeseries as { name: string; first_date: string; last_date: string }[];
+    const tokens = tables.find((t) => t.name === "ts_coingecko_token")!;
+    expect(tokens.first_date).toBe("2024-03-01");
+    expect(tokens.last_date).toBe("2024-07-02");
+    // Ids are stable from run to run.
+    expect(next.changes.CREATE).toBe(0);
   }, 180_000);
 
   test("a killed ingest loses nothing: the live snapshot serves, the next run finishes from the saved answers", async () => {
     const root = await copyOfFixture();
-    cleanup.push(root);
-    const fake = startProviderFixtures();
-    try {
-      const live = currentSnapshotId(dataDir(root));
-      fake.fail("/defillama/api/raises", { kind: "hang", ms: 60_000 });
-      const env = { ...providerEnv(fake.url), CKG_DATA_DIR: root, CKG_INGEST_DETAIL_LIMIT: "3" };
-      const child = Bun.spawn(selfCommand("ingest"), { stdout: "ignore", stderr: "ignore", env: { ...process.env, ...env } });
-      const deadline = Date.now() + 60_000;
-      while (!fake.requests.some((r) => r.startsWith("GET /defillama/api/raises")) && Date.now() < deadline) await Bun.sleep(20);
-      child.kill("SIGKILL");
-      await child.exited;
-      expect(currentSnapshotId(dataDir(root))).toBe(live);
-      const saved = fake.requests.length;
-      expect(saved).toBeGreaterThan(3);
+    const fake = providers();
+    const live = currentSnapshotId(dataDir(root));
+    fake.fail("/defillama/api/raises", { kind: "hang", ms: 60_000 });
+    const env = { ...providerEnv(fake.url), CKG_DATA_DIR: root, CKG_INGEST_DETAIL_LIMIT: "3" };
+    const child = Bun.spawn(selfCommand("ingest"), { stdout: "ignore", stderr: "ignore", env: { ...process.env, ...env } });
+    const deadline = Date.now() + 60_000;
+    while (!fake.requests.some((r) => r.startsWith("GET /defillama/api/raises")) && Date.now() < deadline) await Bun.sleep(20);
+    child.kill("SIGKILL");
+    await child.exited;
+    expect(currentSnapshotId(dataDir(root))).toBe(live);
+    const saved = fake.requests.length;
+    expect(saved).toBeGreaterThan(3);
 
-      fake.requests.length = 0;
-      const result = await cli(["ingest", "--json"], env);
-      expect(result.code).toBe(0);
-      const report = JSON.parse(result.stdout);
-      expect(currentSnapshotId(dataDir(root))).toBe(report.snapshot_id);
-      expect(fake.requests.some((r) => r.includes("/chainlist/") || r.includes("/coingecko/"))).toBe(false);
-      expect(fake.requests.some((r) => r.startsWith("GET /defillama/api/raises"))).toBe(true);
-    } finally {
-      fake.stop();
-    }
+    fake.requests.length = 0;
+    const result = await cli(["ingest", "--json"], env);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(currentSnapshotId(dataDir(root))).toBe(report.snapshot_id);
+    expect(fake.requests.some((r) => r.includes("/chainlist/") || r.includes("/coingecko/"))).toBe(false);
+    expect(fake.requests.some((r) => r.startsWith("GET /defillama/api/raises"))).toBe(true);
   }, 180_000);
 
   test("ckg import builds a snapshot from saved answers with no network; ckg export writes Parquet and RDF", async () => {
@@ -359,14 +338,9 @@ describe("ckg ingest", () => {
     const target = await copyOfFixture();
     const out = tempDir("ckg-export-");
     const carried = tempDir("ckg-carried-");
-    cleanup.push(origin, target, out, carried);
-    const fake = startProviderFixtures();
-    try {
-      fake.fail("/snapshot/graphql", { kind: "500" }, { kind: "500" }, { kind: "500" });
-      await expect(run(origin, fake.url)).rejects.toBeInstanceOf(IngestError);
-    } finally {
-      fake.stop();
-    }
+    const fake = providers();
+    fake.fail("/snapshot/graphql", { kind: "500" }, { kind: "500" }, { kind: "500" });
+    await expect(run(origin, fake.url)).rejects.toBeInstanceOf(IngestError);
     cpSync(join(origin, "ingest", "run", "raw"), carried, { recursive: true });
     const imported = await cli(["import", carried, "--providers", "chains,coingecko,defillama", "--json"], { CKG_DATA_DIR: target });
     expect(imported.code).toBe(0);
