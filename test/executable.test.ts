@@ -1,5 +1,5 @@
-import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, rmSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
+import { existsSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startServer } from "./support/server.ts";
 import { tempDir } from "./support/temp-dirs.ts";
@@ -7,7 +7,6 @@ import { tempDir } from "./support/temp-dirs.ts";
 const root = resolve(import.meta.dir, "..");
 const binary = join(root, "dist", "ckg");
 const work = tempDir("ckg-exe-");
-afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe("the single executable (npm run build)", () => {
   test("builds dist/ckg", () => {

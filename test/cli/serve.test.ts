@@ -1,20 +1,13 @@
-import { afterAll, describe, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { selfCommand } from "../../src/runtime.ts";
 import { copyOfFixture } from "../support/fixture.ts";
 import { startServer } from "../support/server.ts";
 import { tempDir } from "../support/temp-dirs.ts";
 
-const cleanup: string[] = [];
-afterAll(() => {
-  for (const dir of cleanup) rmSync(dir, { recursive: true, force: true });
-});
-
 describe("ckg serve (a real process on a real port)", () => {
   test("on an empty data directory: answers health at once, builds the default dataset, becomes ready", async () => {
     const dir = join(tempDir("ckg-serve-"), "fresh");
-    cleanup.push(dir);
     const server = await startServer(selfCommand("serve", "--data-dir", dir, "--port", "0", "--scale", "5000"));
     try {
       expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
@@ -31,7 +24,6 @@ describe("ckg serve (a real process on a real port)", () => {
 
   test("logs one JSON line per request with id, route, status and time", async () => {
     const dir = await copyOfFixture();
-    cleanup.push(dir);
     const server = await startServer(selfCommand("serve", "--data-dir", dir, "--port", "0"));
     try {
       await server.waitReady(30_000);
@@ -49,7 +41,6 @@ describe("ckg serve (a real process on a real port)", () => {
 
   test("SIGTERM lets the in-flight request finish, then exits 0", async () => {
     const dir = await copyOfFixture();
-    cleanup.push(dir);
     const server = await startServer(selfCommand("serve", "--data-dir", dir, "--port", "0", "--query-timeout-ms", "1500"));
     await server.waitReady(30_000);
     const slow = fetch(`${server.url}/api/sparql`, {

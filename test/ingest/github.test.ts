@@ -1,5 +1,5 @@
-import { afterAll, describe, expect, test } from "bun:test";
-import { readFileSync, rmSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FetchContext } from "../../src/ingest/connector.ts";
 import type { ProviderHttp } from "../../src/ingest/http.ts";
@@ -42,7 +42,6 @@ const repoKey = (fullName: string) => `Repository:github:${fullName}`;
 
 const root = tempDir("ckg-github-");
 let dirs = 0;
-afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 interface Seen {
   headers: Headers[];

@@ -1,5 +1,5 @@
-import { afterAll, describe, expect, test } from "bun:test";
-import { readFileSync, rmSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FetchContext } from "../../src/ingest/connector.ts";
 import type { ProviderHttp } from "../../src/ingest/http.ts";
@@ -28,7 +28,6 @@ const proposalKey = (id: string) => `GovernanceProposal:snapshot:${id}`;
 
 const root = tempDir("ckg-snapshot-");
 let dirs = 0;
-afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 interface GraphqlBody {
   query: string;

@@ -5,7 +5,6 @@
  * --embedder ...` indexes a snapshot with them, and the served search embeds queries with them.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { createApp } from "../../src/api/app.ts";
 import { silentLogger } from "../../src/log.ts";
@@ -19,7 +18,6 @@ import { type FakeEmbeddingsApi, TOY_DIMS, startFakeEmbeddingsApi, toyEmbedding,
 import { tempDir } from "../support/temp-dirs.ts";
 
 const scratch = tempDir("ckg-embedders-");
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** Runs `ckg build` in its own process (async: the fake API answers from this one). */
 async function build(dir: string, embedder: string, env: Record<string, string> = {}) {

@@ -8,7 +8,6 @@ import { tempDir } from "../support/temp-dirs.ts";
 
 const DIMS = 32;
 const dir = tempDir("ckg-vectors-");
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Unit vectors around a few hundred centres, as entity vectors cluster by kind. */
 function clustered(count: number, rng: Rng): Float32Array {
@@ -109,7 +108,6 @@ describe("per-type vector indexes", async () => {
     const tiny = await VectorIndexes.open(few, ["Chain"], DIMS, { workers: 2 });
     expect((await tiny.search(queries[1]!, 10, ["Chain"])).map((h) => h.row).sort()).toEqual([0, 1, 2]);
     tiny.close();
-    rmSync(few, { recursive: true, force: true });
   });
 
   test("a snapshot indexed before codes were saved is quantized at load, with the same answers", async () => {
@@ -123,7 +121,6 @@ describe("per-type vector indexes", async () => {
       expect(a).toEqual(b);
     }
     reopened.close();
-    rmSync(older, { recursive: true, force: true });
   });
 
   test("a closed index refuses scans; a missing index fails to open", async () => {
