@@ -21,6 +21,7 @@ import { generateProtocols } from "./synthetic/protocols.ts";
 import { generateTokens } from "./synthetic/tokens.ts";
 import { generateVesting } from "./synthetic/vesting.ts";
 import { World } from "./world.ts";
+import { isoSeconds } from "../time.ts";
 
 export interface GenerateOptions {
   scale: Scale;
@@ -48,7 +49,7 @@ const STEPS: [string, (ctx: GenContext) => void][] = [
 export async function generateWorld(options: GenerateOptions, log: Logger): Promise<GenContext> {
   const plan = planScale(options.scale);
   const world = new World();
-  world.factAsOf = options.asOf.toISOString().replace(/\.\d+Z$/, "Z");
+  world.factAsOf = isoSeconds(options.asOf);
   world.addSource({
     id: SYNTHETIC_SOURCE,
     name: "ckg synthetic demo generator",

@@ -10,6 +10,7 @@ import { CkgError } from "../errors.ts";
 import type { NameIndex } from "../search/name-index.ts";
 import { sqlString, withConnection } from "../store/duckdb.ts";
 import type { StateDb } from "../store/state-db.ts";
+import { isoSeconds } from "../time.ts";
 
 export const changeQuerySchema = z.strictObject({
   since_hours: z.number().min(1).max(8760).default(72),
@@ -110,7 +111,7 @@ function decodeCursor(text: string): Cursor {
 }
 
 export function queryChanges(db: StateDb, query: ChangeQuery, now = new Date()): ChangesAnswer {
-  const since = new Date(now.getTime() - query.since_hours * 3_600_000).toISOString().replace(/\.\d+Z$/, "Z");
+  const since = isoSeconds(new Date(now.getTime() - query.since_hours * 3_600_000));
   const where = ["ts >= ?"];
   const params: (string | number)[] = [since];
   if (query.entity_uri) {

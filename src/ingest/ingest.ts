@@ -39,6 +39,7 @@ import { RawStore } from "./raw-store.ts";
 import { type ProviderId, ProviderOutput } from "./records.ts";
 import { type ResolveStats, resolve } from "./resolve.ts";
 import { type ProviderSeries, writeSeries } from "./series.ts";
+import { isoSeconds } from "../time.ts";
 
 export const CONFLICTS_FILE = "conflicts.json";
 export const INGEST_REPORT_FILE = "ingest.json";
@@ -153,7 +154,7 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
           if (id && !firstSource.has(id)) firstSource.set(id, info.id);
         }
       }
-      const now = new Date().toISOString().replace(/\.\d+Z$/, "Z");
+      const now = isoSeconds();
       world.changes.push(...diffChanges(before, (id) => hadEntity.has(id), world, resolution.touched, (id) => firstSource.get(id) ?? outputs[0]?.source.id ?? "ckg", now));
       const problems = world.validate();
       if (problems.length > 0) throw new IngestError(`the resolved world is inconsistent:\n${problems.join("\n")}`);
@@ -277,7 +278,7 @@ async function readProviders(
       fetch_ms: Math.round(fetchMs),
       parse_ms: Math.round(parseMs),
       records_per_second: Math.round(records / Math.max(0.001, (fetchMs + parseMs) / 1000)),
-      as_of: source.kind === "fetch" ? new Date().toISOString().replace(/\.\d+Z$/, "Z") : `${output.latestDate ?? today}T00:00:00Z`,
+      as_of: source.kind === "fetch" ? isoSeconds() : `${output.latestDate ?? today}T00:00:00Z`,
       latest_day: output.latestDate ?? null,
     });
     outputs.push({ output, source: c.source });

@@ -7,6 +7,7 @@
  * the payer may use the signature for another request.
  */
 import type { StateDb } from "../store/state-db.ts";
+import { isoSeconds } from "../time.ts";
 
 export type PaymentState = "verifying" | "verified" | "settling" | "settled" | "unknown" | "failed";
 
@@ -35,14 +36,12 @@ export interface PaymentRecord {
   error: string | null;
 }
 
-const now = () => new Date().toISOString().replace(/\.\d+Z$/, "Z");
-
 export class PaymentLedger {
   constructor(private readonly db: StateDb) {}
 
   /** Claims a payment for one request; the record in the way when it is already used or in use. */
   claim(c: PaymentClaim): { ok: true } | { ok: false; existing: PaymentRecord } {
-    const at = now();
+    const at = isoSeconds();
     const inserted = this.db
       .query(
         `INSERT INTO payments (payment_key, state, operation, amount, asset, network, pay_to, payer, nonce, valid_before, request_id, created_at, updated_at)
@@ -60,7 +59,7 @@ export class PaymentLedger {
   mark(key: string, state: PaymentState, extra: { tx?: string; error?: string; payer?: string } = {}): void {
     this.db
       .query("UPDATE payments SET state = ?, tx_hash = coalesce(?, tx_hash), error = ?, payer = coalesce(?, payer), updated_at = ? WHERE payment_key = ?")
-      .run(state, extra.tx ?? null, extra.error ?? null, extra.payer ?? null, now(), key);
+      .run(state, extra.tx ?? null, extra.error ?? null, extra.payer ?? null, isoSeconds(), key);
   }
 
   /** Nothing was charged (verification or the handler failed): the signature is free to use again. */

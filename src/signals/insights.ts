@@ -12,6 +12,7 @@ import { SEVERITIES } from "./bands.ts";
 import { DETECTORS } from "./detectors/index.ts";
 import { ACTIONABILITY } from "./narratives.ts";
 import { QUALIFICATIONS, type Signal, hasFinishedScan, querySignals } from "./store.ts";
+import { isoSeconds } from "../time.ts";
 
 export const signalSchema = z.object({
   signal_id: z.string(),
@@ -35,7 +36,7 @@ export const signalListSchema = z.object({
 });
 
 export function sinceIso(sinceHours: number, now = new Date()): string {
-  return new Date(now.getTime() - sinceHours * 3_600_000).toISOString().replace(/\.\d+Z$/, "Z");
+  return isoSeconds(new Date(now.getTime() - sinceHours * 3_600_000));
 }
 
 /** 404 unknown_signal_type naming the known slugs. */

@@ -19,6 +19,7 @@ import type { Narrator } from "./narratives.ts";
 import { type ApplyCounts, type IdentifiedCandidate, applyScan, openEpisodes } from "./qualify.ts";
 import { openScanInputs } from "./scan-inputs.ts";
 import { type Candidate, scoreFinding } from "./score.ts";
+import { isoSeconds } from "../time.ts";
 
 export interface ScanOptions {
   state: StateDb;
@@ -61,7 +62,6 @@ export interface ScanReport {
   state: ApplyCounts;
 }
 
-const iso = (d: Date) => d.toISOString().replace(/\.\d+Z$/, "Z");
 
 export async function runScan(options: ScanOptions): Promise<ScanReport> {
   const now = options.now ?? (() => new Date());
@@ -72,10 +72,10 @@ export async function runScan(options: ScanOptions): Promise<ScanReport> {
   const dir = snapshotPath(options.dir, snapshotId);
   const manifest = readManifest(dir);
   const asOf = options.asOf ?? manifest.as_of.slice(0, 10);
-  const scanId = `scan_${iso(started).replace(/[-:]/g, "")}_${asOf.replaceAll("-", "")}_${crypto.getRandomValues(new Uint8Array(3)).reduce((s, b) => s + b.toString(16).padStart(2, "0"), "")}`;
+  const scanId = `scan_${isoSeconds(started).replace(/[-:]/g, "")}_${asOf.replaceAll("-", "")}_${crypto.getRandomValues(new Uint8Array(3)).reduce((s, b) => s + b.toString(16).padStart(2, "0"), "")}`;
   options.state
     .query("INSERT INTO scans (scan_id, started_at, snapshot_id, as_of, trigger, status) VALUES (?, ?, ?, ?, ?, 'running')")
-    .run(scanId, iso(started), snapshotId, asOf, options.trigger);
+    .run(scanId, isoSeconds(started), snapshotId, asOf, options.trigger);
 
   const detectors = options.types ? DETECTORS.filter((d) => options.types!.includes(d.slug)) : DETECTORS;
   const reports: TypeReport[] = [];
@@ -155,13 +155,13 @@ export async function runScan(options: ScanOptions): Promise<ScanReport> {
   }
 
   const finished = now();
-  const meta = { scanId, asOf, now: iso(finished) };
+  const meta = { scanId, asOf, now: isoSeconds(finished) };
   let state: ApplyCounts;
   try {
     state = applyScan(options.state, meta, candidates, ran);
   } catch (error) {
     options.state.query("UPDATE scans SET status = 'failed', finished_at = ?, report = ? WHERE scan_id = ?").run(
-      iso(finished),
+      isoSeconds(finished),
       JSON.stringify({ errors: [{ type: "*", message: (error as Error).message }] }),
       scanId,
     );
@@ -172,8 +172,8 @@ export async function runScan(options: ScanOptions): Promise<ScanReport> {
     snapshot_id: snapshotId,
     as_of: asOf,
     trigger: options.trigger,
-    started_at: iso(started),
-    finished_at: iso(finished),
+    started_at: isoSeconds(started),
+    finished_at: isoSeconds(finished),
     duration_ms: Math.round(performance.now() - startedMs),
     status: errors.length === 0 ? "ok" : ran.length > 0 ? "partial" : "failed",
     types: reports,

@@ -14,6 +14,7 @@ import { selfCommand } from "../runtime.ts";
 import type { DataDir } from "../store/data-dir.ts";
 import type { StateDb } from "../store/state-db.ts";
 import { recentScans } from "./store.ts";
+import { isoSeconds } from "../time.ts";
 
 export interface SchedulerStatus {
   running: { trigger: string; since: string } | null;
@@ -82,7 +83,7 @@ export class ScanScheduler {
   /** Runs `ckg ingest` in a child process; resolves to its exit code. A failed ingest leaves the live snapshot serving. */
   async ingest(): Promise<number> {
     if (this.ingesting) return this.ingesting.child.exited;
-    const since = new Date().toISOString().replace(/\.\d+Z$/, "Z");
+    const since = isoSeconds();
     const env: Record<string, string> = {};
     for (const name of INGEST_SETTINGS) {
       const value = this.config[name];
@@ -96,7 +97,7 @@ export class ScanScheduler {
     this.ingesting = { since, child };
     const code = await child.exited;
     this.ingesting = undefined;
-    this.lastIngest = { started_at: since, finished_at: new Date().toISOString().replace(/\.\d+Z$/, "Z"), exit_code: code };
+    this.lastIngest = { started_at: since, finished_at: isoSeconds(), exit_code: code };
     if (code === 0) this.log.info({}, "ingest finished");
     else this.log.error({ code }, "ingest failed; the live snapshot keeps serving");
     return code;
@@ -105,7 +106,7 @@ export class ScanScheduler {
   ingestStatus(): IngestStatus {
     return {
       cron: this.config.ingest_cron,
-      next_run: this.ingestCron?.nextRun()?.toISOString().replace(/\.\d+Z$/, "Z") ?? null,
+      next_run: nextRunOf(this.ingestCron),
       running: this.ingesting ? { since: this.ingesting.since } : null,
       last: this.lastIngest,
     };
@@ -114,7 +115,7 @@ export class ScanScheduler {
   /** Runs `ckg scan` now unless one is running (then waits for that one); resolves to its exit code. */
   run(trigger: string, extra: string[] = []): Promise<number> {
     if (this.current) return this.current.done;
-    const since = new Date().toISOString().replace(/\.\d+Z$/, "Z");
+    const since = isoSeconds();
     this.log.info({ trigger }, "signal scan starting");
     const child = Bun.spawn(
       selfCommand("scan", "--data-dir", this.dir.root, "--trigger", trigger, "--log-level", this.config.log_level, ...extra),
@@ -149,7 +150,7 @@ export class ScanScheduler {
     return {
       running: this.current ? { trigger: this.current.trigger, since: this.current.since } : null,
       cron: this.config.scan_cron,
-      next_run: this.cron?.nextRun()?.toISOString().replace(/\.\d+Z$/, "Z") ?? null,
+      next_run: nextRunOf(this.cron),
       recent: recentScans(this.state, 5).map((scan) => {
         const report = scan.report as { duration_ms?: number; types?: { type: string; found: number }[]; errors?: { type: string; message: string }[] } | null;
         const perType = Object.fromEntries((report?.types ?? []).map((t) => [t.type, t.found]));
@@ -181,4 +182,10 @@ export class ScanScheduler {
       await this.child.exited;
     }
   }
+}
+
+/** A schedule's next run, or null when there is none (off, or a pattern that never fires again). */
+function nextRunOf(cron: Cron | undefined): string | null {
+  const next = cron?.nextRun();
+  return next ? isoSeconds(next) : null;
 }

@@ -30,6 +30,7 @@ import { MANIFEST_FILE, type SnapshotManifest } from "./manifest.ts";
 import { VERSION } from "../version.ts";
 import { GROUND_TRUTH_FILE, type SeriesResult } from "../dataset/series/index.ts";
 import type { SearchIndexInfo } from "../search/build-index.ts";
+import { isoSeconds } from "../time.ts";
 
 export const FILES = {
   entities: "entities.parquet",
@@ -58,7 +59,7 @@ export async function writeSnapshot(world: World, options: WriteOptions): Promis
   try {
     await withConnection(duck, async (c) => {
       await writeEntities(c, world, join(options.dir, FILES.entities), options.ns);
-      await writeFacts(c, world, join(options.dir, FILES.facts), options.asOf.toISOString().replace(/\.\d+Z$/, "Z"));
+      await writeFacts(c, world, join(options.dir, FILES.facts), isoSeconds(options.asOf));
       await writeChanges(c, world, join(options.dir, FILES.changes));
     });
   } finally {
@@ -203,7 +204,7 @@ function buildManifest(world: World, options: WriteOptions, quads: number): Snap
   }
   const factsBySource = new Map<string, number>();
   for (const s of world.facts.source) factsBySource.set(s, (factsBySource.get(s) ?? 0) + 1);
-  const asOf = options.asOf.toISOString().replace(/\.\d+Z$/, "Z");
+  const asOf = isoSeconds(options.asOf);
   const sources = [...world.sources.values()].map((s) => ({
     ...s,
     graph: `${options.ns.source}${s.id}`,
@@ -214,7 +215,7 @@ function buildManifest(world: World, options: WriteOptions, quads: number): Snap
   return {
     format: 1,
     id: options.id,
-    created_at: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
+    created_at: isoSeconds(),
     as_of: asOf,
     build: { scale: options.scale, seed: options.seed, ckg_version: VERSION, duration_ms: Math.round(performance.now() - options.startedAt) },
     namespaces: options.ns,

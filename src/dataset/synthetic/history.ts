@@ -7,6 +7,7 @@
  */
 import { type NodeType, fieldName } from "../../graph/vocabulary.ts";
 import type { GenContext } from "./context.ts";
+import { isoSeconds } from "../../time.ts";
 
 const UPDATED_FIELDS: Partial<Record<NodeType, string[][]>> = {
   Token: [["listedOn"], ["deployedOn", "contractAddress"], ["listedOn"], ["marketMakerFor"]],
@@ -35,7 +36,7 @@ export function generateHistory(ctx: GenContext): void {
     if (fields && predicate[i] !== "rdf:type") fields.add(fieldName(predicate[i]!));
   }
   const end = ctx.asOf.getTime();
-  const at = () => new Date(end - Math.floor(rng.next() * WEEK_MS)).toISOString().replace(/\.\d+Z$/, "Z");
+  const at = () => isoSeconds(new Date(end - Math.floor(rng.next() * WEEK_MS)));
 
   for (const id of created) {
     world.change({ ts: at(), id, operation: "CREATE", fields: [...fieldsOf.get(id)!].sort(), source });
