@@ -129,18 +129,12 @@ export class Services {
     try {
       await graphLoaded;
     } catch (error) {
-      live.timeseries.close();
-      live.search.close();
+      closeSnapshot(live);
       throw error;
     }
     this.live = live;
     this.log.info({ snapshot: id, ms: Math.round(performance.now() - started) }, "switched to the new snapshot");
-    if (previous) {
-      setTimeout(() => {
-        previous.timeseries.close();
-        previous.search.close();
-      }, RETIRE_AFTER_MS).unref();
-    }
+    if (previous) setTimeout(() => closeSnapshot(previous), RETIRE_AFTER_MS).unref();
   }
 
   /** Polls CURRENT: a snapshot published by another process is picked up without a restart. */
@@ -224,8 +218,7 @@ export class Services {
     if (this.watcher) clearInterval(this.watcher);
     await this.scans.close();
     await this.graph.close();
-    this.live?.timeseries.close();
-    this.live?.search.close();
+    if (this.live) closeSnapshot(this.live);
     this.duck.closeSync();
     this.state.close();
   }
@@ -253,4 +246,10 @@ export class Services {
     const code = await proc.exited;
     if (code !== 0) throw new Error(`building the default dataset failed (exit code ${code}); see the log above`);
   }
+}
+
+/** Releases what a snapshot holds beyond memory: its SQL database and its search workers. */
+function closeSnapshot(live: LiveSnapshot): void {
+  live.timeseries.close();
+  live.search.close();
 }
