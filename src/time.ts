@@ -6,3 +6,8 @@
 export function isoSeconds(date: Date = new Date()): string {
   return date.toISOString().replace(/\.\d+Z$/, "Z");
 }
+
+/** The day `days` after a day ("2024-07-01", -1 -> "2024-06-30"). */
+export function addDays(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}

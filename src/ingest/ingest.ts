@@ -39,7 +39,7 @@ import { RawStore } from "./raw-store.ts";
 import { type ProviderId, ProviderOutput } from "./records.ts";
 import { type ResolveStats, resolve } from "./resolve.ts";
 import { type ProviderSeries, writeSeries } from "./series.ts";
-import { isoSeconds } from "../time.ts";
+import { addDays, isoSeconds } from "../time.ts";
 
 export const CONFLICTS_FILE = "conflicts.json";
 export const INGEST_REPORT_FILE = "ingest.json";
@@ -249,7 +249,10 @@ async function readProviders(
         today,
         detailLimit: source.detailLimit,
         // The last stored day is asked again: it may have been taken mid-day (this run's rows win).
-        since: (k) => dayBefore(cursors[id]?.[k]),
+        since: (k) => {
+          const cursor = cursors[id]?.[k];
+          return cursor && addDays(cursor, -1);
+        },
         progress: (done, total) => options.onProgress?.({ provider: id, step: "fetch", done, total }),
       };
       try {
@@ -366,11 +369,6 @@ function neighbourSignatures(world: World, only?: Set<string>): Map<string, stri
     if (name !== undefined) out.set(id, `${name}\u0000${object[i]}`);
   }
   return out;
-}
-
-function dayBefore(day: string | undefined): string | undefined {
-  if (!day) return undefined;
-  return new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 }
 
 /** The demo's planted anomalies stay documented while their series are kept. */

@@ -10,6 +10,8 @@ import type { Kind } from "../timeseries/kinds.ts";
 import type { Bands, Severity } from "./bands.ts";
 import type { GraphFacts } from "./graph-facts.ts";
 import type { Narrator } from "./narratives.ts";
+/** Date arithmetic for detectors' SQL parameters, from the one place it is defined. */
+export { addDays } from "../time.ts";
 
 export const CATEGORIES = [
   "Smart Money & Insider Activity",
@@ -138,9 +140,6 @@ export function usd(value: number): string {
 }
 
 /** YYYY-MM-DD plus `days` (negative: before). */
-export function addDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-}
 
 /**
  * Types among `findings` that are independent of each other: taken strongest first, a type counts

@@ -32,6 +32,7 @@
 import type { Coverage } from "./coverage.ts";
 import { recompute } from "./unlocks.ts";
 import { type GroundTruth, type SeriesContext, q } from "./series-db.ts";
+import { addDays } from "../../time.ts";
 
 type Band = GroundTruth["band"];
 const BANDS: Band[] = ["low", "moderate", "high"];
@@ -148,10 +149,6 @@ export function plantUnlocks(s: SeriesContext, coverage: Coverage, asOf: string)
       note: `simultaneous unlocks across tokens whose protocols share 3+ investors (seed ${seed})`,
     });
   }
-}
-
-function addDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }
 
 /** Plants on protocol fundamentals (run after token series: one reshapes a token's price). */

@@ -6,6 +6,7 @@
  */
 import type { GenContext, VestingInfo } from "../synthetic/context.ts";
 import { MIN_FLOAT } from "../synthetic/vesting.ts";
+import { addDays } from "../../time.ts";
 
 export interface UnlockEvent {
   token: string;
@@ -26,11 +27,6 @@ export interface VestingToken {
   circulatingNow: number;
 }
 
-const DAY_MS = 86_400_000;
-
-function addDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-}
 
 /** Tranche dates of a schedule: every month (30 days) or quarter (91 days) from the cliff to the end. */
 function trancheDates(schedule: VestingInfo): string[] {

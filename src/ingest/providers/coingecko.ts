@@ -29,6 +29,7 @@ import { ProviderError } from "../http.ts";
 import type { ProviderOutput, SeriesRow } from "../records.ts";
 import { addressKey, key } from "../records.ts";
 import type { RawStore } from "../raw-store.ts";
+import { addDays } from "../../time.ts";
 
 export const DEFAULT_API = "https://api.coingecko.com/api/v3";
 /** Coins per `/coins/markets` page (the API's maximum). */
@@ -39,7 +40,6 @@ const MAX_PAGES = 100;
 export const HISTORY_DAYS = 365;
 
 const P = "coingecko" as const;
-const DAY_MS = 86_400_000;
 
 // ---- response shapes (CoinGecko API v3) ----
 
@@ -103,10 +103,6 @@ function apiBase(settings: { urls: Record<string, string> }): string {
 /** 1 for the largest coin, 0.8 for the 10th, 0.6 for the 100th, 0.4 for the 1000th, at least 0.01. */
 export function prominenceOfRank(rank: number): number {
   return Math.max(0.01, Math.min(1, 1 - Math.log10(rank) / 5));
-}
-
-function addDays(day: string, n: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
 }
 
 const unixOf = (day: string) => Math.floor(Date.parse(`${day}T00:00:00Z`) / 1000);

@@ -30,6 +30,7 @@ import { fetchOnce } from "../connector.ts";
 import { ProviderError } from "../http.ts";
 import type { RawStore } from "../raw-store.ts";
 import { type SeriesRow, dayOf, key } from "../records.ts";
+import { addDays } from "../../time.ts";
 
 export const SNAPSHOT_API = "https://hub.snapshot.org/graphql";
 /** The hub's largest `first` for proposals; a shorter page is the last. */
@@ -170,10 +171,6 @@ const spaceKey = (id: string) => key("Organization", "snapshot", id);
 const proposalKey = (id: string) => key("GovernanceProposal", "snapshot", id);
 
 const unixOf = (day: string) => Math.floor(Date.parse(`${day}T00:00:00Z`) / 1000);
-function addDays(day: string, days: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Votes and results.
 

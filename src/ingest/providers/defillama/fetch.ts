@@ -6,8 +6,9 @@ import type { FetchContext } from "../../connector.ts";
 import { fetchOnce } from "../../connector.ts";
 import { ProviderError } from "../../http.ts";
 import type { RawStore } from "../../raw-store.ts";
-import { daysBefore, P, poolKey, PROTOCOL_LOOKBACK_DAYS, protocolKey, stablecoinKey } from "./keys.ts";
+import { P, poolKey, PROTOCOL_LOOKBACK_DAYS, protocolKey, stablecoinKey } from "./keys.ts";
 import { numberOr0, record, savedSchema } from "./schemas.ts";
+import { addDays } from "../../../time.ts";
 
 export const DEFAULT_URLS = {
   api: "https://api.llama.fi",
@@ -101,7 +102,8 @@ export async function fetchAll(ctx: FetchContext): Promise<void> {
     slugs,
     CONCURRENCY,
     async (slug) => {
-      const since = daysBefore(ctx.since(protocolKey(slug)), PROTOCOL_LOOKBACK_DAYS);
+      const cursor = ctx.since(protocolKey(slug));
+      const since = cursor && addDays(cursor, -PROTOCOL_LOOKBACK_DAYS);
       const path = encodeURIComponent(slug);
       // A detail the list names but DefiLlama no longer serves (404) is skipped, not a failed run.
       await saveIfAny(ctx, `protocol/${slug}`, `${u.api}/protocol/${path}`, since);

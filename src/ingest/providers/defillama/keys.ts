@@ -1,6 +1,6 @@
 /**
  * @module ingest/providers/defillama/keys
- * Keys, ids and day arithmetic shared by DefiLlama's fetch and parse.
+ * Keys and ids shared by DefiLlama's fetch and parse.
  */
 import { slugify } from "../../../graph/vocabulary.ts";
 import { key } from "../../records.ts";
@@ -13,12 +13,6 @@ export const P = "defillama" as const;
  * rows whole with complete ones. Pools and stablecoins have no such lag.
  */
 export const PROTOCOL_LOOKBACK_DAYS = 2;
-
-export function daysBefore(day: string | undefined, days: number): string | undefined {
-  if (!day) return undefined;
-  const ms = Date.parse(`${day}T00:00:00Z`);
-  return Number.isFinite(ms) ? new Date(ms - days * 86_400_000).toISOString().slice(0, 10) : undefined;
-}
 
 export const protocolKey = (slug: string) => key("Protocol", P, slug);
 export const chainKey = (name: string) => key("Chain", P, name);
