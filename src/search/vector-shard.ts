@@ -30,7 +30,7 @@ export interface ShardHits {
 
 /** Candidates taken from the codes for a final k: enough that near-ties lost to rounding come back. */
 const candidates = (k: number) => k + 50;
-/** Below this many rows a slice is scored exactly (about 0.04 ms for a thousand, against 0.2 ms for codes and rescoring). */
+/** Below this many rows a slice is scored exactly (730 chains: 0.08 ms, against 0.2 ms for codes and rescoring). */
 const EXACT_BELOW = 10_000;
 
 interface Slice {
