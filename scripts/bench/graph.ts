@@ -4,7 +4,9 @@
  * Prints: snapshot build time, quads, snapshot bytes; time from start to listening and to ready;
  * RSS of the server and its graph process after load; p50/p99 of a SPARQL point query (one entity
  * and its neighbours) over HTTP beside the same query on a raw in-process Oxigraph store (ratio);
- * and the p99 of GET /api/schema while heavy SPARQL aggregates run.
+ * beside the floor of any HTTP server in front of the engine (bare-sparql-server.ts: Bun.serve with the
+ * store on its main thread, no isolation or framework); and the p99 of GET /api/schema while heavy
+ * SPARQL aggregates run.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -102,6 +104,27 @@ rows.push([
   "HTTP / raw ratio p50 / p99",
   `${(percentile(http, 50) / percentile(raw, 50)).toFixed(2)} / ${(percentile(http, 99) / percentile(raw, 99)).toFixed(2)}`,
 ]);
+
+// The floor: the same queries through a bare Bun.serve with the store on its main thread.
+const bare = Bun.spawn([process.execPath, join(import.meta.dir, "bare-sparql-server.ts"), join(snapshotDir, manifest.files.graph), JSON.stringify(manifest.namespaces)], {
+  stdout: "pipe",
+  stderr: "inherit",
+});
+const barePort = Number(new TextDecoder().decode((await bare.stdout.getReader().read()).value).trim());
+const bareQuery = async (query: string) => (await fetch(`http://127.0.0.1:${barePort}/`, { method: "POST", body: JSON.stringify({ query }) })).json();
+for (let i = 0; i < 100; i++) await bareQuery(pointQuery(entities[i % entities.length]));
+const floor: number[] = [];
+for (let i = 0; i < n; i++) {
+  const t = performance.now();
+  await bareQuery(pointQuery(entities[i % entities.length]));
+  floor.push(performance.now() - t);
+}
+bare.kill();
+rows.push([
+  "floor: bare Bun.serve + Oxigraph on its main thread p50 / p99 (ms)",
+  `${percentile(floor, 50).toFixed(2)} / ${percentile(floor, 99).toFixed(2)}`,
+]);
+rows.push(["  floor / raw ratio p50; ckg HTTP / floor p50", `${(percentile(floor, 50) / percentile(raw, 50)).toFixed(2)}; ${(percentile(http, 50) / percentile(floor, 50)).toFixed(2)}`]);
 
 // 4. GET /api/schema while heavy aggregates run on the graph.
 let heavyRuns = 0;
