@@ -74,13 +74,18 @@ const entities = (await sparqlHttp(`SELECT ?e WHERE { ?e a ckg:Protocol } LIMIT 
 const pointQuery = (uri: string) =>
   `SELECT ?direction ?p ?n ?name WHERE { { <${uri}> ?p ?n BIND("out" AS ?direction) } UNION { ?n ?p <${uri}> BIND("in" AS ?direction) } OPTIONAL { ?n schema:name ?name } }`;
 const n = Number(values.queries);
-for (let i = 0; i < 100; i++) await sparqlHttp(pointQuery(entities[i % entities.length]));
-const http: number[] = [];
-for (let i = 0; i < n; i++) {
-  const t = performance.now();
-  await sparqlHttp(pointQuery(entities[i % entities.length]));
-  http.push(performance.now() - t);
+/** Latencies of n point queries (after 100 to warm up), the entities taken in turn. */
+async function timePointQueries(send: (query: string) => Promise<unknown>): Promise<number[]> {
+  for (let i = 0; i < 100; i++) await send(pointQuery(entities[i % entities.length]));
+  const samples: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await send(pointQuery(entities[i % entities.length]));
+    samples.push(performance.now() - t);
+  }
+  return samples;
 }
+const http = await timePointQueries(sparqlHttp);
 const store = new GraphStore();
 const loaded = store.load(join(snapshotDir, manifest.files.graph));
 const raw: number[] = [];
@@ -112,13 +117,7 @@ const bare = Bun.spawn([process.execPath, join(import.meta.dir, "bare-sparql-ser
 });
 const barePort = Number(new TextDecoder().decode((await bare.stdout.getReader().read()).value).trim());
 const bareQuery = async (query: string) => (await fetch(`http://127.0.0.1:${barePort}/`, { method: "POST", body: JSON.stringify({ query }) })).json();
-for (let i = 0; i < 100; i++) await bareQuery(pointQuery(entities[i % entities.length]));
-const floor: number[] = [];
-for (let i = 0; i < n; i++) {
-  const t = performance.now();
-  await bareQuery(pointQuery(entities[i % entities.length]));
-  floor.push(performance.now() - t);
-}
+const floor = await timePointQueries(bareQuery);
 bare.kill();
 rows.push([
   "floor: bare Bun.serve + Oxigraph on its main thread p50 / p99 (ms)",
