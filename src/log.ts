@@ -52,8 +52,8 @@ export function hideSecrets(object: Record<string, unknown>): Record<string, unk
 }
 
 function hideNested(object: Record<string, unknown>): Record<string, unknown> {
-  for (const key in object) if (SECRET_KEYS.has(key)) return Object.fromEntries(Object.entries(object).map(([k, v]) => [k, SECRET_KEYS.has(k) ? HIDDEN : v]));
-  return object;
+  if (!Object.keys(object).some((key) => SECRET_KEYS.has(key))) return object;
+  return Object.fromEntries(Object.entries(object).map(([key, value]) => [key, SECRET_KEYS.has(key) ? HIDDEN : value]));
 }
 
 /** A logger that writes nothing: tests and library callers that do not care. */

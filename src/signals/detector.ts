@@ -139,8 +139,6 @@ export function usd(value: number): string {
   return `${sign}${abs.toFixed(0)} USD`;
 }
 
-/** YYYY-MM-DD plus `days` (negative: before). */
-
 /**
  * Types among `findings` that are independent of each other: taken strongest first, a type counts
  * when it reads none of the inputs of a type already counted (insider-accumulation and flow-anomaly

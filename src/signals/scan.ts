@@ -62,7 +62,6 @@ export interface ScanReport {
   state: ApplyCounts;
 }
 
-
 export async function runScan(options: ScanOptions): Promise<ScanReport> {
   const now = options.now ?? (() => new Date());
   const started = now();

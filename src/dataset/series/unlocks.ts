@@ -27,7 +27,6 @@ export interface VestingToken {
   circulatingNow: number;
 }
 
-
 /** Tranche dates of a schedule: every month (30 days) or quarter (91 days) from the cliff to the end. */
 function trancheDates(schedule: VestingInfo): string[] {
   const step = schedule.frequency === "monthly" ? 30 : 91;
