@@ -17,3 +17,7 @@ declare module "*.ttl" {
   const text: string;
   export default text;
 }
+declare module "*.tsv" {
+  const text: string;
+  export default text;
+}

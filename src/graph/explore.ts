@@ -86,16 +86,21 @@ export interface ExploreDeps {
 
 const NODE_TYPES = new Set<string>([...ENTITY_TYPES, ...SUPPORT_TYPES]);
 
+/**
+ * The entity a name means, as search finds it: its name, an alias or its symbol (case, spaces and
+ * punctuation ignored), the most prominent first (a name match counts a little more than a symbol
+ * or alias match); `others` are the rest, for other_matches. A URI names one entity.
+ */
 export function resolveEntity(names: NameIndex, text: string, type?: NodeType): { node: IndexedNode; others: IndexedNode[] } {
   const trimmed = text.trim();
   if (/^https?:\/\//i.test(trimmed)) {
     const node = names.byUri(trimmed);
     if (node && (!type || node.type === type)) return { node, others: [] };
   } else {
-    const [node, ...others] = names.exact(trimmed, type);
+    const [node, ...others] = names.exactAny(trimmed, (t) => type === undefined || t === type);
     if (node) return { node, others };
   }
-  const otherTypes = type ? names.exact(trimmed).map((n) => n.type) : [];
+  const otherTypes = type ? names.exactAny(trimmed, () => true).map((n) => n.type) : [];
   const suggestions = names.suggest(trimmed, { type, limit: 5 });
   const hint = otherTypes.length > 0 ? ` It exists as ${[...new Set(otherTypes)].join(", ")}.` : "";
   throw new CkgError("entity_not_found", `No ${type ?? "entity"} is named "${trimmed}".${hint} Find names with /api/search.`, {

@@ -71,6 +71,7 @@ export const RELATIONS = [
   "parentProtocol",
   "successorOf",
   "parentChain",
+  "sameNetworkAs",
   "bridgedFrom",
   "deployedOn",
   "nativeToken",

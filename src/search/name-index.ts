@@ -11,6 +11,7 @@ import { distance } from "fastest-levenshtein";
 import type { DuckDBInstance } from "@duckdb/node-api";
 import { sqlString, withConnection } from "../store/duckdb.ts";
 import { type NodeType, type Namespaces, entityIdOf } from "../graph/vocabulary.ts";
+import { WordIndex } from "./word-index.ts";
 
 export interface IndexedNode {
   id: string;
@@ -27,6 +28,9 @@ export function normalizeName(text: string): string {
   return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/\s+/g, "");
 }
 
+/** See exactAny. */
+const NAME_MATCH_BONUS = 0.15;
+
 /** How many names starting like a missed query are ranked by edit distance for suggestions. */
 const SUGGESTION_CANDIDATES = 400;
 
@@ -34,6 +38,8 @@ export class NameIndex {
   private readonly byId = new Map<string, number>();
   /** Normalised symbols and aliases to positions: exact matches other than the name. */
   private readonly byOtherKey = new Map<string, number[]>();
+  /** The words of every name and alias, for lexical search. */
+  readonly words: WordIndex;
 
   /** Columns in `keys` order (sorted). */
   private constructor(
@@ -59,6 +65,7 @@ export class NameIndex {
         } else this.byOtherKey.set(key, [i]);
       }
     }
+    this.words = WordIndex.build(ids.length, (i) => [names[i]!, ...aliases[i]!]);
   }
 
   static async fromParquet(duck: DuckDBInstance, file: string, ns: Namespaces): Promise<NameIndex> {
@@ -128,43 +135,43 @@ export class NameIndex {
     return id === undefined ? undefined : this.get(id);
   }
 
-  /** Nodes whose normalised name equals the text's, most prominent first; optionally of one type. */
-  exact(text: string, type?: NodeType): IndexedNode[] {
-    const key = normalizeName(text);
-    const out: IndexedNode[] = [];
-    for (let i = this.lowerBound(key); i < this.keys.length && this.keys[i] === key; i++) {
-      if (type === undefined || this.types[i] === type) out.push(this.node(i));
-    }
-    return out;
-  }
-
   /**
-   * Nodes whose name, symbol or an alias equals the text (normalised): names first, then symbols
-   * and aliases, each by prominence.
+   * Nodes whose name, symbol or an alias equals the text (normalised), most prominent first; a
+   * match on the name counts a little more than one on a symbol or alias (NAME_MATCH_BONUS), so
+   * the token named "USDT" on one chain does not pass Tether's USDT.
    */
   exactAny(text: string, accept: (type: NodeType) => boolean): IndexedNode[] {
     const key = normalizeName(text);
-    const seen = new Set<number>();
-    const byName: number[] = [];
-    for (let i = this.lowerBound(key); i < this.keys.length && this.keys[i] === key; i++) byName.push(i);
-    const others = (this.byOtherKey.get(key) ?? []).slice().sort((a, b) => this.prominence[b]! - this.prominence[a]!);
-    const out: IndexedNode[] = [];
-    for (const i of [...byName, ...others]) {
-      if (seen.has(i) || !accept(this.types[i]!)) continue;
-      seen.add(i);
-      out.push(this.node(i));
+    const found = new Map<number, number>();
+    for (let i = this.lowerBound(key); i < this.keys.length && this.keys[i] === key; i++) {
+      if (accept(this.types[i]!)) found.set(i, this.prominence[i]! + NAME_MATCH_BONUS);
     }
-    return out;
+    for (const i of this.byOtherKey.get(key) ?? []) {
+      if (!found.has(i) && accept(this.types[i]!)) found.set(i, this.prominence[i]!);
+    }
+    return [...found].sort((a, b) => b[1] - a[1]).map(([i]) => this.node(i));
   }
 
   /**
-   * The closest names to a text that matched nothing: names starting with the longest prefix of it
-   * that any name starts with, ranked by edit distance, then prominence. Bounded work (a few hundred
-   * comparisons), whatever the index size.
+   * The closest names to a text that matched nothing: entities whose name or alias holds every word
+   * of it (or a prefix or close spelling: the word index), the more prominent first, then whole
+   * names spelled close to it. Bounded work, whatever the index size.
    */
   suggest(text: string, options: { type?: NodeType; limit?: number } = {}): IndexedNode[] {
+    const limit = options.limit ?? 5;
     const accept = (type: NodeType) => options.type === undefined || type === options.type;
-    return this.closeNames(text, accept, options.limit ?? 5).map((c) => c.node);
+    const words = this.words.match(text, (i) => accept(this.types[i]!));
+    const ranked = Array.from(words.positions, (position, i) => ({ position, rank: words.scores[i]! * (0.9 + 0.1 * this.prominence[position]!) }))
+      .sort((a, b) => b.rank - a.rank)
+      .slice(0, limit)
+      .map((r) => r.position);
+    const seen = new Set(ranked);
+    for (const { node } of this.closeNames(text, accept, limit)) {
+      const position = this.byId.get(node.id)!;
+      if (!seen.has(position)) ranked.push(position);
+      seen.add(position);
+    }
+    return ranked.slice(0, limit).map((i) => this.node(i));
   }
 
   /**

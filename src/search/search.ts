@@ -1,13 +1,23 @@
 /**
  * @module search/search
- * Search: exact names, symbols and aliases first (similarity 1.0), then entities by decreasing
- * similarity: close spellings of a name (1 - edit distance / length) and vector neighbours of the
- * query's meaning (cosine), each nudged by the entity's prominence. The type filter applies
- * before the top-k cut.
+ * Search in two tiers, with similarities that mean the same thing for every query:
+ * - 1.0: the query is an entity's name, symbol or alias (case, spaces and punctuation ignored),
+ *   most prominent first.
+ * - 0.80 to 0.99 (lexical): every word of the query is a word of the entity's name or an alias, a
+ *   prefix of one, or a close spelling of one ("arbitrum" -> Arbitrum One, "arbitrm", "coinbsae"),
+ *   or the whole query is a close spelling of the name ("uniswp"). Higher: rarer words matched
+ *   exactly, more of the name covered, a more prominent entity.
+ * - below 0.80 (meaning): the vector neighbours of the query's meaning:
+ *   0.8 x cosine, nudged by prominence and the type prior. 0.4 (cosine 0.5) is a fair neighbour,
+ *   below 0.3 little is shared.
+ * A query that names something (the whole name, alias or symbol of an entity, typos aside) is
+ * answered from the names alone: no vector scan. Otherwise, when the name matches do not fill
+ * `limit`, the meaning neighbours fill the rest. The type filter applies before the top-k cut.
  *
- * total_count is the number of entities found: the exact matches plus every close spelling and
- * vector neighbour with similarity of at least MIN_SIMILARITY, looking at most SEARCH_DEPTH deep per entity type
- * (SCOPED_SEARCH_DEPTH when the query names a chain: "... on solana"; see chain-scope).
+ * total_count is the number of entities found: every exact and lexical match, plus, when the
+ * meaning neighbours were asked, every one with similarity of at least MIN_SIMILARITY, looking at
+ * most SEARCH_DEPTH deep per entity type (SCOPED_SEARCH_DEPTH when the query names a chain: "...
+ * on solana"; see chain-scope).
  */
 import { z } from "zod";
 import { ENTITY_TYPES, type EntityType, type NodeType } from "../graph/vocabulary.ts";
@@ -17,12 +27,17 @@ import type { NameIndex } from "./name-index.ts";
 import { readIds } from "./vector-files.ts";
 import type { VectorIndexes } from "./vector-index.ts";
 
-export const MIN_SIMILARITY = 0.4;
+export const MIN_SIMILARITY = 0.3;
 /**
  * A name counts as a misspelling of the query up to about one wrong letter in four ("etherium",
  * "uniswp"); farther, "blockchain gaming" would find "Blockchain Capital" by spelling alone.
  */
 const MIN_SPELLING_SIMILARITY = 0.75;
+/** A whole-name misspelling weighs like a close spelling of each word (0.85 for one edit). */
+const SPELLING_WEIGHT = 0.9;
+/** Where the lexical tier starts; meaning neighbours stay below it. */
+export const LEXICAL_FLOOR = 0.8;
+const MEANING_CEILING = LEXICAL_FLOOR;
 /** How deep the vector search looks per entity type (and so the most total_count can count beyond exact matches). */
 export const SEARCH_DEPTH = 100;
 /** A question scoped to a chain looks deeper, since entities elsewhere are set back by OFF_CHAIN. */
@@ -51,12 +66,12 @@ export type SearchAnswer = z.infer<typeof searchAnswerSchema>;
 const TYPE_PRIOR: Partial<Record<NodeType, number>> = { Pool: 0.8, Person: 0.95 };
 
 /**
- * Similarity nudged by prominence (size, market cap: at most a tenth off) and the type prior:
- * among equally close matches the larger, better-known entity comes first.
+ * Prominence (size, lists, deployments: at most a tenth off) and the type prior: among equally
+ * close matches the larger, better-known entity comes first.
  */
-function rank(similarity: number, type: NodeType, prominence: number, filtered: boolean, offScope: boolean): number {
+function nudge(type: NodeType, prominence: number, filtered: boolean, offScope: boolean): number {
   const prior = (filtered ? 1 : (TYPE_PRIOR[type] ?? 1)) * (offScope ? OFF_CHAIN : 1);
-  return similarity * (0.9 + 0.1 * prominence) * prior;
+  return (0.9 + 0.1 * prominence) * prior;
 }
 
 export interface SearchDeps {
@@ -81,34 +96,27 @@ export async function search(deps: SearchDeps, input: SearchInput): Promise<Sear
   const filtered = input.entity_types !== undefined;
   const accept = (type: NodeType) => (types as readonly string[]).includes(type);
   const exact = names.exactAny(input.query, accept);
-  const exactPositions = new Set(exact.map((n) => names.positionOf(n.id)));
+  const taken = new Set(exact.map((n) => names.positionOf(n.id)!));
 
-  // Candidates by position in the name index: best similarity each.
-  const others = new Map<number, number>();
-  const consider = (position: number | undefined, similarity: number) => {
-    if (position === undefined || position < 0 || exactPositions.has(position) || Number.isNaN(similarity)) return;
-    if ((others.get(position) ?? -1) < similarity) others.set(position, similarity);
-  };
-  for (const { node, similarity } of names.closeNames(input.query, accept, 20)) {
-    if (similarity >= MIN_SPELLING_SIMILARITY) consider(names.positionOf(node.id), similarity);
+  const lexical = lexicalMatches(names, input.query, accept, taken);
+  const ranked: { position: number; similarity: number }[] = [];
+  for (const [position, { score }] of lexical) {
+    const nudged = score * nudge(names.typeAt(position), names.prominenceAt(position), filtered, false);
+    ranked.push({ position, similarity: LEXICAL_FLOOR + (1 - LEXICAL_FLOOR - 0.01) * nudged });
+    taken.add(position);
   }
-  const scope = findChainScope(input.query, names);
-  const vector = await deps.embedder.embedQuery(scope?.rest ?? input.query);
-  if (vector.some((v) => v !== 0)) {
-    const depth = Math.max(scope ? SCOPED_SEARCH_DEPTH : SEARCH_DEPTH, input.limit);
-    for (const hit of await deps.vectors.search(vector, depth, types)) consider(deps.positions.get(hit.type)?.[hit.row], hit.similarity);
+  let found = exact.length + lexical.size;
+  // A query that names something (an exact hit, or every word of some name) is answered from the
+  // names alone, without a vector scan; so is one whose name matches fill the page. Otherwise
+  // ("staking", "lending protocol") the meaning neighbours fill the rest, below the name matches.
+  const namesSomething = exact.length > 0 || [...lexical.values()].some((m) => m.complete);
+  if (!namesSomething && found < input.limit) {
+    const meaning = (await meaningMatches(deps, input, types, filtered)).filter((m) => !taken.has(m.position));
+    ranked.push(...meaning);
+    found += meaning.filter((r) => r.similarity >= MIN_SIMILARITY).length;
   }
-  const offScope = (position: number) => scope !== undefined && !deps.deployments.on(names.idAt(position), scope.chains);
-
-  // The reported similarity is the ranking score itself, so results read in decreasing order.
-  const ranked = Array.from(others, ([position, similarity]) => ({
-    position,
-    similarity: rank(similarity, names.typeAt(position), names.prominenceAt(position), filtered, offScope(position)),
-  })).sort((a, b) => b.similarity - a.similarity);
-  const results = [
-    ...exact.map((node) => ({ node, similarity: 1 })),
-    ...ranked.slice(0, input.limit).map((r) => ({ node: names.at(r.position), similarity: r.similarity })),
-  ].slice(0, input.limit);
+  const best = topK(ranked, Math.max(0, input.limit - exact.length));
+  const results = [...exact.map((node) => ({ node, similarity: 1 })), ...best.map((r) => ({ node: names.at(r.position), similarity: r.similarity }))].slice(0, input.limit);
   return {
     status: "success",
     query: input.query,
@@ -118,6 +126,63 @@ export async function search(deps: SearchDeps, input: SearchInput): Promise<Sear
       labels: node.labels,
       similarity: Math.round(similarity * 10_000) / 10_000,
     })),
-    total_count: exact.length + ranked.filter((r) => r.similarity >= MIN_SIMILARITY).length,
+    total_count: found,
   };
+}
+
+interface LexicalMatch {
+  /** 0..1: how well and how rare the matched words are, how much of the name they cover. */
+  score: number;
+  /** The query spells a whole name or alias (typos and prefixes aside). */
+  complete: boolean;
+}
+
+/**
+ * Entities whose name or alias holds every word of the query (or a prefix or close spelling of
+ * it), and whole names spelled close to the query ("uniswp", "arbitrumon").
+ */
+function lexicalMatches(names: NameIndex, query: string, accept: (type: NodeType) => boolean, exclude: Set<number>): Map<number, LexicalMatch> {
+  const out = new Map<number, LexicalMatch>();
+  const words = names.words.match(query, (position) => !exclude.has(position) && accept(names.typeAt(position)));
+  for (let i = 0; i < words.count; i++) out.set(words.positions[i]!, { score: words.scores[i]!, complete: words.complete[i] === 1 });
+  for (const { node, similarity } of names.closeNames(query, accept, 20)) {
+    const position = names.positionOf(node.id)!;
+    if (similarity < MIN_SPELLING_SIMILARITY || exclude.has(position)) continue;
+    out.set(position, { score: Math.max(out.get(position)?.score ?? 0, similarity * SPELLING_WEIGHT), complete: true });
+  }
+  return out;
+}
+
+/** Vector neighbours of the query's meaning, scoped to a chain when the query names one after "on". */
+async function meaningMatches(deps: SearchDeps, input: SearchInput, types: readonly EntityType[], filtered: boolean): Promise<{ position: number; similarity: number }[]> {
+  const { names } = deps;
+  const scope = findChainScope(input.query, names);
+  const vector = await deps.embedder.embedQuery(scope?.rest ?? input.query);
+  if (!vector.some((v) => v !== 0)) return [];
+  const best = new Map<number, number>();
+  const depth = Math.max(scope ? SCOPED_SEARCH_DEPTH : SEARCH_DEPTH, input.limit);
+  for (const hit of await deps.vectors.search(vector, depth, types)) {
+    const position = deps.positions.get(hit.type)?.[hit.row];
+    if (position === undefined || position < 0 || Number.isNaN(hit.similarity)) continue;
+    if ((best.get(position) ?? -1) < hit.similarity) best.set(position, hit.similarity);
+  }
+  const offScope = (position: number) => scope !== undefined && !deps.deployments.on(names.idAt(position), scope.chains);
+  return Array.from(best, ([position, cosine]) => ({
+    position,
+    similarity: MEANING_CEILING * Math.max(0, cosine) * nudge(names.typeAt(position), names.prominenceAt(position), filtered, offScope(position)),
+  }));
+}
+
+/** The k best by similarity, in decreasing order (one pass; a lexical answer can hold 100,000 pools). */
+function topK<T extends { similarity: number }>(items: T[], k: number): T[] {
+  const best: T[] = [];
+  if (k <= 0) return best;
+  for (const item of items) {
+    if (best.length === k && item.similarity <= best[k - 1]!.similarity) continue;
+    let at = best.length;
+    while (at > 0 && best[at - 1]!.similarity < item.similarity) at--;
+    best.splice(at, 0, item);
+    if (best.length > k) best.pop();
+  }
+  return best;
 }

@@ -1,0 +1,254 @@
+/**
+ * @module search/word-index
+ * The words of every name and alias, for lexical search. A query matches an entity when each of
+ * its words matches a word of the entity's name or of one alias: the same word, a word it starts
+ * ("arbi" -> arbitrum), or a close spelling ("arbitrm", "coinbsae": one edit in words of 4 to 7
+ * letters, two from 8 on; swapping two neighbouring letters is one edit).
+ *
+ * Layout: the sorted vocabulary and, per word, the name-index positions of the entities that use
+ * it, in one Int32Array (CSR), with the word count of the shortest text (name or alias) the word
+ * came from, for coverage. Close spellings are found by walking the sorted vocabulary as an
+ * implicit trie with one edit-distance row per depth (Damerau, optimal string alignment), pruned
+ * as soon as a row's minimum passes the allowed distance: a lookup visits a few thousand
+ * prefixes, not the whole vocabulary.
+ */
+
+/** The words of a text: letters and digits of any script, accents folded, lower case. */
+export function nameWords(text: string): string[] {
+  return text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 0);
+}
+
+/** A query word of 3+ letters also matches the words it starts. */
+const MIN_PREFIX = 3;
+/** A short prefix ("tra") starts thousands of words: the most used ones are kept. */
+const MAX_PREFIX_EXPANSIONS = 256;
+/** Queries longer than this are questions, not names. */
+const MAX_QUERY_WORDS = 8;
+
+/** Match quality of one query word against one name word, 0..1. */
+const EXACT = 1;
+const prefixQuality = (queryLength: number, wordLength: number) => 0.7 + 0.25 * (queryLength / wordLength);
+const spellingQuality = (distance: number) => 0.85 - 0.1 * (distance - 1);
+export const allowedEdits = (length: number) => (length >= 8 ? 2 : length >= 4 ? 1 : 0);
+
+export interface WordMatches {
+  /** Name-index positions of the entities every query word matched. */
+  positions: Int32Array;
+  /** Per position: 0..1, how well the words matched (weighted by rarity) and how much of the name they cover. */
+  scores: Float32Array;
+  /** Per position: 1 when the query's words are all the words of a name or alias (typos and prefixes aside). */
+  complete: Uint8Array;
+  count: number;
+}
+
+const NO_MATCHES: WordMatches = { positions: new Int32Array(0), scores: new Float32Array(0), complete: new Uint8Array(0), count: 0 };
+
+interface Expansion {
+  word: number;
+  quality: number;
+}
+
+export class WordIndex {
+  /** Scratch space for one match at a time (matching is synchronous). */
+  private readonly mask: Uint8Array;
+  private readonly sum: Float32Array;
+  private readonly words: Uint8Array;
+  private readonly touched: Int32Array;
+
+  private constructor(
+    private readonly vocab: string[],
+    /** Postings of vocab[i]: postings[start[i] .. start[i + 1]). */
+    private readonly start: Int32Array,
+    private readonly postings: Int32Array,
+    /** Per posting: the number of words of the shortest text of that entity holding the word. */
+    private readonly textWords: Uint8Array,
+    private readonly entities: number,
+  ) {
+    this.mask = new Uint8Array(entities);
+    this.sum = new Float32Array(entities);
+    this.words = new Uint8Array(entities);
+    this.touched = new Int32Array(entities);
+  }
+
+  /** Indexes each position's texts (its name first, then its aliases). */
+  static build(count: number, textsAt: (position: number) => readonly string[]): WordIndex {
+    const byWord = new Map<string, number[]>();
+    for (let position = 0; position < count; position++) {
+      for (const text of textsAt(position)) {
+        const words = nameWords(text);
+        const length = Math.min(255, words.length);
+        for (const word of new Set(words)) {
+          let list = byWord.get(word);
+          if (!list) byWord.set(word, (list = []));
+          // One posting per entity and word: keep the shortest text's length.
+          if (list.length > 0 && list[list.length - 2] === position) list[list.length - 1] = Math.min(list[list.length - 1]!, length);
+          else list.push(position, length);
+        }
+      }
+    }
+    const vocab = [...byWord.keys()].sort();
+    const start = new Int32Array(vocab.length + 1);
+    let total = 0;
+    for (const [i, word] of vocab.entries()) {
+      start[i] = total;
+      total += byWord.get(word)!.length / 2;
+    }
+    start[vocab.length] = total;
+    const postings = new Int32Array(total);
+    const textWords = new Uint8Array(total);
+    for (const [i, word] of vocab.entries()) {
+      const list = byWord.get(word)!;
+      for (let j = 0; j < list.length; j += 2) {
+        postings[start[i]! + j / 2] = list[j]!;
+        textWords[start[i]! + j / 2] = list[j + 1]!;
+      }
+    }
+    return new WordIndex(vocab, start, postings, textWords, count);
+  }
+
+  get vocabularySize(): number {
+    return this.vocab.length;
+  }
+
+  /**
+   * The entities whose name or an alias matches every word of the query (see the module comment),
+   * among the accepted positions. Unordered; empty for an empty query or one of more than
+   * MAX_QUERY_WORDS words.
+   */
+  match(query: string, accept: (position: number) => boolean): WordMatches {
+    const queryWords = [...new Set(nameWords(query))];
+    if (queryWords.length === 0 || queryWords.length > MAX_QUERY_WORDS) return NO_MATCHES;
+    const expansions = queryWords.map((word) => this.expand(word));
+    // Rarer words weigh more: "arbitrum" says more than "one" in "arbitrum one".
+    const weights = expansions.map((list) => (list.length === 0 ? 0 : Math.log(1 + this.entities / (1 + this.frequency(list[0]!.word)))));
+    if (weights.some((w) => w === 0)) return NO_MATCHES;
+    const totalWeight = weights.reduce((a, b) => a + b, 0);
+    const full = (1 << queryWords.length) - 1;
+    const { mask, sum, words, touched } = this;
+    let touchedCount = 0;
+    // Rarest query word first: the first word's postings bound the candidates; later words only
+    // add to entities already touched, so a common word ("pool") costs a lookup per posting.
+    const order = queryWords.map((_, i) => i).sort((a, b) => weights[b]! - weights[a]!);
+    for (const [rank, i] of order.entries()) {
+      const bit = 1 << i;
+      // Expansions come best first, so the first one to reach an entity is its best for this word.
+      for (const { word, quality } of expansions[i]!) {
+        for (let p = this.start[word]!; p < this.start[word + 1]!; p++) {
+          const position = this.postings[p]!;
+          if (rank === 0) {
+            if (mask[position] !== 0 || !accept(position)) continue;
+            touched[touchedCount++] = position;
+            words[position] = this.textWords[p]!;
+          } else if (mask[position] === 0 || (mask[position]! & bit) !== 0) continue;
+          mask[position]! |= bit;
+          sum[position]! += weights[i]! * quality;
+          words[position] = Math.min(words[position]!, this.textWords[p]!);
+        }
+      }
+    }
+    const positions = new Int32Array(touchedCount);
+    const scores = new Float32Array(touchedCount);
+    const complete = new Uint8Array(touchedCount);
+    let count = 0;
+    for (let t = 0; t < touchedCount; t++) {
+      const position = touched[t]!;
+      if (mask[position] === full) {
+        const coverage = Math.min(1, queryWords.length / Math.max(1, words[position]!));
+        complete[count] = coverage === 1 ? 1 : 0;
+        positions[count] = position;
+        scores[count++] = (sum[position]! / totalWeight) * (0.75 + 0.25 * coverage);
+      }
+      mask[position] = 0;
+      sum[position] = 0;
+    }
+    return { positions: positions.subarray(0, count), scores: scores.subarray(0, count), complete: complete.subarray(0, count), count };
+  }
+
+  private frequency(word: number): number {
+    return this.start[word + 1]! - this.start[word]!;
+  }
+
+  /** The vocabulary words a query word matches, best first. */
+  private expand(word: string): Expansion[] {
+    const out: Expansion[] = [];
+    const at = this.lowerBound(word);
+    if (this.vocab[at] === word) out.push({ word: at, quality: EXACT });
+    if (word.length >= MIN_PREFIX) {
+      const end = this.lowerBound(`${word}\uffff`);
+      let prefixed: number[] = [];
+      for (let i = this.vocab[at] === word ? at + 1 : at; i < end; i++) prefixed.push(i);
+      if (prefixed.length > MAX_PREFIX_EXPANSIONS) prefixed = prefixed.sort((a, b) => this.frequency(b) - this.frequency(a)).slice(0, MAX_PREFIX_EXPANSIONS);
+      for (const i of prefixed) out.push({ word: i, quality: prefixQuality(word.length, this.vocab[i]!.length) });
+    }
+    // A word that is in the vocabulary is not misspelt: "ether" must not find "tether".
+    const edits = out.length > 0 && out[0]!.quality === EXACT ? 0 : allowedEdits(word.length);
+    if (edits > 0) {
+      const seen = new Set(out.map((e) => e.word));
+      this.closeSpellings(word, edits, (i, distance) => {
+        if (!seen.has(i)) out.push({ word: i, quality: spellingQuality(distance) });
+      });
+    }
+    return out.sort((a, b) => b.quality - a.quality);
+  }
+
+  /** Calls back every vocabulary word within `edits` (OSA distance, at least 1) of the word. */
+  private closeSpellings(word: string, edits: number, found: (index: number, distance: number) => void): void {
+    const n = word.length;
+    const codes = Array.from(word, (_, i) => word.charCodeAt(i));
+    // rows[d][i]: distance between word[0..i) and the walked prefix of length d.
+    const rows: Int32Array[] = [Int32Array.from({ length: n + 1 }, (_, i) => i)];
+    const prefix: number[] = [];
+    const vocab = this.vocab;
+    const walk = (depth: number, lo: number, hi: number): void => {
+      const row = rows[depth]!;
+      if (vocab[lo]!.length === depth) {
+        if (row[n]! <= edits && row[n]! > 0) found(lo, row[n]!);
+        lo++;
+      }
+      while (lo < hi) {
+        const c = vocab[lo]!.charCodeAt(depth);
+        // The words with this letter at this depth are contiguous: find where they end.
+        let a = lo + 1;
+        let b = hi;
+        while (a < b) {
+          const mid = (a + b) >> 1;
+          if (vocab[mid]!.charCodeAt(depth) > c) b = mid;
+          else a = mid + 1;
+        }
+        const next = (rows[depth + 1] ??= new Int32Array(n + 1));
+        next[0] = depth + 1;
+        let best = next[0];
+        for (let i = 1; i <= n; i++) {
+          const cost = codes[i - 1] === c ? 0 : 1;
+          let d = Math.min(row[i]! + 1, next[i - 1]! + 1, row[i - 1]! + cost);
+          if (i > 1 && depth > 0 && codes[i - 1] === prefix[depth - 1] && codes[i - 2] === c) d = Math.min(d, rows[depth - 1]![i - 2]! + 1);
+          next[i] = d;
+          if (d < best) best = d;
+        }
+        if (best <= edits) {
+          prefix[depth] = c;
+          walk(depth + 1, lo, a);
+        }
+        lo = a;
+      }
+    };
+    if (vocab.length > 0) walk(0, 0, vocab.length);
+  }
+
+  /** First vocabulary index whose word is not less than `word`. */
+  private lowerBound(word: string): number {
+    let lo = 0;
+    let hi = this.vocab.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.vocab[mid]! < word) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
