@@ -10,7 +10,7 @@
 import { distance } from "fastest-levenshtein";
 import type { DuckDBInstance } from "@duckdb/node-api";
 import { sqlString, withConnection } from "../store/duckdb.ts";
-import { type NodeType, type Namespaces, entityIdOf } from "../graph/vocabulary.ts";
+import { ENTITY_TYPES, type NodeType, type Namespaces, SUPPORT_TYPES, entityIdOf } from "../graph/vocabulary.ts";
 import { WordIndex } from "./word-index.ts";
 
 export interface IndexedNode {
@@ -28,6 +28,10 @@ export function normalizeName(text: string): string {
   return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/\s+/g, "");
 }
 
+/** Node types by code: a position's type as one byte (typeCodes), for loops over many positions. */
+const NODE_TYPES: readonly NodeType[] = [...ENTITY_TYPES, ...SUPPORT_TYPES];
+const CODE_OF = new Map(NODE_TYPES.map((type, code) => [type, code]));
+
 /** See exactAny. */
 const NAME_MATCH_BONUS = 0.15;
 
@@ -40,6 +44,9 @@ export class NameIndex {
   private readonly byOtherKey = new Map<string, number[]>();
   /** The words of every name and alias, for lexical search. */
   readonly words: WordIndex;
+  /** Per position: the node type's code (NODE_TYPES), and its prominence as a float. */
+  readonly typeCodes: Uint8Array;
+  readonly prominences: Float32Array;
 
   /** Columns in `keys` order (sorted). */
   private constructor(
@@ -65,7 +72,9 @@ export class NameIndex {
         } else this.byOtherKey.set(key, [i]);
       }
     }
-    this.words = WordIndex.build(ids.length, (i) => [names[i]!, ...aliases[i]!]);
+    this.typeCodes = Uint8Array.from(types, (type) => CODE_OF.get(type) ?? 255);
+    this.prominences = Float32Array.from(prominence);
+    this.words = WordIndex.build(ids.length, (i) => [names[i]!, ...aliases[i]!], this.typeCodes);
   }
 
   static async fromParquet(duck: DuckDBInstance, file: string, ns: Namespaces): Promise<NameIndex> {
@@ -95,6 +104,18 @@ export class NameIndex {
       (c.prominence as number[]).map(Number),
       (c.aliases as (string[] | null)[]).map((a) => a ?? []),
     );
+  }
+
+  /** A table by type code: 1 where the type is accepted (WordIndex.match). */
+  typeTable(accept: (type: NodeType) => boolean): Uint8Array {
+    const table = new Uint8Array(256);
+    for (const [code, type] of NODE_TYPES.entries()) table[code] = accept(type) ? 1 : 0;
+    return table;
+  }
+
+  /** The code of a type in typeCodes. */
+  static codeOf(type: NodeType): number {
+    return CODE_OF.get(type)!;
   }
 
   get size(): number {
@@ -160,7 +181,7 @@ export class NameIndex {
   suggest(text: string, options: { type?: NodeType; limit?: number } = {}): IndexedNode[] {
     const limit = options.limit ?? 5;
     const accept = (type: NodeType) => options.type === undefined || type === options.type;
-    const words = this.words.match(text, (i) => accept(this.types[i]!));
+    const words = this.words.match(text, this.typeTable(accept));
     const ranked = Array.from(words.positions, (position, i) => ({ position, rank: words.scores[i]! * (0.9 + 0.1 * this.prominence[position]!) }))
       .sort((a, b) => b.rank - a.rank)
       .slice(0, limit)

@@ -23,7 +23,7 @@ import { z } from "zod";
 import { ENTITY_TYPES, type EntityType, type NodeType } from "../graph/vocabulary.ts";
 import { type Deployments, findChainScope } from "./chain-scope.ts";
 import type { Embedder } from "./embedder.ts";
-import type { NameIndex } from "./name-index.ts";
+import { NameIndex, normalizeName } from "./name-index.ts";
 import { readIds } from "./vector-files.ts";
 import type { VectorIndexes } from "./vector-index.ts";
 
@@ -64,6 +64,7 @@ export type SearchAnswer = z.infer<typeof searchAnswerSchema>;
  * kind of thing, protocols, tokens and organizations answer first. A type filter lifts this.
  */
 const TYPE_PRIOR: Partial<Record<NodeType, number>> = { Pool: 0.8, Person: 0.95 };
+const NAME_CODES = new Map(Object.keys(TYPE_PRIOR).map((type) => [type as NodeType, NameIndex.codeOf(type as NodeType)]));
 
 /**
  * Prominence (size, lists, deployments: at most a tenth off) and the type prior: among equally
@@ -97,26 +98,22 @@ export async function search(deps: SearchDeps, input: SearchInput): Promise<Sear
   const accept = (type: NodeType) => (types as readonly string[]).includes(type);
   const exact = names.exactAny(input.query, accept);
   const taken = new Set(exact.map((n) => names.positionOf(n.id)!));
+  const wanted = Math.max(0, input.limit - exact.length);
 
-  const lexical = lexicalMatches(names, input.query, accept, taken);
-  const ranked: { position: number; similarity: number }[] = [];
-  for (const [position, { score }] of lexical) {
-    const nudged = score * nudge(names.typeAt(position), names.prominenceAt(position), filtered, false);
-    ranked.push({ position, similarity: LEXICAL_FLOOR + (1 - LEXICAL_FLOOR - 0.01) * nudged });
-    taken.add(position);
-  }
-  let found = exact.length + lexical.size;
+  const lexical = lexicalMatches(names, input.query, accept, filtered, taken, wanted);
+  const ranked = lexical.best;
+  for (const r of ranked) taken.add(r.position);
+  let found = exact.length + lexical.count;
   // A query that names something (an exact hit, or every word of some name) is answered from the
   // names alone, without a vector scan; so is one whose name matches fill the page. Otherwise
   // ("staking", "lending protocol") the meaning neighbours fill the rest, below the name matches.
-  const namesSomething = exact.length > 0 || [...lexical.values()].some((m) => m.complete);
-  if (!namesSomething && found < input.limit) {
+  if (exact.length === 0 && !lexical.complete && found < input.limit) {
     const meaning = (await meaningMatches(deps, input, types, filtered)).filter((m) => !taken.has(m.position));
     ranked.push(...meaning);
     found += meaning.filter((r) => r.similarity >= MIN_SIMILARITY).length;
   }
-  const best = topK(ranked, Math.max(0, input.limit - exact.length));
-  const results = [...exact.map((node) => ({ node, similarity: 1 })), ...best.map((r) => ({ node: names.at(r.position), similarity: r.similarity }))].slice(0, input.limit);
+  const best = topK(ranked, wanted);
+  const results = [...exact.map((node) => ({ node, similarity: 1 })), ...best.map((r) => ({ node: names.at(r.position), similarity: r.similarity }))];
   return {
     status: "success",
     query: input.query,
@@ -130,31 +127,78 @@ export async function search(deps: SearchDeps, input: SearchInput): Promise<Sear
   };
 }
 
-interface LexicalMatch {
-  /** 0..1: how well and how rare the matched words are, how much of the name they cover. */
-  score: number;
-  /** The query spells a whole name or alias (typos and prefixes aside). */
-  complete: boolean;
+interface Ranked {
+  position: number;
+  similarity: number;
 }
 
 /**
  * Entities whose name or alias holds every word of the query (or a prefix or close spelling of
- * it), and whole names spelled close to the query ("uniswp", "arbitrumon").
+ * it), and whole names spelled close to the query ("uniswp", "arbitrumon"): the best `k` (other
+ * than `exclude`) with their similarity in the lexical band, how many there are, and whether one
+ * of them is a whole name or alias (`complete`). A word like "ethereum" is in 100,000 pool names:
+ * the loop over them works on typed arrays and keeps only the best k.
  */
-function lexicalMatches(names: NameIndex, query: string, accept: (type: NodeType) => boolean, exclude: Set<number>): Map<number, LexicalMatch> {
-  const out = new Map<number, LexicalMatch>();
-  const words = names.words.match(query, (position) => !exclude.has(position) && accept(names.typeAt(position)));
-  for (let i = 0; i < words.count; i++) out.set(words.positions[i]!, { score: words.scores[i]!, complete: words.complete[i] === 1 });
-  for (const { node, similarity } of names.closeNames(query, accept, 20)) {
+function lexicalMatches(
+  names: NameIndex,
+  query: string,
+  accept: (type: NodeType) => boolean,
+  filtered: boolean,
+  exclude: Set<number>,
+  k: number,
+): { best: Ranked[]; count: number; complete: boolean } {
+  const { typeCodes, prominences } = names;
+  const priors = new Float32Array(256).fill(1);
+  if (!filtered) for (const [type, prior] of Object.entries(TYPE_PRIOR)) priors[NAME_CODES.get(type as NodeType)!] = prior;
+  const band = (score: number, position: number) =>
+    LEXICAL_FLOOR + (1 - LEXICAL_FLOOR - 0.01) * score * (0.9 + 0.1 * prominences[position]!) * priors[typeCodes[position]!]!;
+
+  const words = names.words.match(query, names.typeTable(accept));
+  let complete = false;
+  let count = words.count;
+  const keys = new Float32Array(words.count);
+  for (let i = 0; i < words.count; i++) {
+    // The exact matches are answered apart: they neither rank nor count here.
+    if (exclude.size > 0 && exclude.has(words.positions[i]!)) {
+      keys[i] = -1;
+      count--;
+      continue;
+    }
+    keys[i] = band(words.scores[i]!, words.positions[i]!);
+    if (words.complete[i] === 1) complete = true;
+  }
+  const candidates = new Map<number, number>();
+  for (const i of topIndices(keys, k)) if (keys[i]! >= 0) candidates.set(words.positions[i]!, keys[i]!);
+  // One edit in a name of three letters or fewer is already below MIN_SPELLING_SIMILARITY.
+  const spellings = normalizeName(query).length >= 4 ? names.closeNames(query, accept, 20) : [];
+  for (const { node, similarity } of spellings) {
     const position = names.positionOf(node.id)!;
     if (similarity < MIN_SPELLING_SIMILARITY || exclude.has(position)) continue;
-    out.set(position, { score: Math.max(out.get(position)?.score ?? 0, similarity * SPELLING_WEIGHT), complete: true });
+    if (!candidates.has(position)) count++;
+    candidates.set(position, Math.max(candidates.get(position) ?? 0, band(similarity * SPELLING_WEIGHT, position)));
+    complete = true;
   }
-  return out;
+  const best = Array.from(candidates, ([position, similarity]) => ({ position, similarity }));
+  return { best: topK(best, k), count, complete };
+}
+
+/** Indices of the k largest keys, best first, in one pass (k is small, the keys can be 100,000). */
+function topIndices(keys: Float32Array, k: number): number[] {
+  const best: number[] = [];
+  if (k <= 0) return best;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (best.length === k && key <= keys[best[k - 1]!]!) continue;
+    let at = best.length;
+    while (at > 0 && keys[best[at - 1]!]! < key) at--;
+    best.splice(at, 0, i);
+    if (best.length > k) best.pop();
+  }
+  return best;
 }
 
 /** Vector neighbours of the query's meaning, scoped to a chain when the query names one after "on". */
-async function meaningMatches(deps: SearchDeps, input: SearchInput, types: readonly EntityType[], filtered: boolean): Promise<{ position: number; similarity: number }[]> {
+async function meaningMatches(deps: SearchDeps, input: SearchInput, types: readonly EntityType[], filtered: boolean): Promise<Ranked[]> {
   const { names } = deps;
   const scope = findChainScope(input.query, names);
   const vector = await deps.embedder.embedQuery(scope?.rest ?? input.query);
@@ -174,8 +218,8 @@ async function meaningMatches(deps: SearchDeps, input: SearchInput, types: reado
 }
 
 /** The k best by similarity, in decreasing order (one pass; a lexical answer can hold 100,000 pools). */
-function topK<T extends { similarity: number }>(items: T[], k: number): T[] {
-  const best: T[] = [];
+function topK(items: Ranked[], k: number): Ranked[] {
+  const best: Ranked[] = [];
   if (k <= 0) return best;
   for (const item of items) {
     if (best.length === k && item.similarity <= best[k - 1]!.similarity) continue;

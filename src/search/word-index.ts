@@ -13,8 +13,12 @@
  * prefixes, not the whole vocabulary.
  */
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** The words of a text: letters and digits of any script, accents folded, lower case. */
 export function nameWords(text: string): string[] {
+  // Most names are ASCII: no accents to fold.
+  if (ASCII.test(text)) return text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 0);
   return text
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
@@ -67,6 +71,8 @@ export class WordIndex {
     private readonly postings: Int32Array,
     /** Per posting: the number of words of the shortest text of that entity holding the word. */
     private readonly textWords: Uint8Array,
+    /** Per position: its group (the entity's type code), for filtering without a call per posting. */
+    private readonly groups: Uint8Array,
     private readonly entities: number,
   ) {
     this.mask = new Uint8Array(entities);
@@ -75,40 +81,65 @@ export class WordIndex {
     this.touched = new Int32Array(entities);
   }
 
-  /** Indexes each position's texts (its name first, then its aliases). */
-  static build(count: number, textsAt: (position: number) => readonly string[]): WordIndex {
-    const byWord = new Map<string, number[]>();
+  /**
+   * Indexes each position's texts (its name first, then its aliases). One pass gives every word an
+   * id and records (word, position, words in the text) triples; a counting sort by word makes the
+   * postings (590,000 entities and 2.3 million words: about 1 s).
+   */
+  static build(count: number, textsAt: (position: number) => readonly string[], groups: Uint8Array): WordIndex {
+    const ids = new Map<string, number>();
+    const firstSeen: string[] = [];
+    let triples = new Int32Array(1 << 16);
+    let used = 0;
+    const seen: number[] = [];
     for (let position = 0; position < count; position++) {
+      seen.length = 0;
       for (const text of textsAt(position)) {
         const words = nameWords(text);
         const length = Math.min(255, words.length);
-        for (const word of new Set(words)) {
-          let list = byWord.get(word);
-          if (!list) byWord.set(word, (list = []));
-          // One posting per entity and word: keep the shortest text's length.
-          if (list.length > 0 && list[list.length - 2] === position) list[list.length - 1] = Math.min(list[list.length - 1]!, length);
-          else list.push(position, length);
+        for (const word of words) {
+          let id = ids.get(word);
+          if (id === undefined) {
+            id = firstSeen.length;
+            ids.set(word, id);
+            firstSeen.push(word);
+          }
+          // One posting per entity and word, with the shortest text's length.
+          const at = seen.indexOf(id);
+          if (at >= 0) {
+            const slot = seen[at + 1]!;
+            triples[slot + 2] = Math.min(triples[slot + 2]!, length);
+            continue;
+          }
+          if (used + 3 > triples.length) {
+            const grown = new Int32Array(triples.length * 2);
+            grown.set(triples);
+            triples = grown;
+          }
+          seen.push(id, used);
+          triples[used] = id;
+          triples[used + 1] = position;
+          triples[used + 2] = length;
+          used += 3;
         }
       }
     }
-    const vocab = [...byWord.keys()].sort();
+    // Vocabulary in string order; rank[id] is a word's place in it.
+    const vocab = firstSeen.slice().sort();
+    const rank = new Int32Array(vocab.length);
+    for (const [i, word] of vocab.entries()) rank[ids.get(word)!] = i;
     const start = new Int32Array(vocab.length + 1);
-    let total = 0;
-    for (const [i, word] of vocab.entries()) {
-      start[i] = total;
-      total += byWord.get(word)!.length / 2;
+    for (let t = 0; t < used; t += 3) start[rank[triples[t]!]! + 1]!++;
+    for (let i = 0; i < vocab.length; i++) start[i + 1]! += start[i]!;
+    const fill = start.slice(0, vocab.length);
+    const postings = new Int32Array(used / 3);
+    const textWords = new Uint8Array(used / 3);
+    for (let t = 0; t < used; t += 3) {
+      const at = fill[rank[triples[t]!]!]!++;
+      postings[at] = triples[t + 1]!;
+      textWords[at] = triples[t + 2]!;
     }
-    start[vocab.length] = total;
-    const postings = new Int32Array(total);
-    const textWords = new Uint8Array(total);
-    for (const [i, word] of vocab.entries()) {
-      const list = byWord.get(word)!;
-      for (let j = 0; j < list.length; j += 2) {
-        postings[start[i]! + j / 2] = list[j]!;
-        textWords[start[i]! + j / 2] = list[j + 1]!;
-      }
-    }
-    return new WordIndex(vocab, start, postings, textWords, count);
+    return new WordIndex(vocab, start, postings, textWords, groups, count);
   }
 
   get vocabularySize(): number {
@@ -117,10 +148,10 @@ export class WordIndex {
 
   /**
    * The entities whose name or an alias matches every word of the query (see the module comment),
-   * among the accepted positions. Unordered; empty for an empty query or one of more than
-   * MAX_QUERY_WORDS words.
+   * among the positions whose group is accepted (`accepted[group]` is 1). Unordered; empty for an
+   * empty query or one of more than MAX_QUERY_WORDS words.
    */
-  match(query: string, accept: (position: number) => boolean): WordMatches {
+  match(query: string, accepted: Uint8Array): WordMatches {
     const queryWords = [...new Set(nameWords(query))];
     if (queryWords.length === 0 || queryWords.length > MAX_QUERY_WORDS) return NO_MATCHES;
     const expansions = queryWords.map((word) => this.expand(word));
@@ -129,7 +160,7 @@ export class WordIndex {
     if (weights.some((w) => w === 0)) return NO_MATCHES;
     const totalWeight = weights.reduce((a, b) => a + b, 0);
     const full = (1 << queryWords.length) - 1;
-    const { mask, sum, words, touched } = this;
+    const { mask, sum, words, touched, groups } = this;
     let touchedCount = 0;
     // Rarest query word first: the first word's postings bound the candidates; later words only
     // add to entities already touched, so a common word ("pool") costs a lookup per posting.
@@ -141,7 +172,7 @@ export class WordIndex {
         for (let p = this.start[word]!; p < this.start[word + 1]!; p++) {
           const position = this.postings[p]!;
           if (rank === 0) {
-            if (mask[position] !== 0 || !accept(position)) continue;
+            if (mask[position] !== 0 || accepted[groups[position]!] !== 1) continue;
             touched[touchedCount++] = position;
             words[position] = this.textWords[p]!;
           } else if (mask[position] === 0 || (mask[position]! & bit) !== 0) continue;
@@ -196,13 +227,19 @@ export class WordIndex {
     return out.sort((a, b) => b.quality - a.quality);
   }
 
-  /** Calls back every vocabulary word within `edits` (OSA distance, at least 1) of the word. */
+  /**
+   * Calls back every vocabulary word within `edits` (OSA distance, at least 1) of the word that
+   * starts with the same letter: typos rarely hit the first letter, and fixing it makes the walk
+   * about twenty times shorter (a few hundred microseconds over 340,000 words).
+   */
   private closeSpellings(word: string, edits: number, found: (index: number, distance: number) => void): void {
     const n = word.length;
     const codes = Array.from(word, (_, i) => word.charCodeAt(i));
     // rows[d][i]: distance between word[0..i) and the walked prefix of length d.
     const rows: Int32Array[] = [Int32Array.from({ length: n + 1 }, (_, i) => i)];
-    const prefix: number[] = [];
+    rows[1] = Int32Array.from({ length: n + 1 }, (_, i) => Math.max(0, i - 1));
+    rows[1][0] = 1;
+    const prefix: number[] = [codes[0]!];
     const vocab = this.vocab;
     const walk = (depth: number, lo: number, hi: number): void => {
       const row = rows[depth]!;
@@ -226,7 +263,7 @@ export class WordIndex {
         for (let i = 1; i <= n; i++) {
           const cost = codes[i - 1] === c ? 0 : 1;
           let d = Math.min(row[i]! + 1, next[i - 1]! + 1, row[i - 1]! + cost);
-          if (i > 1 && depth > 0 && codes[i - 1] === prefix[depth - 1] && codes[i - 2] === c) d = Math.min(d, rows[depth - 1]![i - 2]! + 1);
+          if (i > 1 && codes[i - 1] === prefix[depth - 1] && codes[i - 2] === c) d = Math.min(d, rows[depth - 1]![i - 2]! + 1);
           next[i] = d;
           if (d < best) best = d;
         }
@@ -237,7 +274,10 @@ export class WordIndex {
         lo = a;
       }
     };
-    if (vocab.length > 0) walk(0, 0, vocab.length);
+    const first = word[0]!;
+    const lo = this.lowerBound(first);
+    const hi = this.lowerBound(`${first}\uffff`);
+    if (lo < hi) walk(1, lo, hi);
   }
 
   /** First vocabulary index whose word is not less than `word`. */
