@@ -1,0 +1,111 @@
+/**
+ * @module search/ivf
+ * Inverted lists over a type's vectors, so a question scans a few percent of the int8 codes
+ * instead of all of them: spherical k-means splits the vectors into lists around unit centroids;
+ * a query scans the lists whose centroids are closest to it (vector-shard.ts). Types under
+ * IVF_MIN_ROWS keep the flat scan.
+ *
+ * `<type>.ivf`: uint32 lists, uint32 rows, then lists x dims float32 centroids, then rows uint32
+ * list numbers (row order of the type's ids). The heavy step of k-means, assigning vectors to
+ * their nearest centroid, is usearch's SIMD exact search (a batch of queries against the
+ * centroids).
+ */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import usearch from "usearch";
+import type { EntityType } from "../graph/vocabulary.ts";
+
+const { MetricKind, exactSearch } = usearch;
+
+/** Below this many vectors a flat scan costs about what probing would. */
+export const IVF_MIN_ROWS = 20_000;
+/** About 1.5 sqrt(n) lists: a few hundred rows each. */
+export const listCount = (rows: number) => Math.round(1.5 * Math.sqrt(rows));
+/** k-means learns from at most this many vectors (evenly spaced), then assigns every vector once. */
+const TRAINING_ROWS = 32_000;
+const ITERATIONS = 6;
+
+export const ivfFile = (type: EntityType) => `${type.toLowerCase()}.ivf`;
+
+export interface InvertedLists {
+  lists: number;
+  /** lists x dims, unit length. */
+  centroids: Float32Array;
+  /** The list of each row. */
+  assignment: Uint32Array;
+}
+
+/** The nearest centroid (inner product) of each of `count` vectors; usearch wants a buffer of its own per call. */
+function nearest(centroids: Float32Array, vectors: Float32Array, dims: number): Uint32Array {
+  const count = vectors.length / dims;
+  const out = new Uint32Array(count);
+  const batch = 8192;
+  for (let start = 0; start < count; start += batch) {
+    const end = Math.min(count, start + batch);
+    const queries = vectors.slice(start * dims, end * dims);
+    const found = exactSearch(centroids, queries, dims, 1, MetricKind.IP, 0) as { keys: BigUint64Array };
+    for (let i = 0; i < end - start; i++) out[start + i] = Number(found.keys[i]!);
+  }
+  return out;
+}
+
+function normalizeRows(matrix: Float32Array, dims: number): void {
+  for (let base = 0; base < matrix.length; base += dims) {
+    let norm = 0;
+    for (let j = 0; j < dims; j++) norm += matrix[base + j]! * matrix[base + j]!;
+    norm = Math.sqrt(norm);
+    if (norm > 0) for (let j = 0; j < dims; j++) matrix[base + j]! /= norm;
+  }
+}
+
+/** Spherical k-means over unit vectors (rows x dims), deterministic: evenly spaced samples and seeds. */
+export function trainLists(vectors: Float32Array, dims: number): InvertedLists {
+  const rows = vectors.length / dims;
+  const lists = listCount(rows);
+  const step = Math.max(1, Math.floor(rows / TRAINING_ROWS));
+  const sampleRows = Math.ceil(rows / step);
+  const sample = new Float32Array(sampleRows * dims);
+  for (let i = 0; i < sampleRows; i++) sample.set(vectors.subarray(i * step * dims, (i * step + 1) * dims), i * dims);
+  const centroids = new Float32Array(lists * dims);
+  const seedStep = sampleRows / lists;
+  for (let c = 0; c < lists; c++) centroids.set(sample.subarray(Math.floor(c * seedStep) * dims, (Math.floor(c * seedStep) + 1) * dims), c * dims);
+  for (let iteration = 0; iteration < ITERATIONS; iteration++) {
+    const assigned = nearest(centroids, sample, dims);
+    const sums = new Float32Array(lists * dims);
+    const sizes = new Uint32Array(lists);
+    for (let i = 0; i < sampleRows; i++) {
+      const c = assigned[i]!;
+      sizes[c]!++;
+      for (let j = 0; j < dims; j++) sums[c * dims + j]! += sample[i * dims + j]!;
+    }
+    for (let c = 0; c < lists; c++) {
+      // An empty list takes a sample it does not hold yet: a spread-out one, so the seeds stay apart.
+      if (sizes[c] === 0) sums.set(sample.subarray(((c * 7919 + iteration) % sampleRows) * dims, (((c * 7919 + iteration) % sampleRows) + 1) * dims), c * dims);
+    }
+    normalizeRows(sums, dims);
+    centroids.set(sums);
+  }
+  return { lists, centroids, assignment: nearest(centroids, vectors, dims) };
+}
+
+export function writeLists(dir: string, type: EntityType, ivf: InvertedLists): void {
+  const header = new Uint32Array([ivf.lists, ivf.assignment.length]);
+  const bytes = new Uint8Array(8 + ivf.centroids.byteLength + ivf.assignment.byteLength);
+  bytes.set(new Uint8Array(header.buffer), 0);
+  bytes.set(new Uint8Array(ivf.centroids.buffer, ivf.centroids.byteOffset, ivf.centroids.byteLength), 8);
+  bytes.set(new Uint8Array(ivf.assignment.buffer, ivf.assignment.byteOffset, ivf.assignment.byteLength), 8 + ivf.centroids.byteLength);
+  writeFileSync(join(dir, ivfFile(type)), bytes);
+}
+
+/** A type's inverted lists, or undefined when it has none (a small type, or a snapshot indexed before them). */
+export function readLists(dir: string, type: EntityType, dims: number): InvertedLists | undefined {
+  const path = join(dir, ivfFile(type));
+  if (!existsSync(path)) return undefined;
+  const file = readFileSync(path);
+  const [lists, rows] = new Uint32Array(file.buffer.slice(file.byteOffset, file.byteOffset + 8));
+  const centroidBytes = lists! * dims * 4;
+  const centroids = new Float32Array(file.buffer.slice(file.byteOffset + 8, file.byteOffset + 8 + centroidBytes));
+  const assignment = new Uint32Array(file.buffer.slice(file.byteOffset + 8 + centroidBytes, file.byteOffset + 8 + centroidBytes + rows! * 4));
+  if (assignment.length !== rows) throw new Error(`${path} is truncated`);
+  return { lists: lists!, centroids, assignment };
+}
