@@ -3,7 +3,8 @@
  * "decentralized exchange on solana": a chain named after "on" / "in" / "across" scopes the
  * question. Vectors alone blur it (every chain's name is one word among a document's dozens), so
  * the chain phrase is cut from the text that is embedded, and entities deployed on the chain rank
- * above those that are not. Deployments come from the snapshot's `deployedOn` facts.
+ * above those that are not. Deployments come from the snapshot's `deployedOn` facts, and a chain
+ * is on its parent chain ("layer 3 chains on arbitrum").
  */
 import type { DuckDBInstance } from "@duckdb/node-api";
 import { sqlString, withConnection } from "../store/duckdb.ts";
@@ -33,7 +34,7 @@ export function findChainScope(query: string, names: NameIndex): ChainScope | un
   return undefined;
 }
 
-/** Which entities are deployed on which chain. */
+/** Which entities are deployed on which chain; a layer 2 or 3 is "on" the chain it settles on. */
 export class Deployments {
   private constructor(private readonly byChain: Map<string, Set<string>>) {}
 
@@ -41,7 +42,7 @@ export class Deployments {
     const columns = await withConnection(duck, async (connection) => {
       const reader = await connection.runAndReadAll(
         `SELECT object AS chain, list(DISTINCT subject_id) AS entities FROM read_parquet(${sqlString(factsFile)})
-         WHERE predicate = 'deployedOn' GROUP BY object`,
+         WHERE predicate IN ('deployedOn', 'parentChain') GROUP BY object`,
       );
       return reader.getColumnsObjectJS() as { chain: string[]; entities: string[][] };
     });

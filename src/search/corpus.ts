@@ -45,10 +45,37 @@ const ATTRIBUTE_WORDS: Record<string, Record<string, string>> = {
   },
 };
 
+const REGION_NAMES = new Intl.DisplayNames(["en"], { type: "region" });
+/** Adjectives of the countries exchanges name, the way questions use them ("korean exchange"). */
+const DEMONYMS: Record<string, string> = {
+  AU: "australian", BR: "brazilian", CA: "canadian", CN: "chinese", DE: "german", FR: "french", GB: "british uk",
+  UK: "british uk", HK: "hong kong", ID: "indonesian", IN: "indian", JP: "japanese", KR: "korean", MX: "mexican",
+  NL: "dutch", NZ: "new zealand", PH: "philippine filipino", RU: "russian", SG: "singaporean", TH: "thai",
+  TR: "turkish", TW: "taiwanese", US: "american usa", ZA: "south african", EU: "european", MT: "maltese",
+};
+
+/** A country code in words: "KR" -> "south korea korean". */
+function countryWords(code: string): string {
+  const upper = code.replace(/^[a-z]+-/, "").toUpperCase();
+  let name = "";
+  try {
+    name = REGION_NAMES.of(upper === "UK" ? "GB" : upper) ?? "";
+  } catch {
+    // not a region code: its own letters are all there is
+  }
+  return `${name} ${DEMONYMS[upper] ?? ""} ${upper.toLowerCase()}`;
+}
+
 function attributeWords(predicate: string, value: string): string | undefined {
+  if (predicate === "country") return countryWords(value);
+  if (predicate === "pegCurrency") return PEG_WORDS[value] ?? `pegged to ${value.toLowerCase()}`;
   const table = ATTRIBUTE_WORDS[predicate];
   return table === undefined ? undefined : (table[value] ?? value.toLowerCase());
 }
+
+const PEG_WORDS: Record<string, string> = { USD: "us dollar usd pegged to the dollar", EUR: "euro eur pegged to the euro" };
+/** Attributes that describe an entity in words (attributeWords). */
+const WORDED = new Set([...Object.keys(ATTRIBUTE_WORDS), "country", "pegCurrency"]);
 
 export class Corpus {
   /** Fact positions grouped by subject (CSR over world.facts). */
@@ -56,6 +83,8 @@ export class Corpus {
   private readonly order: Int32Array;
   private readonly ends = new Map<string, number>();
   private readonly category = new Map<string, string>();
+  /** Chains whose native coin each token is (the nativeToken facts, read from the token's side). */
+  private readonly nativeOf = new Map<string, string[]>();
   readonly ids: string[];
 
   constructor(private readonly world: World) {
@@ -64,6 +93,11 @@ export class Corpus {
     for (let i = 0; i < subject.length; i++) {
       counts.set(subject[i]!, (counts.get(subject[i]!) ?? 0) + 1);
       if (predicate[i] === "category") this.category.set(subject[i]!, object[i]!);
+      else if (predicate[i] === "nativeToken") {
+        const chains = this.nativeOf.get(object[i]!) ?? [];
+        if (chains.length < 12) chains.push(subject[i]!);
+        this.nativeOf.set(object[i]!, chains);
+      }
     }
     let offset = 0;
     for (const [id, count] of counts) {
@@ -91,6 +125,7 @@ export class Corpus {
     addField(bag, entity.symbol, 2.5, true);
     for (const alias of entity.aliases) addName(bag, alias, 2);
     for (const label of entity.labels) addField(bag, labelWords(label), 1, false);
+    for (const chain of this.nativeOf.get(id) ?? []) addField(bag, `native coin gas token of ${this.world.entities.get(chain)?.name ?? ""}`, 0.8, false);
     const { predicate, object } = this.world.facts;
     const first = this.start.get(id) ?? 0;
     const last = this.ends.get(id) ?? 0;
@@ -102,7 +137,7 @@ export class Corpus {
       if (name === "category") addField(bag, value, 2, false);
       else if (name === "schema:description") addField(bag, value, 1.2, false);
       else if (name === "jobTitle") addField(bag, value, 1, false);
-      else if (ATTRIBUTE_WORDS[name] !== undefined) addField(bag, attributeWords(name, value), 1, false);
+      else if (WORDED.has(name)) addField(bag, attributeWords(name, value), 1, false);
       else if (name === "investedIn" && investments++ < 12) addField(bag, this.category.get(value), 0.4, false);
       else if (LINKED[name] !== undefined) {
         const target = this.world.entities.get(value);
@@ -125,7 +160,7 @@ export class Corpus {
       const fact = this.order[p]!;
       const name = predicate[fact]!;
       if (name === "category" || name === "schema:description" || name === "jobTitle") parts.push(object[fact]!);
-      else if (ATTRIBUTE_WORDS[name] !== undefined) parts.push(attributeWords(name, object[fact]!)!);
+      else if (WORDED.has(name)) parts.push(attributeWords(name, object[fact]!)!);
       else if (LINKED[name] !== undefined && linked.length < 12) {
         const target = this.world.entities.get(object[fact]!);
         if (target) linked.push(target.name);

@@ -74,7 +74,8 @@ export class NameIndex {
     }
     this.typeCodes = Uint8Array.from(types, (type) => CODE_OF.get(type) ?? 255);
     this.prominences = Float32Array.from(prominence);
-    this.words = WordIndex.build(ids.length, (i) => [names[i]!, ...aliases[i]!], this.typeCodes);
+    // The symbol is a text of its own: "ustd" is a close spelling of USDT, Tether's whole symbol.
+    this.words = WordIndex.build(ids.length, (i) => (symbols[i] ? [names[i]!, symbols[i]!, ...aliases[i]!] : [names[i]!, ...aliases[i]!]), this.typeCodes);
   }
 
   static async fromParquet(duck: DuckDBInstance, file: string, ns: Namespaces): Promise<NameIndex> {

@@ -2,8 +2,8 @@
  * @module search/word-index
  * The words of every name and alias, for lexical search. A query matches an entity when each of
  * its words matches a word of the entity's name or of one alias: the same word, a word it starts
- * ("arbi" -> arbitrum), or a close spelling ("arbitrm", "coinbsae": one edit in words of 4 to 7
- * letters, two from 8 on; swapping two neighbouring letters is one edit).
+ * ("arbi" -> arbitrum), or a close spelling ("arbitrm", "coinbsae", "cardona": one edit in words
+ * of 4 to 6 letters, two from 7 on; swapping two neighbouring letters is one edit).
  *
  * Layout: the sorted vocabulary and, per word, the name-index positions of the entities that use
  * it, in one Int32Array (CSR), with the word count of the shortest text (name or alias) the word
@@ -38,7 +38,7 @@ const MAX_QUERY_WORDS = 8;
 const EXACT = 1;
 const prefixQuality = (queryLength: number, wordLength: number) => 0.7 + 0.25 * (queryLength / wordLength);
 const spellingQuality = (distance: number) => 0.85 - 0.1 * (distance - 1);
-export const allowedEdits = (length: number) => (length >= 8 ? 2 : length >= 4 ? 1 : 0);
+export const allowedEdits = (length: number) => (length >= 7 ? 2 : length >= 4 ? 1 : 0);
 
 export interface WordMatches {
   /** Name-index positions of the entities every query word matched. */
@@ -172,10 +172,17 @@ export class WordIndex {
         for (let p = this.start[word]!; p < this.start[word + 1]!; p++) {
           const position = this.postings[p]!;
           if (rank === 0) {
-            if (mask[position] !== 0 || accepted[groups[position]!] !== 1) continue;
-            touched[touchedCount++] = position;
-            words[position] = this.textWords[p]!;
-          } else if (mask[position] === 0 || (mask[position]! & bit) !== 0) continue;
+            if (accepted[groups[position]!] !== 1) continue;
+            if (mask[position] === 0) {
+              touched[touchedCount++] = position;
+              words[position] = this.textWords[p]!;
+            }
+          } else if (mask[position] === 0) continue;
+          if ((mask[position]! & bit) !== 0) {
+            // Another spelling of the same word, no better: it may still sit in a shorter text.
+            words[position] = Math.min(words[position]!, this.textWords[p]!);
+            continue;
+          }
           mask[position]! |= bit;
           sum[position]! += weights[i]! * quality;
           words[position] = Math.min(words[position]!, this.textWords[p]!);
