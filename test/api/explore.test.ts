@@ -68,6 +68,23 @@ describe("POST /api/explore", () => {
     expect(body.error.message).toContain("Chain");
   });
 
+  test("names resolve as search finds them: an alias or symbol works, the canonical entity first, the rest in other_matches", async () => {
+    const tether = await explore({ entity_name: "tether", focus: ["market"] });
+    expect(tether.status).toBe(200);
+    expect(tether.body.entity).toMatchObject({ name: "Tether USD", type: "Token" });
+    const usdt = await explore({ entity_name: "USDT", focus: ["market"] });
+    expect(usdt.body.entity.uri).toBe(tether.body.entity.uri);
+    expect(usdt.body.other_matches.length).toBeGreaterThan(2);
+    expect(usdt.body.other_matches.map((m: any) => m.uri)).not.toContain(tether.body.entity.uri);
+    expect((await explore({ entity_name: "Optimism", entity_type: "Chain", focus: ["lineage"] })).body.entity.name).toBe("OP Mainnet");
+    expect((await explore({ entity_name: "coinbase", entity_type: "Exchange", focus: ["market"] })).body.entity.name).toBe("Coinbase Advanced");
+  });
+
+  test("two faces of one network are linked under lineage", async () => {
+    const { body } = await explore({ entity_name: "Sei", entity_type: "Chain", focus: ["lineage"] });
+    expect(body.relationships.lineage.items.some((i: any) => i.predicate === "sameNetworkAs" && i.name === "Sei Network")).toBe(true);
+  });
+
   test("an unknown name is 404 with the closest names", async () => {
     const { status, body } = await explore({ entity_name: "etherium" });
     expect(status).toBe(404);
