@@ -45,7 +45,7 @@ export interface WordMatches {
   positions: Int32Array;
   /** Per position: 0..1, how well the words matched (weighted by rarity) and how much of the name they cover. */
   scores: Float32Array;
-  /** Per position: 1 when the query's words are all the words of a name or alias (typos and prefixes aside). */
+  /** Per position: 1 when the query's words are all the words of a name or alias, typos aside (a typed prefix is not the word). */
   complete: Uint8Array;
   count: number;
 }
@@ -55,11 +55,15 @@ const NO_MATCHES: WordMatches = { positions: new Int32Array(0), scores: new Floa
 interface Expansion {
   word: number;
   quality: number;
+  /** Only the start of the word was typed ("arbi"). */
+  prefix: boolean;
 }
 
 export class WordIndex {
   /** Scratch space for one match at a time (matching is synchronous). */
   private readonly mask: Uint8Array;
+  /** Query words matched only as a prefix, per position. */
+  private readonly prefixed: Uint8Array;
   private readonly sum: Float32Array;
   private readonly words: Uint8Array;
   private readonly touched: Int32Array;
@@ -76,6 +80,7 @@ export class WordIndex {
     private readonly entities: number,
   ) {
     this.mask = new Uint8Array(entities);
+    this.prefixed = new Uint8Array(entities);
     this.sum = new Float32Array(entities);
     this.words = new Uint8Array(entities);
     this.touched = new Int32Array(entities);
@@ -160,7 +165,7 @@ export class WordIndex {
     if (weights.some((w) => w === 0)) return NO_MATCHES;
     const totalWeight = weights.reduce((a, b) => a + b, 0);
     const full = (1 << queryWords.length) - 1;
-    const { mask, sum, words, touched, groups } = this;
+    const { mask, prefixed, sum, words, touched, groups } = this;
     let touchedCount = 0;
     // Rarest query word first: the first word's postings bound the candidates; later words only
     // add to entities already touched, so a common word ("pool") costs a lookup per posting.
@@ -168,7 +173,7 @@ export class WordIndex {
     for (const [rank, i] of order.entries()) {
       const bit = 1 << i;
       // Expansions come best first, so the first one to reach an entity is its best for this word.
-      for (const { word, quality } of expansions[i]!) {
+      for (const { word, quality, prefix } of expansions[i]!) {
         for (let p = this.start[word]!; p < this.start[word + 1]!; p++) {
           const position = this.postings[p]!;
           if (rank === 0) {
@@ -184,6 +189,7 @@ export class WordIndex {
             continue;
           }
           mask[position]! |= bit;
+          if (prefix) prefixed[position]! |= bit;
           sum[position]! += weights[i]! * quality;
           words[position] = Math.min(words[position]!, this.textWords[p]!);
         }
@@ -197,11 +203,12 @@ export class WordIndex {
       const position = touched[t]!;
       if (mask[position] === full) {
         const coverage = Math.min(1, queryWords.length / Math.max(1, words[position]!));
-        complete[count] = coverage === 1 ? 1 : 0;
+        complete[count] = coverage === 1 && prefixed[position] === 0 ? 1 : 0;
         positions[count] = position;
         scores[count++] = (sum[position]! / totalWeight) * (0.75 + 0.25 * coverage);
       }
       mask[position] = 0;
+      prefixed[position] = 0;
       sum[position] = 0;
     }
     return { positions: positions.subarray(0, count), scores: scores.subarray(0, count), complete: complete.subarray(0, count), count };
@@ -215,20 +222,20 @@ export class WordIndex {
   private expand(word: string): Expansion[] {
     const out: Expansion[] = [];
     const at = this.lowerBound(word);
-    if (this.vocab[at] === word) out.push({ word: at, quality: EXACT });
+    if (this.vocab[at] === word) out.push({ word: at, quality: EXACT, prefix: false });
     if (word.length >= MIN_PREFIX) {
       const end = this.lowerBound(`${word}\uffff`);
       let prefixed: number[] = [];
       for (let i = this.vocab[at] === word ? at + 1 : at; i < end; i++) prefixed.push(i);
       if (prefixed.length > MAX_PREFIX_EXPANSIONS) prefixed = prefixed.sort((a, b) => this.frequency(b) - this.frequency(a)).slice(0, MAX_PREFIX_EXPANSIONS);
-      for (const i of prefixed) out.push({ word: i, quality: prefixQuality(word.length, this.vocab[i]!.length) });
+      for (const i of prefixed) out.push({ word: i, quality: prefixQuality(word.length, this.vocab[i]!.length), prefix: true });
     }
     // A word that is in the vocabulary is not misspelt: "ether" must not find "tether".
     const edits = out.length > 0 && out[0]!.quality === EXACT ? 0 : allowedEdits(word.length);
     if (edits > 0) {
       const seen = new Set(out.map((e) => e.word));
       this.closeSpellings(word, edits, (i, distance) => {
-        if (!seen.has(i)) out.push({ word: i, quality: spellingQuality(distance) });
+        if (!seen.has(i)) out.push({ word: i, quality: spellingQuality(distance), prefix: false });
       });
     }
     return out.sort((a, b) => b.quality - a.quality);
