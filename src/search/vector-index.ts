@@ -71,8 +71,8 @@ export interface VectorIndexOptions {
 
 /**
  * The share of a type's inverted lists a question scans. Measured on the full data (176 questions
- * and entity vectors, every type, k = 100 as search asks): recall@10 against exact search 0.960 at
- * 3%, 0.967 at 5%, 0.972 at 8%; in-process searches at 32 in flight 629, 587 and 466 a second
+ * and entity vectors, every type, k = 100): recall@10 against exact search 0.955-0.960 at 3%,
+ * 0.960-0.967 at 5%, 0.972 at 8%; in-process searches at 32 in flight 629, 587 and 466 a second
  * (the flat scan: 183).
  */
 export const PROBE_SHARE = 0.05;

@@ -27,7 +27,7 @@ export function nameWords(text: string): string[] {
     .filter((w) => w.length > 0);
 }
 
-/** A query word of 3+ letters also matches the words it starts. */
+/** A query word of 3+ letters also matches the words it starts (the last word, or either of two). */
 const MIN_PREFIX = 3;
 /** A short prefix ("tra") starts thousands of words: the most used ones are kept. */
 const MAX_PREFIX_EXPANSIONS = 256;
@@ -48,6 +48,18 @@ export interface WordMatches {
   /** Per position: 1 when the query's words are all the words of a name or alias, typos aside (a typed prefix is not the word). */
   complete: Uint8Array;
   count: number;
+}
+
+/** Where `position` sits in postings[from, to) (sorted), or -1. */
+function findPosting(postings: Int32Array, from: number, to: number, position: number): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (postings[mid]! < position) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < to && postings[lo] === position ? lo : -1;
 }
 
 const NO_MATCHES: WordMatches = { positions: new Int32Array(0), scores: new Float32Array(0), complete: new Uint8Array(0), count: 0 };
@@ -159,10 +171,18 @@ export class WordIndex {
   match(query: string, accepted: Uint8Array): WordMatches {
     const queryWords = [...new Set(nameWords(query))];
     if (queryWords.length === 0 || queryWords.length > MAX_QUERY_WORDS) return NO_MATCHES;
-    const expansions = queryWords.map((word) => this.expand(word));
+    // A prefix is what is being typed: the last word, or any word of a two-word name ("arbi nova").
+    // Two edits only in a short query: a question's words rarely spell names, and each walk costs.
+    // Longest words first: a word that matches nothing ends the match before the others are expanded.
+    const expansions: Expansion[][] = new Array(queryWords.length);
+    const byLength = queryWords.map((_, i) => i).sort((a, b) => queryWords[b]!.length - queryWords[a]!.length);
+    for (const i of byLength) {
+      const word = queryWords[i]!;
+      expansions[i] = this.expand(word, queryWords.length <= 2 || i === queryWords.length - 1, queryWords.length <= 2 ? 2 : 1);
+      if (expansions[i]!.length === 0) return NO_MATCHES;
+    }
     // Rarer words weigh more: "arbitrum" says more than "one" in "arbitrum one".
-    const weights = expansions.map((list) => (list.length === 0 ? 0 : Math.log(1 + this.entities / (1 + this.frequency(list[0]!.word)))));
-    if (weights.some((w) => w === 0)) return NO_MATCHES;
+    const weights = expansions.map((list) => Math.log(1 + this.entities / (1 + this.frequency(list[0]!.word))));
     const totalWeight = weights.reduce((a, b) => a + b, 0);
     const full = (1 << queryWords.length) - 1;
     const { mask, prefixed, sum, words, touched, groups } = this;
@@ -170,28 +190,55 @@ export class WordIndex {
     // Rarest query word first: the first word's postings bound the candidates; later words only
     // add to entities already touched, so a common word ("pool") costs a lookup per posting.
     const order = queryWords.map((_, i) => i).sort((a, b) => weights[b]! - weights[a]!);
+    const { postings, textWords, start } = this;
     for (const [rank, i] of order.entries()) {
       const bit = 1 << i;
-      // Expansions come best first, so the first one to reach an entity is its best for this word.
-      for (const { word, quality, prefix } of expansions[i]!) {
-        for (let p = this.start[word]!; p < this.start[word + 1]!; p++) {
-          const position = this.postings[p]!;
-          if (rank === 0) {
+      const weight = weights[i]!;
+      // One posting p of this query word for an entity: the first to reach it (expansions come best
+      // first) gives its score; a later one may still come from a shorter text.
+      const visit = (p: number, position: number, quality: number, prefix: boolean) => {
+        if ((mask[position]! & bit) !== 0) {
+          words[position] = Math.min(words[position]!, textWords[p]!);
+          return;
+        }
+        mask[position]! |= bit;
+        if (prefix) prefixed[position]! |= bit;
+        sum[position]! += weight * quality;
+        words[position] = Math.min(words[position]!, textWords[p]!);
+      };
+      const list = expansions[i]!;
+      if (rank === 0) {
+        for (const { word, quality, prefix } of list) {
+          for (let p = start[word]!; p < start[word + 1]!; p++) {
+            const position = postings[p]!;
             if (accepted[groups[position]!] !== 1) continue;
             if (mask[position] === 0) {
               touched[touchedCount++] = position;
-              words[position] = this.textWords[p]!;
+              words[position] = textWords[p]!;
             }
-          } else if (mask[position] === 0) continue;
-          if ((mask[position]! & bit) !== 0) {
-            // Another spelling of the same word, no better: it may still sit in a shorter text.
-            words[position] = Math.min(words[position]!, this.textWords[p]!);
-            continue;
+            visit(p, position, quality, prefix);
           }
-          mask[position]! |= bit;
-          if (prefix) prefixed[position]! |= bit;
-          sum[position]! += weights[i]! * quality;
-          words[position] = Math.min(words[position]!, this.textWords[p]!);
+        }
+        if (touchedCount === 0) break;
+        continue;
+      }
+      let total = 0;
+      for (const { word } of list) total += start[word + 1]! - start[word]!;
+      if (touchedCount * list.length * 20 < total) {
+        // Few candidates, long postings ("pool", "ethereum"): look each candidate up (postings are in position order).
+        for (let t = 0; t < touchedCount; t++) {
+          const position = touched[t]!;
+          for (const { word, quality, prefix } of list) {
+            const p = findPosting(postings, start[word]!, start[word + 1]!, position);
+            if (p >= 0) visit(p, position, quality, prefix);
+          }
+        }
+      } else {
+        for (const { word, quality, prefix } of list) {
+          for (let p = start[word]!; p < start[word + 1]!; p++) {
+            const position = postings[p]!;
+            if (mask[position] !== 0) visit(p, position, quality, prefix);
+          }
         }
       }
     }
@@ -219,11 +266,11 @@ export class WordIndex {
   }
 
   /** The vocabulary words a query word matches, best first. */
-  private expand(word: string): Expansion[] {
+  private expand(word: string, withPrefixes: boolean, maxEdits: number): Expansion[] {
     const out: Expansion[] = [];
     const at = this.lowerBound(word);
     if (this.vocab[at] === word) out.push({ word: at, quality: EXACT, prefix: false });
-    if (word.length >= MIN_PREFIX) {
+    if (withPrefixes && word.length >= MIN_PREFIX) {
       const end = this.lowerBound(`${word}\uffff`);
       let prefixed: number[] = [];
       for (let i = this.vocab[at] === word ? at + 1 : at; i < end; i++) prefixed.push(i);
@@ -231,7 +278,7 @@ export class WordIndex {
       for (const i of prefixed) out.push({ word: i, quality: prefixQuality(word.length, this.vocab[i]!.length), prefix: true });
     }
     // A word that is in the vocabulary is not misspelt: "ether" must not find "tether".
-    const edits = out.length > 0 && out[0]!.quality === EXACT ? 0 : allowedEdits(word.length);
+    const edits = out.length > 0 && out[0]!.quality === EXACT ? 0 : Math.min(maxEdits, allowedEdits(word.length));
     if (edits > 0) {
       const seen = new Set(out.map((e) => e.word));
       this.closeSpellings(word, edits, (i, distance) => {
