@@ -1,12 +1,12 @@
 /**
  * @module search/vector-shard
- * One worker's slice of the vector index: rows [from, to) of every type. A question is answered in
- * two steps: usearch's SIMD scan of the slice's int8 codes (inner product, the query mapped into
- * the codes' scales) keeps the k + 50 best candidates, then each candidate is scored exactly
- * against its float vector and the best k kept. A slice of fewer than EXACT_BELOW rows is scored
- * exactly from its float vectors instead: there the two steps cost more than the scan they save. Quantization error only reorders vectors of almost
- * equal score, so the true k nearest are among the candidates (recall@10 against exact search 0.99+
- * on the full data, scripts/bench/search.ts).
+ * A scan worker's copy of the vector index: every row of every type. A question is answered in two
+ * steps: usearch's SIMD scan of the int8 codes (inner product, the query mapped into the codes'
+ * scales; for a type with inverted lists, only the probed lists' codes) keeps the k + 50 best
+ * candidates, then each candidate is scored exactly against its float vector and the best k kept.
+ * A type of fewer than EXACT_BELOW rows is scored exactly from its float vectors instead: there
+ * the two steps cost more than the scan they save. Quantization error only reorders vectors of
+ * almost equal score, so the true k nearest are among the candidates of the lists scanned.
  */
 import { join } from "node:path";
 import usearch from "usearch";
@@ -17,12 +17,12 @@ import { codesFile, quantize, readRows, readScales, rowCount, vectorsFile } from
 const { MetricKind, exactSearch } = usearch;
 
 export type ScanRequest =
-  | { kind: "open"; dir: string; types: EntityType[]; dims: number; part: number; parts: number; exact: boolean; probeShare: number }
+  | { kind: "open"; dir: string; types: EntityType[]; dims: number; exact: boolean; probeShare: number }
   | { kind: "scan"; id: number; query: Float32Array; k: number; types: EntityType[] };
 
 export type ScanReply = { kind: "opened" } | { kind: "hits"; id: number; hits: ShardHits[] } | { kind: "failed"; id?: number; error: string };
 
-/** A slice's best rows of one type (row numbers of the whole type), best first. */
+/** The best rows of one type, best first. */
 export interface ShardHits {
   type: EntityType;
   rows: Uint32Array;
@@ -31,10 +31,10 @@ export interface ShardHits {
 
 /** Candidates taken from the codes for a final k: enough that near-ties lost to rounding come back. */
 const candidates = (k: number) => k + 50;
-/** Below this many rows a slice is scored exactly (730 chains: 0.08 ms, against 0.2 ms for codes and rescoring). */
+/** Below this many rows a type is scored exactly (1,460 chains: about 0.1 ms, less than codes and rescoring). */
 const EXACT_BELOW = 10_000;
 
-/** A slice's codes grouped by inverted list (ivf.ts), for scanning only the probed lists. */
+/** A type's codes grouped by inverted list (ivf.ts), for scanning only the probed lists. */
 interface Lists {
   centroids: Float32Array;
   probe: number;
@@ -44,13 +44,12 @@ interface Lists {
   codes: Int8Array;
 }
 
-interface Slice {
-  from: number;
-  to: number;
-  /** Float vectors for exact scores; row r of the type is at (r - floatsFrom) * dims. */
+/** One type's rows. */
+interface TypeRows {
+  count: number;
+  /** Float vectors for exact scores, row-major. */
   floats: Float32Array;
-  floatsFrom: number;
-  /** Absent when the slice is scored exactly. */
+  /** Absent when the type is scored exactly. */
   codes?: { scales: Float32Array; values: Int8Array };
   /** Present when the type has inverted lists: then `codes.values` is unused. */
   lists?: Lists;
@@ -58,21 +57,19 @@ interface Slice {
 
 export class VectorShard {
   private constructor(
-    private readonly slices: Map<EntityType, Slice>,
+    private readonly types: Map<EntityType, TypeRows>,
     private readonly dims: number,
   ) {}
 
-  static open({ dir, types, dims, part, parts, exact, probeShare }: Extract<ScanRequest, { kind: "open" }>): VectorShard {
-    const slices = new Map<EntityType, Slice>();
+  static open({ dir, types, dims, exact, probeShare }: Extract<ScanRequest, { kind: "open" }>): VectorShard {
+    const rows = new Map<EntityType, TypeRows>();
     for (const type of types) {
       const count = rowCount(dir, type, dims);
-      const from = Math.floor((count * part) / parts);
-      const to = Math.floor((count * (part + 1)) / parts);
-      if (to === from) continue;
+      if (count === 0) continue;
       const floatsPath = join(dir, vectorsFile(type));
-      if (exact || to - from < EXACT_BELOW) {
+      if (exact || count < EXACT_BELOW) {
         // usearch scores these directly: they need a buffer of their own.
-        slices.set(type, { from, to, floats: new Float32Array(readRows(floatsPath, 0, dims * 4, from, to)), floatsFrom: from });
+        rows.set(type, { count, floats: new Float32Array(readRows(floatsPath, 0, dims * 4, 0, count)) });
         continue;
       }
       // Memory-mapped: only the candidates' rows are ever read.
@@ -80,22 +77,22 @@ export class VectorShard {
       const floats = new Float32Array(mapped.buffer, mapped.byteOffset, mapped.byteLength / 4);
       const scales = readScales(dir, type, dims);
       const codes = scales
-        ? { scales, values: new Int8Array(readRows(join(dir, codesFile(type)), dims * 4, dims, from, to)) }
-        : // A snapshot indexed before codes were saved: quantize the slice now.
-          (({ scales, codes }) => ({ scales, values: codes }))(quantize(floats.subarray(from * dims, to * dims), dims));
+        ? { scales, values: new Int8Array(readRows(join(dir, codesFile(type)), dims * 4, dims, 0, count)) }
+        : // A snapshot indexed before codes were saved: quantize now.
+          (({ scales, codes }) => ({ scales, values: codes }))(quantize(floats, dims));
       const ivf = readLists(dir, type, dims);
-      const lists = ivf && { ...groupByList(codes.values, ivf.assignment, ivf.lists, from, to, dims), centroids: ivf.centroids, probe: Math.max(1, Math.ceil(ivf.lists * probeShare)) };
-      slices.set(type, { from, to, floats, floatsFrom: 0, codes: lists ? { scales: codes.scales, values: new Int8Array(0) } : codes, lists });
+      const lists = ivf && { ...groupByList(codes.values, ivf.assignment, ivf.lists, dims), centroids: ivf.centroids, probe: Math.max(1, Math.ceil(ivf.lists * probeShare)) };
+      rows.set(type, { count, floats, codes: lists ? { scales: codes.scales, values: new Int8Array(0) } : codes, lists });
     }
-    return new VectorShard(slices, dims);
+    return new VectorShard(rows, dims);
   }
 
-  /** The best k rows of each type in this slice for a unit-length query. */
+  /** The best k rows of each type for a unit-length query. */
   search(query: Float32Array, k: number, types: readonly EntityType[]): ShardHits[] {
     const out: ShardHits[] = [];
     for (const type of types) {
-      const slice = this.slices.get(type);
-      if (slice) out.push(this.searchSlice(slice, type, query, k));
+      const rows = this.types.get(type);
+      if (rows) out.push(this.searchType(rows, type, query, k));
     }
     return out;
   }
@@ -128,30 +125,29 @@ export class VectorShard {
     return Uint32Array.from(found.keys, (key) => this.scratchRows[Number(key)]!);
   }
 
-  private searchSlice(slice: Slice, type: EntityType, query: Float32Array, k: number): ShardHits {
+  private searchType(of: TypeRows, type: EntityType, query: Float32Array, k: number): ShardHits {
     const { dims } = this;
-    const size = slice.to - slice.from;
-    if (!slice.codes) {
-      const found = exactSearch(slice.floats, query, dims, Math.min(k, size), MetricKind.Cos, 1) as { keys: BigUint64Array; distances: Float32Array };
+    if (!of.codes) {
+      const found = exactSearch(of.floats, query, dims, Math.min(k, of.count), MetricKind.Cos, 1) as { keys: BigUint64Array; distances: Float32Array };
       return {
         type,
-        rows: Uint32Array.from(found.keys, (key) => slice.from + Number(key)),
+        rows: Uint32Array.from(found.keys, Number),
         // usearch reports cosine distance (1 - cosine).
         similarities: Float32Array.from(found.distances, (d) => clamp(1 - d)),
       };
     }
-    const coded = quantizeQuery(query, slice.codes.scales);
+    const coded = quantizeQuery(query, of.codes.scales);
     let rows: Uint32Array;
-    if (slice.lists) rows = this.probe(slice.lists, query, coded, k);
+    if (of.lists) rows = this.probe(of.lists, query, coded, k);
     else {
-      const found = exactSearch(slice.codes.values, coded, dims, Math.min(candidates(k), size), MetricKind.IP, 1) as { keys: BigUint64Array };
-      rows = Uint32Array.from(found.keys, (key) => slice.from + Number(key));
+      const found = exactSearch(of.codes.values, coded, dims, Math.min(candidates(k), of.count), MetricKind.IP, 1) as { keys: BigUint64Array };
+      rows = Uint32Array.from(found.keys, Number);
     }
     const scores = new Float32Array(rows.length);
     for (let c = 0; c < rows.length; c++) {
-      const base = (rows[c]! - slice.floatsFrom) * dims;
+      const base = rows[c]! * dims;
       let dot = 0;
-      for (let j = 0; j < dims; j++) dot += query[j]! * slice.floats[base + j]!;
+      for (let j = 0; j < dims; j++) dot += query[j]! * of.floats[base + j]!;
       scores[c] = clamp(dot);
     }
     const best = Array.from(rows.keys())
@@ -161,18 +157,19 @@ export class VectorShard {
   }
 }
 
-/** Reorders a slice's codes so that each inverted list's rows are contiguous. */
-function groupByList(values: Int8Array, assignment: Uint32Array, lists: number, from: number, to: number, dims: number): Omit<Lists, "centroids" | "probe"> {
+/** Reorders a type's codes so that each inverted list's rows are contiguous. */
+function groupByList(values: Int8Array, assignment: Uint32Array, lists: number, dims: number): Omit<Lists, "centroids" | "probe"> {
+  const rows = assignment.length;
   const starts = new Uint32Array(lists + 1);
-  for (let row = from; row < to; row++) starts[assignment[row]! + 1]!++;
+  for (let row = 0; row < rows; row++) starts[assignment[row]! + 1]!++;
   for (let l = 0; l < lists; l++) starts[l + 1]! += starts[l]!;
   const fill = starts.slice(0, lists);
-  const order = new Uint32Array(to - from);
+  const order = new Uint32Array(rows);
   const codes = new Int8Array(values.length);
-  for (let row = from; row < to; row++) {
+  for (let row = 0; row < rows; row++) {
     const at = fill[assignment[row]!]!++;
     order[at] = row;
-    codes.set(values.subarray((row - from) * dims, (row - from + 1) * dims), at * dims);
+    codes.set(values.subarray(row * dims, (row + 1) * dims), at * dims);
   }
   return { starts, order, codes };
 }

@@ -49,7 +49,7 @@ describe("per-type vector indexes", async () => {
   buildTypeIndex(dir, "Chain", { ids: smallIds, vectors: small }, DIMS);
   buildTypeIndex(dir, "Exchange", { ids: [], vectors: new Float32Array(0) }, DIMS);
   const types = ["Pool", "Chain", "Exchange"] as const;
-  // Two workers, so every type is split across slices whose answers are merged.
+  // Two workers, each holding every row: a question goes to the least busy one.
   const indexes = await VectorIndexes.open(dir, types, DIMS, { workers: 2 });
   const exact = await VectorIndexes.open(dir, types, DIMS, { workers: 2, exact: true });
   afterAll(() => {
@@ -104,6 +104,13 @@ describe("per-type vector indexes", async () => {
       }
     }
     expect(hits / (queries.length * 10)).toBeGreaterThanOrEqual(0.99);
+  });
+
+  test("questions in flight together spread over the workers and get the answers they get alone", async () => {
+    const alone = [];
+    for (const query of queries.slice(0, 16)) alone.push(await indexes.search(query, 10, types));
+    const together = await Promise.all(queries.slice(0, 16).map((query) => indexes.search(query, 10, types)));
+    expect(together).toEqual(alone);
   });
 
   test("exact mode returns the brute-force ten", async () => {
