@@ -1,12 +1,15 @@
 /**
- * Search benchmark (issue 4). Run by hand:
- *   bun scripts/bench/search.ts [--data-dir DIR] [--scale full] [--runs 3] [--probes 400]
+ * Search benchmark (issues 4 and 16). Run by hand:
+ *   bun scripts/bench/search.ts [--data-dir DIR] [--scale full] [--probes 400] [--seconds 10] [--no-postgres]
  *
- * Prints: the index's build time and size (from the snapshot), its load time and the memory it
- * takes, search p50/p99 over HTTP against a real server (and in-process, the ratio), recall@10 of
- * the index (int8 codes scanned in worker threads, candidates scored again exactly) against exact
- * brute-force search over the same saved vectors, beside usearch's float brute force (the raw
- * engine), and the labelled query set's recall@10 and MRR on this data.
+ * Prints: the index's build time and size (from the snapshot), its load time and memory; search
+ * latency in-process by tier (name matches answer without a vector scan; meaning questions scan
+ * the inverted lists); recall@10 of the index against exact brute force over the same vectors,
+ * beside usearch's float brute force (the raw engine); throughput and latency at 1, 8 and 32
+ * concurrent clients over HTTP beside PostgreSQL 15 with pg_trgm and pgvector holding the same
+ * names and vectors (started by the script; pgvector is built from source where Debian has no
+ * package, see scripts/bench/postgres-search.ts); and the real-name set's recall@3 and MRR for both,
+ * with the synthetic labelled set apart.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -27,16 +30,23 @@ import { buildSnapshot } from "../../src/snapshot/build.ts";
 import { readManifest } from "../../src/snapshot/manifest.ts";
 import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
 import { openDuck } from "../../src/store/duckdb.ts";
+import { SQL } from "bun";
 import { judge, labelledQueries, scoreQuery, summarize } from "../../test/search/labelled-set.ts";
+import { type RealNameScore, realNameQueries, resolveExpected, scoreRealName, summarizeReal } from "../../test/search/real-names.ts";
 import { startServer } from "../../test/support/server.ts";
+import { runLoad } from "./closed-loop.ts";
+import { startPostgres } from "./postgres.ts";
+import { HNSW, loadSearchTables, pgSearch } from "./postgres-search.ts";
 import { percentile, printTable } from "./stats.ts";
 
 const { values } = parseArgs({
   options: {
     "data-dir": { type: "string", default: "/tmp/ckg-bench-search" },
     scale: { type: "string", default: "full" },
-    runs: { type: "string", default: "3" },
+    runs: { type: "string", default: "2" },
     probes: { type: "string", default: "400" },
+    seconds: { type: "string", default: "10" },
+    "no-postgres": { type: "boolean", default: false },
   },
 });
 const dir = dataDir(values["data-dir"]!);
@@ -58,6 +68,7 @@ const entities = Object.values(manifest.search.counts).reduce((a, b) => a + b, 0
 printTable(`Search index of snapshot ${manifest.id} (${entities.toLocaleString("en")} entities, embedder ${manifest.search.embedder}, ${manifest.search.dims} dims)`, [
   ["index build (model + vectors + int8 codes)", `${(manifest.search.build_ms / 1000).toFixed(1)} s`],
   ["int8 codes (*.sq8, scanned)", mb(sum((n) => n.endsWith(".sq8")))],
+  ["inverted lists (*.ivf: centroids and each row's list)", mb(sum((n) => n.endsWith(".ivf")))],
   ["saved vectors (*.vectors.f32, memory-mapped for the exact scores)", mb(sum((n) => n.endsWith(".vectors.f32")))],
   ["LSA model", mb(sum((n) => n.startsWith("lsa-")))],
   ["ids", mb(sum((n) => n.endsWith(".ids.json")))],
@@ -90,14 +101,14 @@ const rssLoaded = rssOf("self");
 printTable("Load (in-process, what a server does at activation)", [
   ["vector index (scan workers load their slices)", ms(vectorsMs)],
   ["LSA model", ms(modelMs)],
-  ["name index (entities.parquet)", ms(namesMs)],
+  [`name index (entities.parquet; ${names.words.vocabularySize.toLocaleString("en")} words of names and aliases)`, ms(namesMs)],
   ["deployments (facts.parquet)", ms(deploymentsMs)],
   ["vector rows to name positions", ms(positionsMs)],
   ["total", ms(vectorsMs + modelMs + namesMs + deploymentsMs + positionsMs)],
   ["RSS added by loading", mb(rssLoaded - rssBefore)],
 ]);
 
-// --- Queries: the labelled set, plus entity names, misspelt names and chain-scoped questions ------
+// --- Queries: the real-name set, the synthetic labelled set, entity names and misspellings -------
 const rng = new Rng(11);
 const idsByType = new Map(ENTITY_TYPES.map((type) => [type, JSON.parse(readFileSync(join(searchDir, idsFile(type)), "utf8")) as string[]]));
 const allIds = [...idsByType.values()].flat();
@@ -107,83 +118,141 @@ const misspell = (name: string) => {
   return name.slice(0, at) + name.slice(at + 1);
 };
 const labelled = labelledQueries();
-const workload = [
-  ...labelled.map((q) => ({ query: q.query, entity_types: q.entity_types })),
+const real = realNameQueries();
+type Body = { query: string; entity_types?: EntityType[]; limit?: number };
+const realBodies: Body[] = real.map((q) => ({ query: q.query, entity_types: q.entity_types }));
+const meaningBodies: Body[] = [
+  ...real.filter((q) => q.kind === "question").map((q) => ({ query: q.query, entity_types: q.entity_types })),
+  ...labelled.filter((q) => q.kind === "meaning").map((q) => ({ query: q.query, entity_types: q.entity_types })),
+];
+const nameBodies: Body[] = [
+  ...real.filter((q) => q.kind !== "question").map((q) => ({ query: q.query, entity_types: q.entity_types })),
   ...sampleNames.map((query) => ({ query })),
   ...sampleNames.slice(0, 100).map((name) => ({ query: misspell(name) })),
-  ...sampleNames.slice(100, 150).map((name) => ({ query: name, entity_types: ["Pool" as EntityType] })),
 ];
 
-// --- HTTP against a real server, and the same searches in-process ---------------------------------
-const server = await startServer(selfCommand("serve", "--data-dir", dir.root, "--port", "0"), { CKG_LOG_LEVEL: "info" });
-await server.waitReady(600_000);
-const post = (body: unknown) => fetch(`${server.url}/api/search`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-for (const body of workload.slice(0, 50)) await (await post(body)).arrayBuffer(); // warm up both sides
-for (const body of workload.slice(0, 50)) await search(deps, searchInputSchema.parse(body));
-const http: number[] = [];
-const raw: number[] = [];
-for (let run = 0; run < Number(values.runs); run++) {
-  for (const body of workload) {
-    // Alternate, so both sides see the same machine state.
-    let start = performance.now();
-    const response = await post(body);
-    await response.arrayBuffer();
-    http.push(performance.now() - start);
-    if (response.status !== 200) throw new Error(`${response.status} for ${JSON.stringify(body)}`);
-    start = performance.now();
-    await search(deps, searchInputSchema.parse(body));
-    raw.push(performance.now() - start);
+// --- In-process latency by tier -----------------------------------------------------------------
+// Counts the vector scans, to show which answers needed none.
+let scans = 0;
+const deep = { ...deps, vectors: { search: (...args: Parameters<typeof vectors.search>) => ((scans += 1), vectors.search(...args)) } as typeof vectors };
+for (const body of [...nameBodies, ...meaningBodies].slice(0, 200)) await search(deps, searchInputSchema.parse(body)); // warm up
+const tierTimes = async (bodies: Body[]) => {
+  const times: number[] = [];
+  scans = 0;
+  for (let run = 0; run < Number(values.runs); run++) {
+    for (const body of bodies) {
+      const input = searchInputSchema.parse(body);
+      const start = performance.now();
+      await search(deep, input);
+      times.push(performance.now() - start);
+    }
   }
-}
-const serverRss = rssOf(server.process.pid);
+  return { times, scanShare: scans / times.length };
+};
+const nameTier = await tierTimes(nameBodies);
+const meaningTier = await tierTimes(meaningBodies);
+printTable("In-process search latency by tier", [
+  [`names, tickers, former names, typos (${nameBodies.length}): p50 / p99`, `${ms(percentile(nameTier.times, 50))} / ${ms(percentile(nameTier.times, 99))}`],
+  ["  share of those that scanned vectors", nameTier.scanShare.toFixed(3)],
+  [`questions by meaning (${meaningBodies.length}): p50 / p99`, `${ms(percentile(meaningTier.times, 50))} / ${ms(percentile(meaningTier.times, 99))}`],
+  ["  share of those that scanned vectors", meaningTier.scanShare.toFixed(3)],
+]);
 
 // The answers /api/search gives with the index against the answers it gives with every type
 // searched exactly: what the approximation costs a user.
 const exactDeps = { ...deps, vectors: await VectorIndexes.open(searchDir, ENTITY_TYPES, manifest.search.dims, { exact: true }) };
 let answerHits = 0;
 let answerTotal = 0;
-const exactTimes: number[] = [];
-for (const body of workload) {
+for (const body of meaningBodies) {
   const input = searchInputSchema.parse(body);
   const approximate = await search(deps, input);
-  const start = performance.now();
   const exact = await search(exactDeps, input);
-  exactTimes.push(performance.now() - start);
   const tenth = exact.results.at(-1)?.similarity ?? 0;
   const exactUris = new Set(exact.results.map((r) => r.uri));
   // Tie-aware: a result as similar as the exact tenth counts.
   answerHits += approximate.results.filter((r) => exactUris.has(r.uri) || r.similarity >= tenth).length;
   answerTotal += exact.results.length;
 }
-printTable(`Search latency (${http.length} searches: labelled set, names, misspellings, pool names)`, [
-  ["HTTP p50", ms(percentile(http, 50))],
-  ["HTTP p99", ms(percentile(http, 99))],
-  ["in-process p50", ms(percentile(raw, 50))],
-  ["in-process p99", ms(percentile(raw, 99))],
-  ["ratio HTTP / in-process (p50)", (percentile(http, 50) / percentile(raw, 50)).toFixed(2)],
-  ["in-process p50, every type searched exactly", ms(percentile(exactTimes, 50))],
-  ["recall@10 of the answers: index vs every type exact", (answerHits / answerTotal).toFixed(4)],
-  ["server RSS after the run (main process)", mb(serverRss)],
-]);
+printTable("Answers to the meaning questions: inverted lists vs every type scanned exactly", [["recall@10 of the answers", (answerHits / answerTotal).toFixed(4)]]);
 
-// --- Labelled set quality on this data, over HTTP ------------------------------------------------
+// --- Throughput at 1, 8 and 32 clients: ckg over HTTP beside PostgreSQL -------------------------
+const server = await startServer(selfCommand("serve", "--data-dir", dir.root, "--port", "0"), { CKG_LOG_LEVEL: "info", CKG_RATE_LIMIT_PER_MINUTE: "0", CKG_SCAN_CRON: "off" });
+await server.waitReady(600_000);
+const post = async (body: Body) => {
+  const response = await fetch(`${server.url}/api/search`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  if (response.status !== 200) throw new Error(`${response.status} for ${JSON.stringify(body)}`);
+  return (await response.json()) as SearchAnswer;
+};
+const pg = values["no-postgres"] ? undefined : await startPostgres({ shared_buffers: "1GB", max_connections: "100" });
+const pgLoad = pg ? await loadSearchTables(pg.url, duck, snapshotDir, searchDir, manifest.search.dims) : undefined;
+const pgDb = pg ? new SQL({ url: pg.url, max: 40 }) : undefined;
+if (pgDb) await pgDb.unsafe(`ALTER DATABASE postgres SET hnsw.ef_search = ${HNSW.efSearch}`);
+// The query vectors pgvector is asked with: ckg's embedding of each question, computed once.
+const vectorOf = new Map<string, Float32Array>();
+for (const body of [...realBodies, ...meaningBodies]) vectorOf.set(body.query, await embedder.embedQuery(body.query));
+const askPg = (body: Body) => pgSearch(pgDb!, { query: body.query, limit: body.limit ?? 10, entity_types: body.entity_types, vector: pgLoad?.vectors ? vectorOf.get(body.query) : undefined });
+if (pgLoad) {
+  printTable(`PostgreSQL 15 holding the same names and vectors`, [
+    ["rows: names, symbols and aliases / vectors", `${pgLoad.rows.names.toLocaleString("en")} / ${pgLoad.rows.vectors.toLocaleString("en")}`],
+    ["load (COPY)", ms(pgLoad.loadMs)],
+    ["pg_trgm GIN index + exact index", ms(pgLoad.trigramIndexMs)],
+    [`pgvector HNSW per type (m ${HNSW.m}, ef_construction ${HNSW.efConstruction}; ef_search ${HNSW.efSearch})`, pgLoad.vectors ? ms(pgLoad.vectorIndexMs) : "n/a: no pgvector on this server"],
+  ]);
+}
+const seconds = Number(values.seconds);
+const loadRows: [string, string][] = [];
+for (const [label, bodies] of [
+  [`real-name set (${realBodies.length} queries, names to questions)`, realBodies],
+  [`questions by meaning (${meaningBodies.length})`, meaningBodies],
+] as const) {
+  for (const clients of [1, 8, 32]) {
+    const ckg = await runLoad({ clients, seconds, warmupSeconds: 2, request: async (i) => void (await post(bodies[i % bodies.length]!)) });
+    const line = (r: typeof ckg) => `${r.rps.toFixed(0)} req/s, p50 ${ms(r.p50)}, p99 ${ms(r.p99)}${r.errors ? `, ${r.errors} errors` : ""}`;
+    let row = `ckg ${line(ckg)}`;
+    if (pgDb) {
+      const other = await runLoad({ clients, seconds, warmupSeconds: 2, request: async (i) => void (await askPg(bodies[i % bodies.length]!)) });
+      row += `  |  PostgreSQL ${line(other)}  |  x${(ckg.rps / other.rps).toFixed(1)}`;
+    }
+    loadRows.push([`${label}, ${clients} client${clients > 1 ? "s" : ""}`, row]);
+  }
+}
+printTable(`Throughput and latency, closed loop, ${seconds} s each (ckg over HTTP; PostgreSQL over its own connections)`, loadRows);
+
+// --- Quality: the real-name set for both, the synthetic labelled set apart -----------------------
+const expected = await resolveExpected(duck, snapshotDir, real);
+const ckgScores: RealNameScore[] = [];
+const pgScores: RealNameScore[] = [];
+for (const [i, q] of real.entries()) {
+  ckgScores.push(scoreRealName(q, expected[i]!, await post(realBodies[i]!)));
+  if (pgDb) pgScores.push(scoreRealName(q, expected[i]!, { results: (await askPg(realBodies[i]!)).map((r) => ({ ...r, name: "", labels: [] })) }));
+}
+const ckgReal = summarizeReal(ckgScores);
+const pgReal = pgDb ? summarizeReal(pgScores) : undefined;
+const pair = (a: { recallAt3: number; mrr: number } | undefined, b: { recallAt3: number; mrr: number } | undefined) =>
+  `ckg recall@3 ${a!.recallAt3.toFixed(3)}, MRR ${a!.mrr.toFixed(3)}${b ? `  |  PostgreSQL recall@3 ${b.recallAt3.toFixed(3)}, MRR ${b.mrr.toFixed(3)}` : ""}`;
+printTable(`Real-name set (${real.length} queries over real chains, tokens and exchanges; tuned on "tune", "heldout" untouched)`, [
+  ["all", pair(ckgReal, pgReal)],
+  ...(["tune", "heldout"] as const).map((split): [string, string] => [`  ${split} (${ckgReal.bySplit[split]!.queries})`, pair(ckgReal.bySplit[split], pgReal?.bySplit[split])]),
+  ...Object.entries(ckgReal.byKind).map(([kind, q]): [string, string] => [`  ${kind} (${q!.queries})`, pair(q, pgReal?.byKind[kind as keyof typeof ckgReal.byKind])]),
+]);
 const relevant = await judge(duck, snapshotDir, labelled);
 const scores = [];
-for (const [i, q] of labelled.entries()) {
-  const answer = (await (await post({ query: q.query, entity_types: q.entity_types })).json()) as SearchAnswer;
-  scores.push(scoreQuery(q, relevant[i]!, answer));
-}
+for (const [i, q] of labelled.entries()) scores.push(scoreQuery(q, relevant[i]!, await post({ query: q.query, entity_types: q.entity_types })));
+const serverRss = rssOf(server.process.pid);
 await server.stop();
+await pgDb?.close();
+await pg?.stop();
 const quality = summarize(scores);
-printTable(`Labelled query set (${labelled.length} queries)`, [
+printTable(`Synthetic labelled set (${labelled.length} queries, ckg)`, [
   ["recall@10", quality.recallAt10.toFixed(3)],
   ["MRR", quality.mrr.toFixed(3)],
   ...Object.entries(quality.byKind).map(([kind, q]): [string, string] => [`  ${kind} (${q.queries})`, `recall@10 ${q.recallAt10.toFixed(3)}, MRR ${q.mrr.toFixed(3)}`]),
+  ["server RSS after the run (main process)", mb(serverRss)],
 ]);
 
 // --- The index against exact brute force over the same vectors ----------------------------------
 const probeCount = Number(values.probes);
-const probeTexts = [...labelled.map((q) => q.query), ...sampleNames, ...sampleNames.map(misspell)];
+const probeTexts = [...meaningBodies.map((q) => q.query), ...sampleNames, ...sampleNames.map(misspell)];
 // Each type's saved vectors, read once (the probes and the brute force both use them).
 const vectorCache = new Map<EntityType, Float32Array>();
 function readFloatsCached(type: EntityType): Float32Array {
