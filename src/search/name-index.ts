@@ -11,6 +11,7 @@ import { distance } from "fastest-levenshtein";
 import type { DuckDBInstance } from "@duckdb/node-api";
 import { sqlString, withConnection } from "../store/duckdb.ts";
 import { ENTITY_TYPES, type NodeType, type Namespaces, SUPPORT_TYPES, entityIdOf } from "../graph/vocabulary.ts";
+import { lowerBound } from "./sorted.ts";
 import { WordIndex } from "./word-index.ts";
 
 export interface IndexedNode {
@@ -165,7 +166,7 @@ export class NameIndex {
   exactAny(text: string, accept: (type: NodeType) => boolean): IndexedNode[] {
     const key = normalizeName(text);
     const found = new Map<number, number>();
-    for (let i = this.lowerBound(key); i < this.keys.length && this.keys[i] === key; i++) {
+    for (let i = lowerBound(this.keys, key); i < this.keys.length && this.keys[i] === key; i++) {
       if (accept(this.types[i]!)) found.set(i, this.prominence[i]! + NAME_MATCH_BONUS);
     }
     for (const i of this.byOtherKey.get(key) ?? []) {
@@ -207,8 +208,8 @@ export class NameIndex {
     let end = 0;
     for (let length = Math.min(key.length, 6); length >= 1; length--) {
       const prefix = key.slice(0, length);
-      start = this.lowerBound(prefix);
-      end = this.lowerBound(`${prefix}\uffff`);
+      start = lowerBound(this.keys, prefix);
+      end = lowerBound(this.keys, `${prefix}\uffff`);
       if (end - start >= limit) break;
     }
     // Farther than half the text's length is no longer "close": better no suggestion than a random one.
@@ -232,17 +233,6 @@ export class NameIndex {
     return out;
   }
 
-  /** First position whose key is not less than `key` (JavaScript string order). */
-  private lowerBound(key: string): number {
-    let lo = 0;
-    let hi = this.keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.keys[mid]! < key) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
 
   private node(i: number): IndexedNode {
     const id = this.ids[i]!;

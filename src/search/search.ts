@@ -1,15 +1,14 @@
 /**
  * @module search/search
- * Search in two tiers, with similarities that mean the same thing for every query:
+ * Search in three bands, with similarities that mean the same thing for every query:
  * - 1.0: the query is an entity's name, symbol or alias (case, spaces and punctuation ignored),
  *   most prominent first.
  * - 0.80 to 0.99 (lexical): every word of the query is a word of the entity's name or an alias, a
  *   prefix of one, or a close spelling of one ("arbitrum" -> Arbitrum One, "arbitrm", "coinbsae"),
  *   or the whole query is a close spelling of the name ("uniswp"). Higher: rarer words matched
  *   exactly, more of the name covered, a more prominent entity.
- * - below 0.80 (meaning): the vector neighbours of the query's meaning:
- *   0.8 x cosine, nudged by prominence and the type prior. 0.4 (cosine 0.5) is a fair neighbour,
- *   below 0.3 little is shared.
+ * - below 0.80 (meaning): the vector neighbours of the query's meaning, 0.8 x cosine, nudged by
+ *   prominence and the type prior: 0.5 and more shares a good deal, under 0.3 little.
  * A query that names something (the whole name, alias or symbol of an entity, typos aside) is
  * answered from the names alone: no vector scan. Otherwise, when the name matches do not fill
  * `limit`, the meaning neighbours fill the rest. The type filter applies before the top-k cut.
@@ -68,15 +67,21 @@ export type SearchAnswer = z.infer<typeof searchAnswerSchema>;
  * kind of thing, protocols, tokens and organizations answer first. A type filter lifts this.
  */
 const TYPE_PRIOR: Partial<Record<NodeType, number>> = { Pool: 0.8, Person: 0.95 };
-const NAME_CODES = new Map(Object.keys(TYPE_PRIOR).map((type) => [type as NodeType, NameIndex.codeOf(type as NodeType)]));
+/** TYPE_PRIOR by type code (NameIndex.typeCodes), for loops over many matches; all 1 when filtered. */
+const PRIORS_BY_CODE = new Float32Array(256).fill(1);
+for (const [type, prior] of Object.entries(TYPE_PRIOR)) PRIORS_BY_CODE[NameIndex.codeOf(type as NodeType)] = prior;
+const NO_PRIORS = new Float32Array(256).fill(1);
+
+/** Prominence (size, lists, deployments) moves a similarity by at most a tenth. */
+const byProminence = (prominence: number) => 0.9 + 0.1 * prominence;
 
 /**
- * Prominence (size, lists, deployments: at most a tenth off) and the type prior: among equally
- * close matches the larger, better-known entity comes first.
+ * Prominence and the type prior: among equally close matches the larger, better-known entity
+ * comes first.
  */
 function nudge(type: NodeType, prominence: number, filtered: boolean, offScope: boolean): number {
   const prior = (filtered ? 1 : (TYPE_PRIOR[type] ?? 1)) * (offScope ? OFF_CHAIN : 1);
-  return (0.9 + 0.1 * prominence) * prior;
+  return byProminence(prominence) * prior;
 }
 
 export interface SearchDeps {
@@ -152,10 +157,9 @@ function lexicalMatches(
   k: number,
 ): { best: Ranked[]; count: number; complete: boolean } {
   const { typeCodes, prominences } = names;
-  const priors = new Float32Array(256).fill(1);
-  if (!filtered) for (const [type, prior] of Object.entries(TYPE_PRIOR)) priors[NAME_CODES.get(type as NodeType)!] = prior;
+  const priors = filtered ? NO_PRIORS : PRIORS_BY_CODE;
   const band = (score: number, position: number) =>
-    LEXICAL_FLOOR + (1 - LEXICAL_FLOOR - 0.01) * score * (0.9 + 0.1 * prominences[position]!) * priors[typeCodes[position]!]!;
+    LEXICAL_FLOOR + (1 - LEXICAL_FLOOR - 0.01) * score * byProminence(prominences[position]!) * priors[typeCodes[position]!]!;
 
   const words = names.words.match(query, names.typeTable(accept));
   let complete = false;
@@ -221,16 +225,7 @@ async function meaningMatches(deps: SearchDeps, input: SearchInput, types: reado
   }));
 }
 
-/** The k best by similarity, in decreasing order (one pass; a lexical answer can hold 100,000 pools). */
+/** The k best by similarity, in decreasing order. */
 function topK(items: Ranked[], k: number): Ranked[] {
-  const best: Ranked[] = [];
-  if (k <= 0) return best;
-  for (const item of items) {
-    if (best.length === k && item.similarity <= best[k - 1]!.similarity) continue;
-    let at = best.length;
-    while (at > 0 && best[at - 1]!.similarity < item.similarity) at--;
-    best.splice(at, 0, item);
-    if (best.length > k) best.pop();
-  }
-  return best;
+  return topIndices(Float32Array.from(items, (item) => item.similarity), k).map((i) => items[i]!);
 }

@@ -38,6 +38,11 @@ const EXACT_BELOW = 10_000;
 interface Lists {
   centroids: Float32Array;
   probe: number;
+  /**
+   * Per list, how far its rows lie from the centroid (the largest distance): a row's score is at
+   * most the centroid's score plus this (Cauchy-Schwarz, unit query).
+   */
+  radii: Float32Array;
   /** List l's rows are order[starts[l] .. starts[l + 1]), their codes at the same places of `codes`. */
   starts: Uint32Array;
   order: Uint32Array;
@@ -81,7 +86,12 @@ export class VectorShard {
         : // A snapshot indexed before codes were saved: quantize now.
           (({ scales, codes }) => ({ scales, values: codes }))(quantize(floats, dims));
       const ivf = readLists(dir, type, dims);
-      const lists = ivf && { ...groupByList(codes.values, ivf.assignment, ivf.lists, dims), centroids: ivf.centroids, probe: Math.max(1, Math.ceil(ivf.lists * probeShare)) };
+      const lists = ivf && {
+        ...groupByList(codes.values, ivf.assignment, ivf.lists, dims),
+        centroids: ivf.centroids,
+        radii: listRadii(floats, ivf.centroids, ivf.assignment, ivf.lists, dims),
+        probe: Math.max(1, Math.ceil(ivf.lists * probeShare)),
+      };
       rows.set(type, { count, floats, codes: lists ? { scales: codes.scales, values: new Int8Array(0) } : codes, lists });
     }
     return new VectorShard(rows, dims);
@@ -101,22 +111,34 @@ export class VectorShard {
   private scratch = new Int8Array(0);
   private scratchRows = new Uint32Array(0);
 
-  /** Candidate rows from the lists whose centroids are nearest the query (ivf.ts). */
+  /** Candidate rows from the lists whose rows could score highest for the query (ivf.ts). */
   private probe(lists: Lists, query: Float32Array, coded: Int8Array, k: number): Uint32Array {
     const { dims } = this;
-    const probe = Math.min(lists.probe, lists.starts.length - 1);
-    const nearest = exactSearch(lists.centroids, query, dims, probe, MetricKind.IP, 1) as { keys: BigUint64Array };
+    const count = lists.starts.length - 1;
+    const probe = Math.min(lists.probe, count);
+    // Lists by the best score a row of theirs could reach: a text query lands far from every
+    // vector, where the nearest centroid says less than how widely a list spreads. On the full
+    // data's questions, recall@10 of the answers at 5% of lists: 0.925 by nearest centroid, 0.950
+    // by this bound (half or twice the radius: 0.950, 0.917).
+    const bound = new Float32Array(count);
+    for (let l = 0; l < count; l++) {
+      let dot = 0;
+      const base = l * dims;
+      for (let j = 0; j < dims; j++) dot += query[j]! * lists.centroids[base + j]!;
+      bound[l] = dot + lists.radii[l]!;
+    }
+    const probed = topLists(bound, probe);
     let total = 0;
-    for (const key of nearest.keys) total += lists.starts[Number(key) + 1]! - lists.starts[Number(key)]!;
+    for (const key of probed) total += lists.starts[key + 1]! - lists.starts[key]!;
     if (total === 0) return new Uint32Array(0);
     if (this.scratchRows.length < total) {
       this.scratch = new Int8Array(total * 2 * dims);
       this.scratchRows = new Uint32Array(total * 2);
     }
     let at = 0;
-    for (const key of nearest.keys) {
-      const start = lists.starts[Number(key)]!;
-      const end = lists.starts[Number(key) + 1]!;
+    for (const key of probed) {
+      const start = lists.starts[key]!;
+      const end = lists.starts[key + 1]!;
       this.scratch.set(lists.codes.subarray(start * dims, end * dims), at * dims);
       this.scratchRows.set(lists.order.subarray(start, end), at);
       at += end - start;
@@ -157,8 +179,30 @@ export class VectorShard {
   }
 }
 
+/** The indices of the k largest bounds (a few hundred lists: a sort is cheap). */
+function topLists(bound: Float32Array, k: number): number[] {
+  return Array.from(bound.keys())
+    .sort((a, b) => bound[b]! - bound[a]!)
+    .slice(0, k);
+}
+
+/** Each list's largest distance from a row to its centroid. */
+function listRadii(floats: Float32Array, centroids: Float32Array, assignment: Uint32Array, lists: number, dims: number): Float32Array {
+  const radii = new Float32Array(lists);
+  for (let row = 0; row < assignment.length; row++) {
+    const l = assignment[row]!;
+    let sq = 0;
+    for (let j = 0; j < dims; j++) {
+      const d = floats[row * dims + j]! - centroids[l * dims + j]!;
+      sq += d * d;
+    }
+    if (sq > radii[l]! * radii[l]!) radii[l] = Math.sqrt(sq);
+  }
+  return radii;
+}
+
 /** Reorders a type's codes so that each inverted list's rows are contiguous. */
-function groupByList(values: Int8Array, assignment: Uint32Array, lists: number, dims: number): Omit<Lists, "centroids" | "probe"> {
+function groupByList(values: Int8Array, assignment: Uint32Array, lists: number, dims: number): Pick<Lists, "starts" | "order" | "codes"> {
   const rows = assignment.length;
   const starts = new Uint32Array(lists + 1);
   for (let row = 0; row < rows; row++) starts[assignment[row]! + 1]!++;

@@ -12,6 +12,7 @@
  * as soon as a row's minimum passes the allowed distance: a lookup visits a few thousand
  * prefixes, not the whole vocabulary.
  */
+import { lowerBound } from "./sorted.ts";
 
 const ASCII = /^[\x00-\x7f]*$/;
 
@@ -268,10 +269,10 @@ export class WordIndex {
   /** The vocabulary words a query word matches, best first. */
   private expand(word: string, withPrefixes: boolean, maxEdits: number): Expansion[] {
     const out: Expansion[] = [];
-    const at = this.lowerBound(word);
+    const at = lowerBound(this.vocab, word);
     if (this.vocab[at] === word) out.push({ word: at, quality: EXACT, prefix: false });
     if (withPrefixes && word.length >= MIN_PREFIX) {
-      const end = this.lowerBound(`${word}\uffff`);
+      const end = lowerBound(this.vocab, `${word}\uffff`);
       let prefixed: number[] = [];
       for (let i = this.vocab[at] === word ? at + 1 : at; i < end; i++) prefixed.push(i);
       if (prefixed.length > MAX_PREFIX_EXPANSIONS) prefixed = prefixed.sort((a, b) => this.frequency(b) - this.frequency(a)).slice(0, MAX_PREFIX_EXPANSIONS);
@@ -336,20 +337,9 @@ export class WordIndex {
       }
     };
     const first = word[0]!;
-    const lo = this.lowerBound(first);
-    const hi = this.lowerBound(`${first}\uffff`);
+    const lo = lowerBound(this.vocab, first);
+    const hi = lowerBound(this.vocab, `${first}\uffff`);
     if (lo < hi) walk(1, lo, hi);
   }
 
-  /** First vocabulary index whose word is not less than `word`. */
-  private lowerBound(word: string): number {
-    let lo = 0;
-    let hi = this.vocab.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.vocab[mid]! < word) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
 }
