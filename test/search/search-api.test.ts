@@ -139,7 +139,8 @@ describe("POST /api/search", () => {
     const { body } = await run.request("GET", "/openapi.json").then(json);
     const operation = body.paths["/api/search"].post;
     expect(operation.description).toContain("total_count counts the entities found");
-    expect(operation.description).toContain("at most 100 deep per entity type");
+    expect(operation.description).toContain("at most max(limit, 25) deep per entity type");
+    expect(operation.description).toContain("similarity 0.80-0.99");
     expect(JSON.stringify(operation)).toContain(ENTITY_TYPES.join('","'));
   });
 });

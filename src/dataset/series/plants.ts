@@ -76,9 +76,11 @@ export async function plantStablecoins(s: SeriesContext): Promise<void> {
     const shift = [0.125, 0.22, 0.45][i]!;
     const id = pick(s, eligible, "stablecoin-supply-shift");
     if (!id) continue;
-    // Supply climbs over the last week; the day a week before stays as it was.
-    await s.c.run(`UPDATE stablecoin SET "circulatingUsd" = "circulatingUsd" * (1 + ${shift} * (7 - date_diff('day', date, ${D})) / 7.0)
-      WHERE entity_id = ${q(id)} AND date > ${day(7)}`);
+    // Supply climbs over the last week from the level of the day a week before, which stays as it
+    // was: the change is the planted one whatever the baseline did that week.
+    await s.c.run(`UPDATE stablecoin s SET "circulatingUsd" = w."circulatingUsd" * (1 + ${shift} * (7 - date_diff('day', s.date, ${D})) / 7.0)
+      FROM (SELECT "circulatingUsd" FROM stablecoin WHERE entity_id = ${q(id)} AND date = ${day(7)}) w
+      WHERE s.entity_id = ${q(id)} AND s.date > ${day(7)}`);
     record(s, { signal_type: "stablecoin-supply-shift", band, entities: [id], metric: "supply_change_7d_pct", value: shift * 100, table: "stablecoin", note: "circulating supply rises over the last seven days" });
   }
 }
@@ -158,19 +160,27 @@ export async function plantProtocols(s: SeriesContext, coverage: Coverage): Prom
     `SELECT entity_id, avg("revenueUsd") AS revenue, avg("feesUsd") AS fees, avg("dailyUsers") AS users
      FROM protocol WHERE date > ${day(120)} GROUP BY entity_id ORDER BY entity_id`,
   );
-  const flows = ["feesUsd", "revenueUsd", "incentivesUsd", "earningsUsd"].map((c) => `"${c}" = "${c}" * m.factor`).join(", ");
+  /**
+   * Sets a protocol's columns over the last `days` to their mean there times `shape` (an SQL
+   * expression of p.date): the baseline's own ups and downs no longer move the planted metric.
+   */
+  const flatten = async (id: string, days: number, columns: string[], shape: string) => {
+    const set = columns.map((c) => `"${c}" = m."${c}" * (${shape})`).join(", ");
+    const means = columns.map((c) => `avg("${c}") AS "${c}"`).join(", ");
+    await s.c.run(`UPDATE protocol p SET ${set} FROM (SELECT ${means} FROM protocol WHERE entity_id = ${q(id)} AND date > ${day(days)}) m
+      WHERE p.entity_id = ${q(id)} AND p.date > ${day(days)}`);
+  };
+  const FLOWS = ["feesUsd", "revenueUsd", "incentivesUsd", "earningsUsd"];
 
   const growing = revenueOf.filter((r) => r.revenue >= 1000).map((r) => r.entity_id);
   for (const [i, band] of BANDS.entries()) {
     const id = pick(s, growing, "revenue-momentum");
     if (!id) continue;
     const factor = [1.45, 1.8, 2.6][i]!;
-    if (band === "high") {
-      // A strong trend before the jump: the 90 days before rise by up to 30%.
-      await s.c.run(`UPDATE protocol p SET ${flows.replaceAll("m.factor", `(1 + 0.3 * (89 - date_diff('day', p.date, ${day(30)})) / 89.0)`)}
-        WHERE entity_id = ${q(id)} AND date > ${day(120)} AND date <= ${day(30)}`);
-    }
-    await s.c.run(`UPDATE protocol SET ${flows.replaceAll("m.factor", String(factor))} WHERE entity_id = ${q(id)} AND date > ${day(30)}`);
+    // Flat, then the jump over the last 30 days; for high, a strong trend before the jump: the 90
+    // days before rise by up to 30%.
+    const before = band === "high" ? `(1 + 0.3 * (89 - date_diff('day', p.date, ${day(30)})) / 89.0)` : "1";
+    await flatten(id, 120, FLOWS, `CASE WHEN p.date > ${day(30)} THEN ${factor} ELSE ${before} END`);
     const value = band === "high" ? (factor / 1.15 - 1) * 100 : (factor - 1) * 100;
     record(s, { signal_type: "revenue-momentum", band, entities: [id], metric: "revenue_30d_vs_prior_90d_pct", value, table: "protocol", note: band === "high" ? "revenue jumps after a 90-day rise" : "revenue jumps over the last 30 days" });
   }
@@ -191,7 +201,9 @@ export async function plantProtocols(s: SeriesContext, coverage: Coverage): Prom
     const id = pick(s, feeEarners, "capital-efficiency");
     if (!id) continue;
     const factor = [1.28, 1.42, 1.8][i]!;
-    await s.c.run(`UPDATE protocol SET ${flows.replaceAll("m.factor", String(factor))} WHERE entity_id = ${q(id)} AND date > ${day(7)}`);
+    // Fees (and revenue) rise by the factor over the last week while TVL stays flat.
+    await flatten(id, 37, [...FLOWS, "tvlUsd"], "1");
+    await flatten(id, 7, FLOWS, String(factor));
     record(s, { signal_type: "capital-efficiency", band, entities: [id], metric: "fees_growth_minus_tvl_growth_pp", value: (factor - 1) * 100, table: "protocol", note: "fees rise over the last week while TVL holds" });
   }
 
