@@ -58,7 +58,7 @@ export class NameIndex {
     private readonly symbols: (string | null)[],
     private readonly types: NodeType[],
     private readonly labelSets: string[][],
-    private readonly prominence: number[],
+    prominence: number[],
     aliases: string[][],
   ) {
     for (let i = 0; i < ids.length; i++) {
@@ -150,7 +150,7 @@ export class NameIndex {
   }
 
   prominenceAt(position: number): number {
-    return this.prominence[position]!;
+    return this.prominences[position]!;
   }
 
   byUri(uri: string): IndexedNode | undefined {
@@ -167,10 +167,10 @@ export class NameIndex {
     const key = normalizeName(text);
     const found = new Map<number, number>();
     for (let i = lowerBound(this.keys, key); i < this.keys.length && this.keys[i] === key; i++) {
-      if (accept(this.types[i]!)) found.set(i, this.prominence[i]! + NAME_MATCH_BONUS);
+      if (accept(this.types[i]!)) found.set(i, this.prominences[i]! + NAME_MATCH_BONUS);
     }
     for (const i of this.byOtherKey.get(key) ?? []) {
-      if (!found.has(i) && accept(this.types[i]!)) found.set(i, this.prominence[i]!);
+      if (!found.has(i) && accept(this.types[i]!)) found.set(i, this.prominences[i]!);
     }
     return [...found].sort((a, b) => b[1] - a[1]).map(([i]) => this.node(i));
   }
@@ -184,7 +184,7 @@ export class NameIndex {
     const limit = options.limit ?? 5;
     const accept = (type: NodeType) => options.type === undefined || type === options.type;
     const words = this.words.match(text, this.typeTable(accept));
-    const ranked = Array.from(words.positions, (position, i) => ({ position, rank: words.scores[i]! * (0.9 + 0.1 * this.prominence[position]!) }))
+    const ranked = Array.from(words.positions, (position, i) => ({ position, rank: words.scores[i]! * (0.9 + 0.1 * this.prominences[position]!) }))
       .sort((a, b) => b.rank - a.rank)
       .slice(0, limit)
       .map((r) => r.position);
@@ -220,7 +220,7 @@ export class NameIndex {
       const d = distance(key, this.keys[i]!.slice(0, key.length + 4));
       if (d <= tolerance) scored.push({ i, d });
     }
-    scored.sort((a, b) => a.d - b.d || this.prominence[b.i]! - this.prominence[a.i]!);
+    scored.sort((a, b) => a.d - b.d || this.prominences[b.i]! - this.prominences[a.i]!);
     const seen = new Set<string>();
     const out: { node: IndexedNode; similarity: number }[] = [];
     for (const { i } of scored) {
@@ -243,7 +243,7 @@ export class NameIndex {
       labels: this.labelSets[i]!,
       name: this.names[i]!,
       symbol: this.symbols[i] ?? undefined,
-      prominence: this.prominence[i]!,
+      prominence: this.prominences[i]!,
     };
   }
 }
