@@ -179,11 +179,12 @@ export class VectorShard {
   }
 }
 
-/** The indices of the k largest bounds (a few hundred lists: a sort is cheap). */
+/** The indices of the k largest bounds: the k-th largest from a native sort of a copy, then one pass. */
 function topLists(bound: Float32Array, k: number): number[] {
-  return Array.from(bound.keys())
-    .sort((a, b) => bound[b]! - bound[a]!)
-    .slice(0, k);
+  const threshold = bound.slice().sort()[bound.length - k]!;
+  const out: number[] = [];
+  for (let l = 0; l < bound.length && out.length < k; l++) if (bound[l]! >= threshold) out.push(l);
+  return out;
 }
 
 /** Each list's largest distance from a row to its centroid. */
