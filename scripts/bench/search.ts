@@ -120,13 +120,11 @@ const misspell = (name: string) => {
 const labelled = labelledQueries();
 const real = realNameQueries();
 type Body = { query: string; entity_types?: EntityType[]; limit?: number };
-const realBodies: Body[] = real.map((q) => ({ query: q.query, entity_types: q.entity_types }));
-const meaningBodies: Body[] = [
-  ...real.filter((q) => q.kind === "question").map((q) => ({ query: q.query, entity_types: q.entity_types })),
-  ...labelled.filter((q) => q.kind === "meaning").map((q) => ({ query: q.query, entity_types: q.entity_types })),
-];
+const bodyOf = (q: Body): Body => ({ query: q.query, entity_types: q.entity_types });
+const realBodies = real.map(bodyOf);
+const meaningBodies = [...real.filter((q) => q.kind === "question").map(bodyOf), ...labelled.filter((q) => q.kind === "meaning").map(bodyOf)];
 const nameBodies: Body[] = [
-  ...real.filter((q) => q.kind !== "question").map((q) => ({ query: q.query, entity_types: q.entity_types })),
+  ...real.filter((q) => q.kind !== "question").map(bodyOf),
   ...sampleNames.map((query) => ({ query })),
   ...sampleNames.slice(0, 100).map((name) => ({ query: misspell(name) })),
 ];
@@ -134,7 +132,7 @@ const nameBodies: Body[] = [
 // --- In-process latency by tier -----------------------------------------------------------------
 // Counts the vector scans, to show which answers needed none.
 let scans = 0;
-const deep = { ...deps, vectors: { search: (...args: Parameters<typeof vectors.search>) => ((scans += 1), vectors.search(...args)) } as typeof vectors };
+const counting = { ...deps, vectors: { search: (...args: Parameters<typeof vectors.search>) => ((scans += 1), vectors.search(...args)) } as typeof vectors };
 for (const body of [...nameBodies, ...meaningBodies].slice(0, 200)) await search(deps, searchInputSchema.parse(body)); // warm up
 const tierTimes = async (bodies: Body[]) => {
   const times: number[] = [];
@@ -143,7 +141,7 @@ const tierTimes = async (bodies: Body[]) => {
     for (const body of bodies) {
       const input = searchInputSchema.parse(body);
       const start = performance.now();
-      await search(deep, input);
+      await search(counting, input);
       times.push(performance.now() - start);
     }
   }

@@ -15,7 +15,7 @@ import type { ChainInfo, GenContext } from "./synthetic/context.ts";
 import { chainWeight } from "./synthetic/chain-weights.ts";
 import type { ReferenceAaveMarket, ReferenceAlias, ReferenceData, ReferenceToken } from "./reference.ts";
 import type { ClassName } from "../graph/vocabulary.ts";
-import { ALIAS_SOURCE, ETHER_CHAIN, networkFaces, rankReferenceEntities, tokenIdentity } from "./reference-identity.ts";
+import { ALIAS_SOURCE, ETHER_CHAIN, exchangeProminence, networkFaces, rankReferenceEntities, tokenIdentity } from "./reference-identity.ts";
 
 const EUR = /EUR/;
 
@@ -216,7 +216,7 @@ function addExchanges(ctx: GenContext, ref: ReferenceData, lists: Lists): Map<st
     const source = exchange.sources[0]!;
     const id = world.allocateId("Exchange", exchange.key);
     const kind = exchange.dex ? "DecentralizedExchange" : "CentralizedExchange";
-    world.addEntity({ id, type: "Exchange", labels: ["Exchange", kind], name: exchange.name, source });
+    world.addEntity({ id, type: "Exchange", labels: ["Exchange", kind], name: exchange.name, source, prominence: exchangeProminence(exchange) });
     world.addAlias(id, exchange.key, source);
     listed(lists, id, exchange.sources);
     for (const country of exchange.countries) world.attr(id, "country", country, source);
@@ -227,8 +227,10 @@ function addExchanges(ctx: GenContext, ref: ReferenceData, lists: Lists): Map<st
   return ids;
 }
 
-/** Aave, its versions, and one lending market per asset of each market in the address book. */
-/** Aave's protocol ids by lower-case name. */
+/**
+ * Aave, its versions, and one lending market per asset of each market in the address book.
+ * Returns Aave's protocol ids by lower-case name.
+ */
 function addAave(ctx: GenContext, markets: ReferenceAaveMarket[]): Map<string, string> {
   if (markets.length === 0) return new Map();
   const { world } = ctx;

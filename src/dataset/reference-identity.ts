@@ -15,14 +15,14 @@
  *   native coins have one symbol (Sei and Sei Network, Cronos and Cronos Mainnet, Injective twice);
  *   another non-EVM chain and an EVM chain when their names and coin symbols are equal (TRON and
  *   Tron, NEAR Protocol twice).
- * - Prominence (0..1, orders look-alikes and same-named entities; market-cap rank replaces none of
- *   it until a provider supplies one): for a token, how many lists name it, on how many chains it
- *   is deployed, of how many chains it is the native coin, and how many Aave markets hold it; for a
- *   chain, how many lists name it, how many reference tokens live on it, its layer-2 children and
- *   its Aave markets; for an exchange, ccxt's certified and pro flags and how much of its API ccxt
- *   covers.
+ * - Prominence (0..1, orders look-alikes and same-named entities; a provider's market-cap rank,
+ *   as CoinGecko's ingest sets it, takes over once there is one): for a token, how many lists name
+ *   it, on how many chains it is deployed, of how many chains it is the native coin, and how many
+ *   Aave markets hold it; for a chain, how many lists name it, how many reference tokens live on
+ *   it, its layer-2 children and its Aave markets; for an exchange, ccxt's certified and pro flags
+ *   and how much of its API ccxt covers.
  */
-import type { ReferenceChain, ReferenceData } from "./reference.ts";
+import type { ReferenceChain, ReferenceData, ReferenceExchange } from "./reference.ts";
 import type { World } from "./world.ts";
 
 /** The source of data/aliases.tsv's facts. */
@@ -70,9 +70,14 @@ const clamp = (x: number) => Math.max(0, Math.min(1, x));
 /** 0 for none, 1 at `full`, logarithmic between: the tenth deployment says less than the second. */
 const logShare = (count: number, full: number) => clamp(Math.log2(1 + count) / Math.log2(1 + full));
 
+/** An exchange's prominence from its ccxt record: certified, pro, and how much of its API ccxt covers. */
+export function exchangeProminence(exchange: ReferenceExchange): number {
+  return 0.3 + (exchange.certified ? 0.2 : 0) + (exchange.pro ? 0.1 : 0) + 0.3 * clamp((exchange.features_count ?? 0) / 110);
+}
+
 /**
- * Sets the prominence of every reference token, chain and exchange from the facts about it and
- * `lists`: the reference packages that list each entity (every record merged into it counts).
+ * Sets the prominence of every reference token and chain from the facts about it and `lists`: the
+ * reference packages that list each entity (every record merged into it counts).
  */
 export function rankReferenceEntities(world: World, ref: ReferenceData, lists: ReadonlyMap<string, ReadonlySet<string>>): void {
   const referenceSources = new Set(ref.sources.map((s) => s.id));
@@ -96,7 +101,6 @@ export function rankReferenceEntities(world: World, ref: ReferenceData, lists: R
     else if (p === "marketAsset") count(aaveMarkets, o);
     else if (p === "deployedOn" && s.startsWith("lending-market/")) count(aaveMarkets, o);
   }
-  const exchanges = new Map(ref.exchanges.map((e) => [e.name, e]));
   for (const entity of world.entities.values()) {
     if (!referenceSources.has(entity.source)) continue;
     const named = lists.get(entity.id)?.size ?? 1;
@@ -114,9 +118,6 @@ export function rankReferenceEntities(world: World, ref: ReferenceData, lists: R
         0.4 * logShare(tokensOn.get(entity.id) ?? 0, 300) +
         0.2 * logShare(children.get(entity.id) ?? 0, 16) +
         0.1 * clamp((aaveMarkets.get(entity.id) ?? 0) / 20);
-    } else if (entity.type === "Exchange") {
-      const e = exchanges.get(entity.name);
-      entity.prominence = 0.3 + (e?.certified ? 0.2 : 0) + (e?.pro ? 0.1 : 0) + 0.3 * clamp((e?.features_count ?? 0) / 110);
     }
   }
 }

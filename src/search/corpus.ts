@@ -66,6 +66,8 @@ function countryWords(code: string): string {
   return `${name} ${DEMONYMS[upper] ?? ""} ${upper.toLowerCase()}`;
 }
 
+const PEG_WORDS: Record<string, string> = { USD: "us dollar usd pegged to the dollar", EUR: "euro eur pegged to the euro" };
+
 function attributeWords(predicate: string, value: string): string | undefined {
   if (predicate === "country") return countryWords(value);
   if (predicate === "pegCurrency") return PEG_WORDS[value] ?? `pegged to ${value.toLowerCase()}`;
@@ -73,7 +75,6 @@ function attributeWords(predicate: string, value: string): string | undefined {
   return table === undefined ? undefined : (table[value] ?? value.toLowerCase());
 }
 
-const PEG_WORDS: Record<string, string> = { USD: "us dollar usd pegged to the dollar", EUR: "euro eur pegged to the euro" };
 /** Attributes that describe an entity in words (attributeWords). */
 const WORDED = new Set([...Object.keys(ATTRIBUTE_WORDS), "country", "pegCurrency"]);
 

@@ -1,7 +1,7 @@
 /**
  * @module search/ivf
- * Inverted lists over a type's vectors, so a question scans a few percent of the int8 codes
- * instead of all of them: spherical k-means splits the vectors into lists around unit centroids;
+ * Inverted lists over a type's vectors, so a question scans a share of the int8 codes (PROBE_SHARE
+ * of the lists) instead of all of them: spherical k-means splits the vectors into lists around unit centroids;
  * a query scans the lists whose rows could score highest for it (vector-shard.ts). Types under
  * IVF_MIN_ROWS keep the flat scan.
  *

@@ -11,7 +11,7 @@ import { distance } from "fastest-levenshtein";
 import type { DuckDBInstance } from "@duckdb/node-api";
 import { sqlString, withConnection } from "../store/duckdb.ts";
 import { ENTITY_TYPES, type NodeType, type Namespaces, SUPPORT_TYPES, entityIdOf } from "../graph/vocabulary.ts";
-import { lowerBound } from "./sorted.ts";
+import { lowerBound } from "../sorted.ts";
 import { WordIndex } from "./word-index.ts";
 
 export interface IndexedNode {

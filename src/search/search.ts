@@ -163,9 +163,9 @@ function lexicalMatches(
 
   const words = names.words.match(query, names.typeTable(accept));
   let complete = false;
-  let count = words.count;
-  const keys = new Float32Array(words.count);
-  for (let i = 0; i < words.count; i++) {
+  let count = words.positions.length;
+  const keys = new Float32Array(count);
+  for (let i = 0; i < keys.length; i++) {
     // The exact matches are answered apart: they neither rank nor count here.
     if (exclude.size > 0 && exclude.has(words.positions[i]!)) {
       keys[i] = -1;

@@ -12,7 +12,7 @@
  * as soon as a row's minimum passes the allowed distance: a lookup visits a few thousand
  * prefixes, not the whole vocabulary.
  */
-import { lowerBound } from "./sorted.ts";
+import { lowerBound } from "../sorted.ts";
 
 const ASCII = /^[\x00-\x7f]*$/;
 
@@ -39,7 +39,7 @@ const MAX_QUERY_WORDS = 8;
 const EXACT = 1;
 const prefixQuality = (queryLength: number, wordLength: number) => 0.7 + 0.25 * (queryLength / wordLength);
 const spellingQuality = (distance: number) => 0.85 - 0.1 * (distance - 1);
-export const allowedEdits = (length: number) => (length >= 7 ? 2 : length >= 4 ? 1 : 0);
+const allowedEdits = (length: number) => (length >= 7 ? 2 : length >= 4 ? 1 : 0);
 
 export interface WordMatches {
   /** Name-index positions of the entities every query word matched. */
@@ -48,22 +48,15 @@ export interface WordMatches {
   scores: Float32Array;
   /** Per position: 1 when the query's words are all the words of a name or alias, typos aside (a typed prefix is not the word). */
   complete: Uint8Array;
-  count: number;
 }
 
 /** Where `position` sits in postings[from, to) (sorted), or -1. */
 function findPosting(postings: Int32Array, from: number, to: number, position: number): number {
-  let lo = from;
-  let hi = to;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (postings[mid]! < position) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < to && postings[lo] === position ? lo : -1;
+  const at = lowerBound(postings, position, from, to);
+  return at < to && postings[at] === position ? at : -1;
 }
 
-const NO_MATCHES: WordMatches = { positions: new Int32Array(0), scores: new Float32Array(0), complete: new Uint8Array(0), count: 0 };
+const NO_MATCHES: WordMatches = { positions: new Int32Array(0), scores: new Float32Array(0), complete: new Uint8Array(0) };
 
 interface Expansion {
   word: number;
@@ -259,7 +252,7 @@ export class WordIndex {
       prefixed[position] = 0;
       sum[position] = 0;
     }
-    return { positions: positions.subarray(0, count), scores: scores.subarray(0, count), complete: complete.subarray(0, count), count };
+    return { positions: positions.subarray(0, count), scores: scores.subarray(0, count), complete: complete.subarray(0, count) };
   }
 
   private frequency(word: number): number {

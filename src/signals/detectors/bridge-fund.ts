@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineDetector, round } from "../detector.ts";
 import { betweenness, communities, investmentGraph } from "../networks.ts";
+import { lowerBound } from "../../sorted.ts";
 
 /**
  * Investors on the shortest paths between otherwise separate parts of the investment graph. The
@@ -29,16 +30,7 @@ export default defineDetector({
     const { values, sampled } = betweenness(g, "bridge-fund");
     const investors = g.filterNodes((_, attrs) => attrs.kind === "investor");
     const sorted = investors.map((i) => values.get(i) ?? 0).sort((a, b) => a - b);
-    const below = (v: number) => {
-      let lo = 0;
-      let hi = sorted.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (sorted[mid]! < v) lo = mid + 1;
-        else hi = mid;
-      }
-      return lo;
-    };
+    const below = (v: number) => lowerBound(sorted, v);
     const findings = [];
     for (const investor of investors.sort()) {
       const b = values.get(investor) ?? 0;
