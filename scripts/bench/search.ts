@@ -23,7 +23,7 @@ import { LsaEmbedder } from "../../src/search/embedder.ts";
 import usearch from "usearch";
 import { loadLsa, readFloats } from "../../src/search/lsa.ts";
 import { NameIndex } from "../../src/search/name-index.ts";
-import { type SearchAnswer, namePositions, search, searchInputSchema } from "../../src/search/search.ts";
+import { SEARCH_DEPTH, type SearchAnswer, namePositions, search, searchInputSchema } from "../../src/search/search.ts";
 import { idsFile, vectorsFile } from "../../src/search/vector-files.ts";
 import { VectorIndexes } from "../../src/search/vector-index.ts";
 import { buildSnapshot } from "../../src/snapshot/build.ts";
@@ -215,6 +215,28 @@ for (const [label, bodies] of [
   }
 }
 printTable(`Throughput and latency, closed loop, ${seconds} s each (ckg over HTTP; PostgreSQL over its own connections)`, loadRows);
+
+// The floors under the meaning questions' throughput: the bare server (a free route, no work) and
+// the vector index alone (in-process, the questions' vectors precomputed, every type at
+// SEARCH_DEPTH as /api/search asks); what HTTP, embedding and ranking add sits between them.
+const meaningVectors = meaningBodies.map((b) => ({ vector: vectorOf.get(b.query)!, types: b.entity_types ?? ENTITY_TYPES }));
+const floorRows: [string, string][] = [];
+for (const clients of [1, 32]) {
+  const bare = await runLoad({ clients, seconds, warmupSeconds: 1, request: async () => void (await (await fetch(`${server.url}/healthz`)).arrayBuffer()) });
+  const engine = await runLoad({
+    clients,
+    seconds,
+    warmupSeconds: 1,
+    request: async (i) => {
+      const q = meaningVectors[i % meaningVectors.length]!;
+      await vectors.search(q.vector, SEARCH_DEPTH, q.types);
+    },
+  });
+  const line = (r: typeof bare) => `${r.rps.toFixed(0)} req/s, p50 ${ms(r.p50)}, p99 ${ms(r.p99)}`;
+  floorRows.push([`bare server GET /healthz, ${clients} client${clients > 1 ? "s" : ""}`, line(bare)]);
+  floorRows.push([`vector index alone (in-process, questions' vectors), ${clients} in flight`, line(engine)]);
+}
+printTable("Floors under the questions' throughput", floorRows);
 
 // --- Quality: the real-name set for both, the synthetic labelled set apart -----------------------
 const expected = await resolveExpected(duck, snapshotDir, real);
