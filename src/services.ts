@@ -15,7 +15,7 @@ import { type Ontology, loadOntology } from "./graph/ontology.ts";
 import type { Namespaces } from "./graph/vocabulary.ts";
 import type { Logger } from "./log.ts";
 import { selfCommand } from "./runtime.ts";
-import { Deployments } from "./search/chain-scope.ts";
+import { ScopeFacts } from "./search/scope.ts";
 import { SearchEngine } from "./search/engine.ts";
 import { NameIndex } from "./search/name-index.ts";
 import { type SchemaDocument, describeSchema, syntheticNotice } from "./snapshot/describe.ts";
@@ -165,8 +165,8 @@ export class Services {
     graphLoaded.catch(() => undefined); // awaited by the caller; a failure must not go unhandled meanwhile
     const ontology = loadOntology(ns.ontology);
     const names = await NameIndex.fromParquet(this.duck, join(dir, manifest.files.entities), ns);
-    const deployments = await Deployments.fromParquet(this.duck, join(dir, manifest.files.facts));
-    const search = await SearchEngine.open(dir, manifest, { names, deployments }, this.config, this.log);
+    const scopes = await ScopeFacts.fromParquet(this.duck, join(dir, manifest.files.facts));
+    const search = await SearchEngine.open(dir, manifest, { names, scopes }, this.config, this.log);
     try {
       const added = await applySnapshotChanges(this.state, this.duck, { id, changesFile: join(dir, manifest.files.changes) }, names);
       if (added > 0) this.log.info({ snapshot: id, changes_added: added }, "changes feed extended");

@@ -18,12 +18,13 @@ import { Rng } from "../../src/dataset/rng.ts";
 import { ENTITY_TYPES, type EntityType } from "../../src/graph/vocabulary.ts";
 import { createLogger } from "../../src/log.ts";
 import { selfCommand } from "../../src/runtime.ts";
-import { Deployments } from "../../src/search/chain-scope.ts";
+import { ScopeFacts } from "../../src/search/scope.ts";
 import { LsaEmbedder } from "../../src/search/embedder.ts";
 import usearch from "usearch";
 import { loadLsa, readFloats } from "../../src/search/lsa.ts";
 import { NameIndex } from "../../src/search/name-index.ts";
-import { SEARCH_DEPTH, type SearchAnswer, namePositions, search, searchInputSchema } from "../../src/search/search.ts";
+import { SEARCH_DEPTH, type SearchAnswer, search, searchInputSchema } from "../../src/search/search.ts";
+import { VectorRows } from "../../src/search/vector-rows.ts";
 import { idsFile, vectorsFile } from "../../src/search/vector-files.ts";
 import { VectorIndexes } from "../../src/search/vector-index.ts";
 import { buildSnapshot } from "../../src/snapshot/build.ts";
@@ -90,21 +91,21 @@ t = performance.now();
 const names = await NameIndex.fromParquet(duck, join(snapshotDir, manifest.files.entities), manifest.namespaces);
 const namesMs = performance.now() - t;
 t = performance.now();
-const deployments = await Deployments.fromParquet(duck, join(snapshotDir, manifest.files.facts));
-const deploymentsMs = performance.now() - t;
+const scopes = await ScopeFacts.fromParquet(duck, join(snapshotDir, manifest.files.facts));
+const scopesMs = performance.now() - t;
 t = performance.now();
-const positions = namePositions(searchDir, names);
-const positionsMs = performance.now() - t;
+const rows = VectorRows.open(searchDir, manifest.search.dims, names);
+const rowsMs = performance.now() - t;
 Bun.gc(true);
-const deps = { names, vectors, positions, embedder, deployments };
+const deps = { names, vectors, rows, embedder, scopes };
 const rssLoaded = rssOf("self");
 printTable("Load (in-process, what a server does at activation)", [
   ["vector index (scan workers load their slices)", ms(vectorsMs)],
   ["LSA model", ms(modelMs)],
   [`name index (entities.parquet; ${names.words.vocabularySize.toLocaleString("en")} words of names and aliases)`, ms(namesMs)],
-  ["deployments (facts.parquet)", ms(deploymentsMs)],
-  ["vector rows to name positions", ms(positionsMs)],
-  ["total", ms(vectorsMs + modelMs + namesMs + deploymentsMs + positionsMs)],
+  ["scope facts: deployments, countries (facts.parquet)", ms(scopesMs)],
+  ["vector rows to name positions and back", ms(rowsMs)],
+  ["total", ms(vectorsMs + modelMs + namesMs + scopesMs + rowsMs)],
   ["RSS added by loading", mb(rssLoaded - rssBefore)],
 ]);
 

@@ -169,12 +169,14 @@ function addChains(ctx: GenContext, ref: ReferenceData, tokens: Map<string, stri
 }
 
 /**
- * Each chain's native coin (reference-identity): an ancestor's coin of the same symbol, Ether for
- * ETH, the token list's record, or else a token made from the chain's own record. `home`: the coin
- * is native here, not inherited.
+ * Each chain's native coin (reference-identity): an ancestor's coin of the same symbol, the coin
+ * from its own network (coinHomes: Ether for ETH, Bitcoin's BTC for the EVM chains paying gas in
+ * bridged BTC), the token list's record, or else a token made from the chain's own record. `home`:
+ * the coin is native here, not inherited.
  */
 function nativeCoins(ctx: GenContext, ref: ReferenceData, tokens: Map<string, string>, lists: Lists): Map<string, { token: string; home: boolean }> {
   const recordByKey = new Map(ref.chains.map((c) => [c.key, c]));
+  const homes = coinHomes(ref);
   const out = new Map<string, { token: string; home: boolean }>();
   const resolve = (key: string, seen: Set<string>): string | undefined => {
     const chain = recordByKey.get(key);
@@ -186,7 +188,7 @@ function nativeCoins(ctx: GenContext, ref: ReferenceData, tokens: Map<string, st
     const parent = chain.parent ? recordByKey.get(chain.parent) : undefined;
     const inherited =
       (parent?.native_symbol?.toUpperCase() === symbol ? resolve(parent.key, seen) : undefined) ??
-      (symbol === "ETH" && key !== ETHER_CHAIN ? resolve(ETHER_CHAIN, seen) : undefined);
+      (homes.has(symbol) && homes.get(symbol) !== key ? resolve(homes.get(symbol)!, seen) : undefined);
     const token =
       inherited ??
       tokens.get(`native:${chain.key}`) ??
@@ -198,6 +200,20 @@ function nativeCoins(ctx: GenContext, ref: ReferenceData, tokens: Map<string, st
   };
   for (const chain of ref.chains) resolve(chain.key, new Set());
   return out;
+}
+
+/**
+ * The network each coin is at home on, by symbol: Ether's is Ethereum, and a non-EVM chain whose
+ * coin family is its own ticker (BitGo's convention: family "btc" for Bitcoin, "ltc", "trx") is its
+ * coin's network. An EVM chain paying gas in one of these coins pays in a bridged form of it.
+ */
+function coinHomes(ref: ReferenceData): Map<string, string> {
+  const homes = new Map<string, string>([["ETH", ETHER_CHAIN]]);
+  for (const chain of ref.chains) {
+    const symbol = chain.native_symbol?.toUpperCase();
+    if (symbol && chain.family !== "evm" && chain.layer !== "L2" && chain.family === symbol.toLowerCase() && !homes.has(symbol)) homes.set(symbol, chain.key);
+  }
+  return homes;
 }
 
 function addNativeToken(ctx: GenContext, symbol: string, name: string, source: string, tokens: Map<string, string>): string {

@@ -8,6 +8,7 @@
  */
 import type { World } from "../dataset/world.ts";
 import { ENTITY_TYPES, isEntityType } from "../graph/vocabulary.ts";
+import { countryWords } from "./countries.ts";
 import { type FeatureBag, addField, addName } from "./features.ts";
 
 /** Class names as words: VentureFund -> "venture fund". */
@@ -44,27 +45,6 @@ const ATTRIBUTE_WORDS: Record<string, Record<string, string>> = {
     farm: "yield farm farming",
   },
 };
-
-const REGION_NAMES = new Intl.DisplayNames(["en"], { type: "region" });
-/** Adjectives of the countries exchanges name, the way questions use them ("korean exchange"). */
-const DEMONYMS: Record<string, string> = {
-  AU: "australian", BR: "brazilian", CA: "canadian", CN: "chinese", DE: "german", FR: "french", GB: "british uk",
-  UK: "british uk", HK: "hong kong", ID: "indonesian", IN: "indian", JP: "japanese", KR: "korean", MX: "mexican",
-  NL: "dutch", NZ: "new zealand", PH: "philippine filipino", RU: "russian", SG: "singaporean", TH: "thai",
-  TR: "turkish", TW: "taiwanese", US: "american usa", ZA: "south african", EU: "european", MT: "maltese",
-};
-
-/** A country code in words: "KR" -> "south korea korean". */
-function countryWords(code: string): string {
-  const upper = code.replace(/^[a-z]+-/, "").toUpperCase();
-  let name = "";
-  try {
-    name = REGION_NAMES.of(upper === "UK" ? "GB" : upper) ?? "";
-  } catch {
-    // not a region code: its own letters are all there is
-  }
-  return `${name} ${DEMONYMS[upper] ?? ""} ${upper.toLowerCase()}`;
-}
 
 const PEG_WORDS: Record<string, string> = { USD: "us dollar usd pegged to the dollar", EUR: "euro eur pegged to the euro" };
 

@@ -11,11 +11,12 @@ import { ENTITY_TYPES } from "../graph/vocabulary.ts";
 import type { Logger } from "../log.ts";
 import type { SnapshotManifest } from "../snapshot/manifest.ts";
 import type { Embedder } from "./embedder.ts";
-import type { Deployments } from "./chain-scope.ts";
+import type { ScopeFacts } from "./scope.ts";
 import { type EmbedderSettings, snapshotEmbedder } from "./embedders.ts";
 import type { NameIndex } from "./name-index.ts";
-import { type SearchAnswer, type SearchInput, type VectorPositions, namePositions, search } from "./search.ts";
+import { type SearchAnswer, type SearchInput, search } from "./search.ts";
 import { VectorIndexes } from "./vector-index.ts";
+import { VectorRows } from "./vector-rows.ts";
 
 /** After a failed attempt to open the embedder, requests wait this long before the next one. */
 const RETRY_AFTER_MS = 10_000;
@@ -28,8 +29,8 @@ export class SearchEngine {
   private constructor(
     private readonly names: NameIndex,
     private readonly vectors: VectorIndexes,
-    private readonly positions: VectorPositions,
-    private readonly deployments: Deployments,
+    private readonly rows: VectorRows,
+    private readonly scopes: ScopeFacts,
     private readonly open: () => Promise<Embedder>,
     private readonly log: Logger,
   ) {}
@@ -38,13 +39,13 @@ export class SearchEngine {
   static async open(
     snapshotDir: string,
     manifest: SnapshotManifest,
-    lookups: { names: NameIndex; deployments: Deployments },
+    lookups: { names: NameIndex; scopes: ScopeFacts },
     settings: EmbedderSettings,
     log: Logger,
   ): Promise<SearchEngine> {
     const dir = join(snapshotDir, manifest.search.dir);
     const vectors = await VectorIndexes.open(dir, ENTITY_TYPES, manifest.search.dims);
-    const engine = new SearchEngine(lookups.names, vectors, namePositions(dir, lookups.names), lookups.deployments, () => snapshotEmbedder(dir, manifest.search, settings), log);
+    const engine = new SearchEngine(lookups.names, vectors, VectorRows.open(dir, manifest.search.dims, lookups.names), lookups.scopes, () => snapshotEmbedder(dir, manifest.search, settings), log);
     if (settings.embedder !== manifest.search.embedder) {
       log.warn(
         { configured: settings.embedder, snapshot: manifest.search.embedder },
@@ -56,8 +57,8 @@ export class SearchEngine {
   }
 
   async search(input: SearchInput): Promise<SearchAnswer> {
-    const { names, vectors, positions, deployments } = this;
-    return search({ names, vectors, positions, deployments, embedder: await this.embedderReady() }, input);
+    const { names, vectors, rows, scopes } = this;
+    return search({ names, vectors, rows, scopes, embedder: await this.embedderReady() }, input);
   }
 
   /** Stops the vector index's workers (a retired snapshot). */

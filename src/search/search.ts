@@ -15,16 +15,16 @@
  *
  * total_count is the number of entities found: every exact and lexical match, plus, when the
  * meaning neighbours were asked, every one with similarity of at least MIN_SIMILARITY, looking at
- * most SEARCH_DEPTH deep per entity type (SCOPED_SEARCH_DEPTH when the query names a chain: "...
- * on solana"; see chain-scope).
+ * most SEARCH_DEPTH deep per entity type (SCOPED_SEARCH_DEPTH when the query names a chain, a
+ * country or a peg: "... on solana", "korean exchange", "euro stablecoin"; see scope).
  */
 import { z } from "zod";
 import { ENTITY_TYPES, type EntityType, type NodeType } from "../graph/vocabulary.ts";
-import { type Deployments, findChainScope } from "./chain-scope.ts";
+import { type ScopeFacts, type Scope, findScope } from "./scope.ts";
 import type { Embedder } from "./embedder.ts";
 import { NameIndex, normalizeName } from "./name-index.ts";
-import { readIds } from "./vector-files.ts";
 import type { VectorIndexes } from "./vector-index.ts";
+import type { VectorRows } from "./vector-rows.ts";
 
 export const MIN_SIMILARITY = 0.3;
 /**
@@ -43,9 +43,12 @@ const MEANING_CEILING = LEXICAL_FLOOR;
  * worker: 100 deep cost twice the time of 25 on the full data.
  */
 export const SEARCH_DEPTH = 25;
-/** A question scoped to a chain looks deeper, since entities elsewhere are set back by OFF_CHAIN. */
+/** A scoped question looks deeper, since entities outside are set back (IN_SCOPE). */
 export const SCOPED_SEARCH_DEPTH = 150;
-const OFF_CHAIN = 0.5;
+/** Closeness in a scoped question: IN_SCOPE + the rest x cosine inside the scope, IN_SCOPE x cosine outside. */
+const IN_SCOPE = 0.5;
+/** A scope of at most this many entities has every one scored exactly (a dot product each). */
+const MAX_SCOPE_SCORED = 5_000;
 
 export const searchInputSchema = z.strictObject({
   query: z.string().trim().min(1, "query must not be empty").max(500),
@@ -79,25 +82,17 @@ const byProminence = (prominence: number) => 0.9 + 0.1 * prominence;
  * Prominence and the type prior: among equally close matches the larger, better-known entity
  * comes first.
  */
-function nudge(type: NodeType, prominence: number, filtered: boolean, offScope: boolean): number {
-  const prior = (filtered ? 1 : (TYPE_PRIOR[type] ?? 1)) * (offScope ? OFF_CHAIN : 1);
-  return byProminence(prominence) * prior;
+function nudge(type: NodeType, prominence: number, filtered: boolean): number {
+  return byProminence(prominence) * (filtered ? 1 : (TYPE_PRIOR[type] ?? 1));
 }
 
 export interface SearchDeps {
   names: NameIndex;
   vectors: VectorIndexes;
-  /** Each type's vector rows as positions in `names` (-1: not there), from namePositions. */
-  positions: VectorPositions;
+  /** Vector rows to name-index positions and back, and exact scores of chosen rows. */
+  rows: VectorRows;
   embedder: Embedder;
-  deployments: Deployments;
-}
-
-export type VectorPositions = ReadonlyMap<EntityType, Int32Array>;
-
-/** Maps every vector row of a snapshot's search folder to its node's position in the name index, once. */
-export function namePositions(searchDir: string, names: NameIndex): VectorPositions {
-  return new Map(ENTITY_TYPES.map((type) => [type, Int32Array.from(readIds(searchDir, type), (id) => names.positionOf(id) ?? -1)]));
+  scopes: ScopeFacts;
 }
 
 export async function search(deps: SearchDeps, input: SearchInput): Promise<SearchAnswer> {
@@ -205,24 +200,53 @@ function topIndices(keys: Float32Array, k: number): number[] {
   return best;
 }
 
-/** Vector neighbours of the query's meaning, scoped to a chain when the query names one after "on". */
+/** Vector neighbours of the query's meaning, scoped when the query names a chain, a country or a peg (scope). */
 async function meaningMatches(deps: SearchDeps, input: SearchInput, types: readonly EntityType[], filtered: boolean): Promise<Ranked[]> {
   const { names } = deps;
-  const scope = findChainScope(input.query, names);
+  const scope = findScope(input.query, names, deps.scopes);
   const vector = await deps.embedder.embedQuery(scope?.rest ?? input.query);
   if (!vector.some((v) => v !== 0)) return [];
   const best = new Map<number, number>();
   const depth = Math.max(scope ? SCOPED_SEARCH_DEPTH : SEARCH_DEPTH, input.limit);
   for (const hit of await deps.vectors.search(vector, depth, types)) {
-    const position = deps.positions.get(hit.type)?.[hit.row];
-    if (position === undefined || position < 0 || Number.isNaN(hit.similarity)) continue;
+    const position = deps.rows.positionOf(hit.type, hit.row);
+    if (position < 0 || Number.isNaN(hit.similarity)) continue;
     if ((best.get(position) ?? -1) < hit.similarity) best.set(position, hit.similarity);
   }
-  const offScope = (position: number) => scope !== undefined && !deps.deployments.on(names.idAt(position), scope.chains);
+  // The entities of a small scope are scored even where the scan did not reach them: the one native
+  // coin of Ethereum is far down the neighbours of "native coin" among thousands of such coins.
+  if (scope) {
+    const unit = unitLength(vector);
+    for (const id of deps.scopes.scoredMembers(scope, MAX_SCOPE_SCORED)) {
+      const position = names.positionOf(id);
+      if (position === undefined || best.has(position)) continue;
+      const type = names.typeAt(position);
+      if (!(types as readonly string[]).includes(type)) continue;
+      const cosine = deps.rows.cosine(unit, position, type as EntityType);
+      if (cosine !== undefined) best.set(position, cosine);
+    }
+  }
+  // In a scoped question every entity in scope ranks above every one outside: what is left of the
+  // question once the scope is cut ("token" of "token pegged to the dollar") may say little.
+  const closeness = (position: number, cosine: number) => {
+    if (scope === undefined) return Math.max(0, cosine);
+    return inScope(deps.scopes, scope, names.idAt(position)) ? IN_SCOPE + (1 - IN_SCOPE) * Math.max(0, cosine) : IN_SCOPE * Math.max(0, cosine);
+  };
   return Array.from(best, ([position, cosine]) => ({
     position,
-    similarity: MEANING_CEILING * Math.max(0, cosine) * nudge(names.typeAt(position), names.prominenceAt(position), filtered, offScope(position)),
+    similarity: MEANING_CEILING * closeness(position, cosine) * nudge(names.typeAt(position), names.prominenceAt(position), filtered),
   }));
+}
+
+function unitLength(vector: Float32Array): Float32Array {
+  let norm = 0;
+  for (const x of vector) norm += x * x;
+  norm = Math.sqrt(norm);
+  return norm === 0 || Math.abs(norm - 1) < 1e-6 ? vector : vector.map((x) => x / norm);
+}
+
+function inScope(facts: ScopeFacts, scope: Scope, id: string): boolean {
+  return scope.kind === "chain" ? facts.on(id, scope.chains) : facts.has(id, scope.attribute, scope.value);
 }
 
 /** The k best by similarity, in decreasing order. */

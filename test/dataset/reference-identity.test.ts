@@ -34,6 +34,12 @@ describe("reference identity", async () => {
     expect(entity(chain("eip155:1")).symbol).toBe("ETH");
     expect(entity(chain("eip155:42161")).symbol).toBeUndefined();
     expect(entity(chain("eip155:56")).symbol).toBe("BNB");
+    // BTC is at home on Bitcoin: the EVM chains paying gas in bridged BTC take Bitcoin's coin, not the ticker.
+    expect(entity(chain("bitcoin:mainnet")).symbol).toBe("BTC");
+    for (const key of ["eip155:200901", "eip155:11501", "eip155:223"]) {
+      expect(entity(chain(key)).symbol, key).toBeUndefined();
+      expect(nativeOf.get(chain(key)), key).toBe(nativeOf.get(chain("bitcoin:mainnet")));
+    }
   });
 
   test("a Cosmos chain and its EVM side, and a chain and its EVM JSON-RPC face, are linked both ways", () => {
