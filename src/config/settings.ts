@@ -113,6 +113,12 @@ export const SETTINGS = {
       "sentence-embedding model: model.onnx + tokenizer.json) or openai:<base url> (an OpenAI-compatible embeddings API); " +
       "queries always use the embedder the live snapshot was indexed with",
   ),
+  search_cache_entries: setting(
+    "integer",
+    z.number().int().min(0).max(1_000_000),
+    10_000,
+    "search answers kept per snapshot for repeated questions (agents ask the same thing again); 0 turns the cache off",
+  ),
   embeddings_model: setting(
     "string",
     z.string().min(1),

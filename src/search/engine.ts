@@ -3,9 +3,13 @@
  * The live snapshot's search: its name index, its vector indexes (scan workers) and the embedder
  * its vectors were made with. The embedder opens in the background at activation; when it cannot
  * (a configured model directory is gone, an embeddings API is down), search answers a clear error
- * and tries again on a later request, while every other route keeps serving.
+ * and tries again on a later request, while every other route keeps serving. Answers to repeated
+ * questions come from a cache of the snapshot's recent answers (search_cache_entries): a snapshot
+ * never changes, so an answer stays right for as long as its snapshot is live.
  */
 import { join } from "node:path";
+import { LRUCache } from "lru-cache";
+import type { Config } from "../config/config.ts";
 import { CkgError, isCkgError } from "../errors.ts";
 import { ENTITY_TYPES } from "../graph/vocabulary.ts";
 import type { Logger } from "../log.ts";
@@ -21,8 +25,11 @@ import { VectorRows } from "./vector-rows.ts";
 /** After a failed attempt to open the embedder, requests wait this long before the next one. */
 const RETRY_AFTER_MS = 10_000;
 
+export type SearchSettings = EmbedderSettings & Pick<Config, "search_cache_entries">;
+
 export class SearchEngine {
   private embedder: Embedder | undefined;
+  private readonly answers: LRUCache<string, SearchAnswer> | undefined;
   private opening: Promise<Embedder> | undefined;
   private failure: { error: unknown; at: number } | undefined;
 
@@ -33,19 +40,22 @@ export class SearchEngine {
     private readonly scopes: ScopeFacts,
     private readonly open: () => Promise<Embedder>,
     private readonly log: Logger,
-  ) {}
+    cacheEntries: number,
+  ) {
+    this.answers = cacheEntries > 0 ? new LRUCache({ max: cacheEntries }) : undefined;
+  }
 
   /** Resolves once the vector index has loaded (a snapshot whose index cannot load is refused). */
   static async open(
     snapshotDir: string,
     manifest: SnapshotManifest,
     lookups: { names: NameIndex; scopes: ScopeFacts },
-    settings: EmbedderSettings,
+    settings: SearchSettings,
     log: Logger,
   ): Promise<SearchEngine> {
     const dir = join(snapshotDir, manifest.search.dir);
     const vectors = await VectorIndexes.open(dir, ENTITY_TYPES, manifest.search.dims);
-    const engine = new SearchEngine(lookups.names, vectors, VectorRows.open(dir, manifest.search.dims, lookups.names), lookups.scopes, () => snapshotEmbedder(dir, manifest.search, settings), log);
+    const engine = new SearchEngine(lookups.names, vectors, VectorRows.open(dir, manifest.search.dims, lookups.names), lookups.scopes, () => snapshotEmbedder(dir, manifest.search, settings), log, settings.search_cache_entries);
     if (settings.embedder !== manifest.search.embedder) {
       log.warn(
         { configured: settings.embedder, snapshot: manifest.search.embedder },
@@ -56,9 +66,15 @@ export class SearchEngine {
     return engine;
   }
 
+  /** Answers are shared between callers from the cache: they are serialized, never changed. */
   async search(input: SearchInput): Promise<SearchAnswer> {
+    const key = this.answers && JSON.stringify([input.query, input.limit, input.entity_types ?? null]);
+    const cached = key === undefined ? undefined : this.answers!.get(key);
+    if (cached) return cached;
     const { names, vectors, rows, scopes } = this;
-    return search({ names, vectors, rows, scopes, embedder: await this.embedderReady() }, input);
+    const answer = await search({ names, vectors, rows, scopes, embedder: await this.embedderReady() }, input);
+    if (key !== undefined) this.answers!.set(key, answer);
+    return answer;
   }
 
   /** Stops the vector index's workers (a retired snapshot). */

@@ -144,3 +144,28 @@ describe("POST /api/search", () => {
     expect(JSON.stringify(operation)).toContain(ENTITY_TYPES.join('","'));
   });
 });
+
+describe("repeated questions", () => {
+  test("the same question, limit and types is answered from the snapshot's cache; another is not", async () => {
+    const engine = run.services.snapshot().search;
+    const input = { query: "lending protocol on base", limit: 10 };
+    const answer = await engine.search(input);
+    expect(await engine.search({ ...input })).toBe(answer);
+    expect(await engine.search({ ...input, limit: 5 })).not.toBe(answer);
+    expect(await engine.search({ ...input, entity_types: ["Protocol"] })).not.toBe(answer);
+  });
+
+  test("search_cache_entries 0 turns the cache off: equal answers, computed each time", async () => {
+    const uncached = await startServices({ search_cache_entries: 0 });
+    try {
+      const engine = uncached.services.snapshot().search;
+      const input = { query: "lending protocol on base", limit: 10 };
+      const first = await engine.search(input);
+      const second = await engine.search(input);
+      expect(second).not.toBe(first);
+      expect(second).toEqual(first);
+    } finally {
+      await uncached.close();
+    }
+  });
+});
