@@ -12,5 +12,6 @@ import { mcp } from "./mcp.ts";
 import { scan } from "./scan.ts";
 import { serve } from "./serve.ts";
 import { sparql } from "./sparql.ts";
+import { stats } from "./stats.ts";
 
-export const COMMANDS: readonly Command[] = [serve, build, ingest, importCommand, exportCommand, scan, mcp, sparql, graphWorker];
+export const COMMANDS: readonly Command[] = [serve, build, ingest, importCommand, exportCommand, scan, mcp, sparql, stats, graphWorker];
