@@ -3,7 +3,8 @@
  * Writes the real reference entities into the world: chains (with L2 parents and native coins),
  * tokens (with their deployments), exchanges, and Aave with its markets. Each fact carries the
  * reference source it came from. Fills the generator's registries so synthetic protocols deploy on
- * real chains and pool real tokens.
+ * real chains and pool real tokens; real entities get no made-up figures (series/coverage.ts
+ * covers generated entities only) until an ingest brings real ones.
  *
  * Identity: one real thing is one entity, or two linked faces (see reference-identity.ts):
  * a chain's coin that is another chain's native coin is that coin (ETH on every rollup is Ether),
@@ -294,8 +295,6 @@ function addAave(ctx: GenContext, markets: ReferenceAaveMarket[]): Map<string, s
       world.rel(id, "marketOf", protocol, source);
       world.rel(id, "marketAsset", token, source);
       world.rel(id, "deployedOn", chainId, source);
-      // A latent size for the demo series (labelled synthetic there); the market itself is real.
-      ctx.markets.push({ id, protocol, chain: chainId, asset: token, supply: ctx.rng.pareto(2e7, 1.1) });
     }
   }
   ctx.protocols.push(
@@ -305,6 +304,7 @@ function addAave(ctx: GenContext, markets: ReferenceAaveMarket[]): Map<string, s
       root: "Aave",
       category: "Lending",
       chains: [...deployed].filter((d) => d.startsWith(`${id}|`)).map((d) => d.split("|")[1]!),
+      // A size hint only: synthetic protocols fork and integrate with big ones more often. No series is made from it.
       tvl: 5e9,
       community: 0,
       founded: 2020,

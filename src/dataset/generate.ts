@@ -14,6 +14,7 @@ import { generateExchanges } from "./synthetic/exchanges.ts";
 import { generateFunding } from "./synthetic/funding.ts";
 import { generateGovernance, generateTreasuries } from "./synthetic/governance.ts";
 import { generateHistory } from "./synthetic/history.ts";
+import { ReservedNames } from "./synthetic/names.ts";
 import { generateCompanies, generateFunds } from "./synthetic/organizations.ts";
 import { generatePeople } from "./synthetic/people.ts";
 import { generateLendingMarkets, generatePools } from "./synthetic/pools.ts";
@@ -64,6 +65,7 @@ export async function generateWorld(options: GenerateOptions, log: Logger): Prom
     rng,
     plan,
     source: SYNTHETIC_SOURCE,
+    reserved: new ReservedNames(),
     asOf: options.asOf,
     communities: Math.max(4, Math.round(Math.sqrt(plan.protocols) / 3)),
     chains: [],
@@ -90,7 +92,9 @@ export async function generateWorld(options: GenerateOptions, log: Logger): Prom
   };
 
   let t = performance.now();
-  applyReference(ctx, await loadReferenceData());
+  const reference = await loadReferenceData();
+  applyReference(ctx, reference);
+  ctx.reserved = ReservedNames.of(reference, world);
   log.info({ step: "reference", entities: world.entities.size, ms: Math.round(performance.now() - t) }, "reference data applied");
   for (const [name, step] of STEPS) {
     t = performance.now();

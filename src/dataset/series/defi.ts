@@ -50,9 +50,9 @@ export async function poolSeries(s: SeriesContext, coverage: Coverage): Promise<
     FROM levels`);
 }
 
-export async function lendingSeries(s: SeriesContext): Promise<void> {
-  const { rng, ctx } = s;
-  const rows = ctx.markets.map((m) => [
+export async function lendingSeries(s: SeriesContext, coverage: Coverage): Promise<void> {
+  const { rng } = s;
+  const rows = coverage.markets.map((m) => [
     m.id,
     m.protocol,
     m.asset,

@@ -2,8 +2,9 @@
  * @module dataset/series
  * The synthetic demo series: every kind of `ts_synthetic_*` table, generated in DuckDB from the
  * world's latent sizes (so a protocol's TVL matches its graph size and chains, a token's unlocks
- * follow its vesting schedules), with planted anomalies and their ground truth. Tables go to the
- * snapshot's ts/ folder as Parquet, clustered by month, then entity and date.
+ * follow its vesting schedules), with planted anomalies and their ground truth. Only generated
+ * entities get series and plants (coverage.ts): no made-up figure lands on a real entity. Tables
+ * go to the snapshot's ts/ folder as Parquet, clustered by month, then entity and date.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -75,7 +76,7 @@ export async function generateSeries(ctx: GenContext, snapshotDir: string, optio
         await planted(() => plant.plantPools(s));
       });
       await step("lending", async () => {
-        await lendingSeries(s);
+        await lendingSeries(s, coverage);
         await planted(() => plant.plantLending(s));
       });
       await step("treasuries", async () => {

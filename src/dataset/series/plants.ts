@@ -2,7 +2,8 @@
  * @module dataset/series/plants
  * Planted anomalies: for each signal type that reads time-series, one case per band (low,
  * moderate, high), each on its own entity, with the raw metric set to the middle of the band, and
- * written down as ground truth. The baseline series stay clear of the high bands, so a world built
+ * written down as ground truth. Plants pick from the series tables, which hold generated entities
+ * only (coverage.ts): a planted depeg or loss never names a real stablecoin or protocol. The baseline series stay clear of the high bands, so a world built
  * without plants shows what the detectors find in "normal" data.
  *
  * Metric definitions (the detectors of the signals issue compute the same; D is the last day):

@@ -8,6 +8,7 @@
 import type { Rng } from "../rng.ts";
 import type { ScalePlan } from "../scale.ts";
 import type { World } from "../world.ts";
+import type { ReservedNames } from "./names.ts";
 
 export const SYNTHETIC_SOURCE = "synthetic-demo";
 
@@ -28,7 +29,7 @@ export interface ProtocolInfo {
   root: string;
   category: string;
   chains: string[];
-  /** Latent total value locked in USD. */
+  /** Latent total value locked in USD (of a real protocol: a size hint for synthetic links, never a figure). */
   tvl: number;
   /** Co-investment community the protocol's investors come from. */
   community: number;
@@ -42,7 +43,7 @@ export interface TokenInfo {
   id: string;
   symbol: string;
   chains: string[];
-  /** Latent market cap in USD. */
+  /** Latent market cap in USD (of a real token: a popularity hint for synthetic links, never a figure). */
   marketCap: number;
   stablecoin: boolean;
   protocol?: string;
@@ -108,6 +109,8 @@ export interface GenContext {
   rng: Rng;
   plan: ScalePlan;
   source: string;
+  /** Names and tickers of real entities, which synthetic ones never take. */
+  reserved: ReservedNames;
   /** The day the world is generated "as of" (UTC midnight). */
   asOf: Date;
   communities: number;
@@ -137,6 +140,14 @@ export interface GenContext {
   wallets: Map<string, string>;
   /** Developers per community, for shared contributors across projects. */
   developersByCommunity: Map<number, string[]>;
+}
+
+/**
+ * Whether an entity is one the generator made. Only these carry made-up figures (series, plants,
+ * funding, governance): a real entity gets synthetic links from synthetic entities at most.
+ */
+export function isGenerated(ctx: GenContext, id: string): boolean {
+  return ctx.world.entities.get(id)?.source === ctx.source;
 }
 
 /** Days before `asOf`, as an ISO date. */

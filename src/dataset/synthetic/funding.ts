@@ -4,7 +4,7 @@
  * join more rounds), with the odd fund from another community and the odd angel. This is what
  * makes token pairs share investors and funds bridge clusters.
  */
-import type { GenContext, FundInfo } from "./context.ts";
+import { type FundInfo, type GenContext, isGenerated } from "./context.ts";
 
 const STAGES = [
   { stage: "Pre-seed", median: 1.5e6 },
@@ -27,7 +27,7 @@ export function generateFunding(ctx: GenContext): void {
   const invested = new Set<string>();
 
   for (const protocol of ctx.protocols) {
-    if (world.entities.get(protocol.id)!.source !== source || / V\d$/.test(protocol.name)) continue;
+    if (!isGenerated(ctx, protocol.id) || / V\d$/.test(protocol.name)) continue;
     if (!rng.chance(Math.min(0.9, 0.3 + Math.log10(protocol.tvl) / 25))) continue;
     const rounds = rng.int(1, 4);
     const startYear = protocol.founded;

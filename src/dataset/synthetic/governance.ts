@@ -3,7 +3,7 @@
  * Governance proposals of token-governed protocols (a few DAOs propose a lot, most rarely), and
  * treasuries: what each protocol or DAO holds. Votes, turnout and balances are time-series.
  */
-import { type GenContext, daysAgo } from "./context.ts";
+import { type GenContext, daysAgo, isGenerated } from "./context.ts";
 
 const TOPICS = [
   "Increase the {asset} supply cap on {chain}",
@@ -26,7 +26,7 @@ const TOPICS = [
 export function generateGovernance(ctx: GenContext): void {
   const { world, rng, source } = ctx;
   for (const protocol of ctx.protocols) {
-    if (!protocol.token || world.entities.get(protocol.id)!.source !== source || / V\d$/.test(protocol.name)) continue;
+    if (!protocol.token || !isGenerated(ctx, protocol.id) || / V\d$/.test(protocol.name)) continue;
     const token = world.entities.get(protocol.token)!;
     const chain = ctx.chainById.get(protocol.chains[0]!)!;
     const assets = ctx.tokensByChain.get(chain.id)?.slice(0, 20) ?? [];
@@ -62,7 +62,7 @@ export function generateTreasuries(ctx: GenContext): void {
     .slice(0, 4)
     .map((t) => t.id);
   for (const protocol of ctx.protocols) {
-    if (!protocol.token || world.entities.get(protocol.id)!.source !== source) continue;
+    if (!protocol.token || !isGenerated(ctx, protocol.id)) continue;
     const holder = protocol.dao ?? protocol.id;
     world.rel(holder, "treasuryHolds", protocol.token, source);
     const chain = protocol.chains[0]!;

@@ -1,10 +1,15 @@
 /**
  * @module dataset/synthetic/names
  * Invented names for the synthetic demo world. Roots are pseudo-words built from syllables, so
- * generated protocols and funds do not borrow real brands; people's names come from faker.
+ * generated protocols and funds do not borrow real brands; people's names come from faker. Every
+ * name and ticker real entities use is reserved: a synthetic entity never takes one, so a reader
+ * (or search) cannot mistake made-up figures for a real token's or chain's.
  */
 import { Faker, en } from "@faker-js/faker";
+import { normalizeName } from "../../search/name-index.ts";
+import type { ReferenceData } from "../reference.ts";
 import type { Rng } from "../rng.ts";
+import type { World } from "../world.ts";
 
 const ONSETS = ["b", "br", "c", "ch", "d", "dr", "f", "fl", "g", "gr", "h", "j", "k", "kr", "l", "m", "n", "p", "pr", "q", "r", "s", "sk", "st", "t", "tr", "v", "vr", "x", "z", "zh", "th"];
 const VOWELS = ["a", "e", "i", "o", "u", "ae", "io", "y", "ea", "ou"];
@@ -26,12 +31,63 @@ export function pseudoWord(rng: Rng): string {
 }
 
 /** Ticker from a name: consonant-heavy, 3 to 5 upper-case letters. */
-export function tickerFor(name: string, rng: Rng): string {
+function tickerFor(name: string, rng: Rng): string {
   const letters = name.toUpperCase().replace(/[^A-Z]/g, "");
   if (letters.length <= 4) return letters.padEnd(3, "X");
   const consonants = letters[0] + letters.slice(1).replace(/[AEIOUY]/g, "");
   const base = consonants.length >= 3 ? consonants : letters;
   return base.slice(0, rng.int(3, Math.min(5, base.length)));
+}
+
+/**
+ * The names, symbols and aliases of the real reference entities (the world's entities once the
+ * reference data is applied, and every name the reference files and data/aliases.tsv carry, merged
+ * records included), normalised as the search name index does; and the words of those names, which
+ * invented roots avoid too ("Tron Swap" would read as Tron's).
+ */
+export class ReservedNames {
+  private readonly names = new Set<string>();
+  private readonly words = new Set<string>();
+
+  static of(ref: ReferenceData, world: World): ReservedNames {
+    const reserved = new ReservedNames();
+    for (const e of world.entities.values()) reserved.add(e.name, e.symbol, ...e.aliases);
+    for (const c of ref.chains) reserved.add(c.name, c.native_symbol, c.native_name, c.short_name, ...c.aliases);
+    for (const t of ref.tokens) reserved.add(t.name, t.symbol);
+    for (const x of ref.exchanges) reserved.add(x.name, x.key);
+    for (const m of ref.aaveMarkets) reserved.add(m.name, ...m.assets.map((a) => a.symbol));
+    for (const a of ref.aliases) reserved.add(a.alias);
+    return reserved;
+  }
+
+  add(...texts: (string | null | undefined)[]): void {
+    for (const text of texts) {
+      if (!text) continue;
+      this.names.add(normalizeName(text));
+      for (const word of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) if (word.length >= 3) this.words.add(word);
+    }
+  }
+
+  /** A real entity's name, symbol or alias (ignoring case, accents and spaces). */
+  has(text: string): boolean {
+    return this.names.has(normalizeName(text));
+  }
+
+  /** An invented root is free when no real name is it or has it as a word. */
+  rootIsFree(root: string): boolean {
+    return !this.has(root) && !this.words.has(root.toLowerCase());
+  }
+
+  /** A ticker for `name` that no real entity uses: tickerFor's choice, or its first letters and a free last letter. */
+  ticker(name: string, rng: Rng): string {
+    for (let tries = 0; tries < 8; tries++) {
+      const symbol = tickerFor(name, rng);
+      if (!this.has(symbol)) return symbol;
+    }
+    const stem = tickerFor(name, rng).slice(0, 3);
+    for (const last of "QXZJKVWYBCDFGHLMNPRST") if (!this.has(stem + last)) return stem + last;
+    for (let n = 2; ; n++) if (!this.has(`${stem}${n}`)) return `${stem}${n}`;
+  }
 }
 
 export const GREEK = ["Alpha", "Beta", "Gamma", "Delta", "Epsilon", "Zeta", "Theta", "Kappa", "Lambda", "Sigma", "Omega", "Tau"];
@@ -63,18 +119,22 @@ export class PersonNames {
   private readonly faker: Faker;
   private readonly used = new Set<string>();
 
-  constructor(rng: Rng) {
+  constructor(
+    rng: Rng,
+    private readonly reserved: ReservedNames,
+  ) {
     this.faker = new Faker({ locale: [en] });
     this.faker.seed(rng.int(1, 2 ** 31 - 2));
   }
 
-  /** A full name not used before in this world (adds a middle initial, then a suffix, on collision). */
+  /** A full name not used before in this world nor by a real entity (adds a middle initial, then a suffix, on collision). */
   next(): string {
     const first = this.faker.person.firstName();
     const last = this.faker.person.lastName();
+    const taken = (name: string) => this.used.has(name) || this.reserved.has(name);
     let name = `${first} ${last}`;
-    if (this.used.has(name)) name = `${first} ${this.faker.string.alpha({ length: 1, casing: "upper" })}. ${last}`;
-    for (let n = 2; this.used.has(name); n++) name = `${first} ${last} ${n}`;
+    if (taken(name)) name = `${first} ${this.faker.string.alpha({ length: 1, casing: "upper" })}. ${last}`;
+    for (let n = 2; taken(name); n++) name = `${first} ${last} ${n}`;
     this.used.add(name);
     return name;
   }

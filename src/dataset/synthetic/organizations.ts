@@ -81,12 +81,13 @@ export function generateCompanies(ctx: GenContext): void {
   }
 }
 
-/** A name no organization has yet; `make` is asked again until one is free. */
+/** A name no organization has yet and no real entity uses; `make` is asked again until one is free. */
 export function uniqueOrgName(ctx: GenContext, make: () => string): string {
+  const free = (name: string) => ctx.world.nameIsFree("Organization", name) && !ctx.reserved.has(name);
   for (let tries = 0; tries < 50; tries++) {
     const name = make();
-    if (ctx.world.nameIsFree("Organization", name)) return name;
+    if (free(name)) return name;
   }
   const name = make();
-  for (let n = 2; ; n++) if (ctx.world.nameIsFree("Organization", `${name} ${n}`)) return `${name} ${n}`;
+  for (let n = 2; ; n++) if (free(`${name} ${n}`)) return `${name} ${n}`;
 }

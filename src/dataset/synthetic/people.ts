@@ -5,7 +5,7 @@
  * community, so some developers work across several projects (the developer network) and many
  * repositories rest on one or two people (bus factor).
  */
-import type { GenContext } from "./context.ts";
+import { type GenContext, isGenerated } from "./context.ts";
 import { PersonNames } from "./names.ts";
 
 const TEAM_TITLES = ["Engineer", "Smart Contract Engineer", "Head of Growth", "Product Lead", "Head of Research", "Community Lead", "Security Engineer"];
@@ -17,7 +17,7 @@ class People {
   private budget: number;
 
   constructor(private readonly ctx: GenContext) {
-    this.names = new PersonNames(ctx.rng.fork("people"));
+    this.names = new PersonNames(ctx.rng.fork("people"), ctx.reserved);
     this.budget = ctx.plan.persons;
   }
 
@@ -45,7 +45,7 @@ export function generatePeople(ctx: GenContext): void {
   const founders = ctx.teams;
 
   for (const protocol of ctx.protocols) {
-    if (world.entities.get(protocol.id)!.source !== source) continue;
+    if (!isGenerated(ctx, protocol.id)) continue;
     if (/ V\d$/.test(protocol.name)) continue; // later versions share the first version's team
     const team: string[] = [];
     for (let i = 0; i < rng.int(1, 3); i++) {
@@ -68,12 +68,12 @@ export function generatePeople(ctx: GenContext): void {
     }
   }
   for (const exchange of ctx.exchanges) {
-    if (world.entities.get(exchange.id)!.source !== source) continue;
+    if (!isGenerated(ctx, exchange.id)) continue;
     for (let i = 0; i < rng.int(1, 2); i++) world.rel(people.person(rng.pick(FOUNDER_TITLES)), "founderOf", exchange.id, source);
   }
-  // Advisors are people who already have a role elsewhere.
+  // Advisors are people who already have a role elsewhere, of synthetic protocols: who advises a real one is not made up.
   for (const protocol of ctx.protocols) {
-    if (ctx.persons.length > 0 && rng.chance(0.15)) {
+    if (ctx.persons.length > 0 && isGenerated(ctx, protocol.id) && rng.chance(0.15)) {
       for (const advisor of rng.sample(ctx.persons, rng.int(1, 2))) world.rel(advisor, "advisorOf", protocol.id, source);
     }
   }

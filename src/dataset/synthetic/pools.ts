@@ -4,13 +4,14 @@
  * that live on that chain (popular ones more often); and lending markets of lending protocols.
  */
 import { categorySpec } from "./categories.ts";
-import type { GenContext, ProtocolInfo } from "./context.ts";
+import { type GenContext, type ProtocolInfo, isGenerated } from "./context.ts";
 
 const FEE_TIERS = [0.01, 0.05, 0.3, 1];
 
 export function generatePools(ctx: GenContext): void {
   const { world, rng, source } = ctx;
-  const hosts = ctx.protocols.filter((p) => categorySpec(p.category).pools.length > 0 && p.chains.length > 0);
+  // Synthetic protocols only: a pool of a real protocol would be a made-up fact about it.
+  const hosts = ctx.protocols.filter((p) => isGenerated(ctx, p.id) && categorySpec(p.category).pools.length > 0 && p.chains.length > 0);
   if (hosts.length === 0) return;
   // Bigger protocols run more pools, sub-linearly.
   const host = rng.sampler(hosts.map((p) => [p, Math.sqrt(p.tvl)] as const));
@@ -94,7 +95,7 @@ function distinct(draw: () => string, k: number): string[] {
 export function generateLendingMarkets(ctx: GenContext): void {
   const { world, rng, source } = ctx;
   for (const protocol of ctx.protocols) {
-    if (!categorySpec(protocol.category).lending || world.entities.get(protocol.id)!.source !== source) continue;
+    if (!categorySpec(protocol.category).lending || !isGenerated(ctx, protocol.id)) continue;
     for (const chainId of protocol.chains.slice(0, 6)) {
       const onChain = ctx.tokensByChain.get(chainId) ?? [];
       if (onChain.length === 0) continue;

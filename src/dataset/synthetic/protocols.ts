@@ -5,12 +5,12 @@
  * foundations and stablecoin issuers.
  */
 import { CATEGORIES, type CategorySpec } from "./categories.ts";
-import { type GenContext, type ProtocolInfo, address, caip10, pickChains } from "./context.ts";
-import { pseudoWord, tickerFor } from "./names.ts";
+import { type GenContext, type ProtocolInfo, address, caip10, isGenerated, pickChains } from "./context.ts";
+import { pseudoWord } from "./names.ts";
 import { communitySectors, uniqueOrgName } from "./organizations.ts";
 
 export function generateProtocols(ctx: GenContext): void {
-  const { rng } = ctx;
+  const { rng, reserved } = ctx;
   const target = Math.max(0, ctx.plan.protocols - ctx.protocols.length);
   const weighted = CATEGORIES.map((c) => [c, c.weight] as const);
   const roots = new Set<string>();
@@ -18,9 +18,11 @@ export function generateProtocols(ctx: GenContext): void {
   while (made < target) {
     const spec = rng.weighted(weighted);
     let root = pseudoWord(rng);
-    while (roots.has(root)) root = pseudoWord(rng);
+    let name = `${root} ${rng.pick(spec.suffixes)}`;
+    // A root of its own, no real name or word of one: its token, DAO and labs take the root's name.
+    while (roots.has(root) || !reserved.rootIsFree(root) || reserved.has(name)) name = `${(root = pseudoWord(rng))} ${rng.pick(spec.suffixes)}`;
     roots.add(root);
-    const base = addProtocol(ctx, spec, root, `${root} ${rng.pick(spec.suffixes)}`);
+    const base = addProtocol(ctx, spec, root, name);
     made++;
     // Some protocols ship later versions: V2 succeeds V1, both belong to the first as parent.
     if (made < target && rng.chance(0.06)) {
@@ -82,7 +84,8 @@ function addProtocol(ctx: GenContext, spec: CategorySpec, root: string, name: st
   }
   if (info.token) world.rel(id, "governanceToken", info.token, source);
   if (info.dao) world.rel(id, "governedBy", info.dao, source);
-  if (spec.name === "CDP" || spec.name === "Algo-Stables") addStablecoin(ctx, info);
+  // Later versions keep the first version's stablecoin.
+  if (!parent && (spec.name === "CDP" || spec.name === "Algo-Stables")) addStablecoin(ctx, info);
 
   const chainNames = chains.slice(0, 4).map((c) => ctx.chainById.get(c)!.name);
   const token = info.token ? ` Its governance token is ${world.entities.get(info.token)!.symbol}.` : "";
@@ -95,7 +98,7 @@ function addProtocol(ctx: GenContext, spec: CategorySpec, root: string, name: st
 /** A governance token, and for most token protocols a DAO (and sometimes a foundation) around it. */
 function addGovernance(ctx: GenContext, info: ProtocolInfo): void {
   const { world, rng, source } = ctx;
-  const symbol = tickerFor(info.root, rng);
+  const symbol = ctx.reserved.ticker(info.root, rng);
   const tokenId = world.allocateId("Token", `${symbol}-${info.root}`);
   world.addEntity({ id: tokenId, type: "Token", labels: ["Token"], name: info.root, symbol, source, prominence: Math.min(1, Math.log10(info.tvl) / 10.5) });
   world.attr(tokenId, "decimals", 18, source);
@@ -128,8 +131,10 @@ function addGovernance(ctx: GenContext, info: ProtocolInfo): void {
 /** CDP and algorithmic-stable protocols issue a dollar stablecoin backed by collateral tokens. */
 function addStablecoin(ctx: GenContext, info: ProtocolInfo): void {
   const { world, rng, source } = ctx;
-  const symbol = `${tickerFor(info.root, rng).slice(0, 3)}USD`;
+  const stem = ctx.reserved.ticker(info.root, rng).slice(0, 3);
   const name = `${info.root} USD`;
+  let symbol = `${stem}USD`;
+  for (let n = 2; ctx.reserved.has(symbol); n++) symbol = `${stem}${n}USD`;
   const id = world.allocateId("Token", `${symbol}-${name}`);
   world.addEntity({ id, type: "Token", labels: ["Token", "Stablecoin"], name, symbol, source, prominence: 0.4 });
   world.attr(id, "pegCurrency", "USD", source);
@@ -147,12 +152,12 @@ function addStablecoin(ctx: GenContext, info: ProtocolInfo): void {
   ctx.stablecoins.push(id);
 }
 
-/** Aggregators, yield and derivatives protocols build on bigger protocols of other sectors. */
+/** Synthetic aggregators, yield and derivatives protocols build on bigger protocols of other sectors (real ones too: a fact of the synthetic protocol). */
 function addIntegrations(ctx: GenContext): void {
   const { world, rng, source } = ctx;
   const bySize = [...ctx.protocols].sort((a, b) => b.tvl - a.tvl);
   for (const protocol of ctx.protocols) {
-    if (!["Yield Aggregator", "Yield", "Derivatives", "Options", "Indexes", "Services"].includes(protocol.category)) continue;
+    if (!isGenerated(ctx, protocol.id) || !["Yield Aggregator", "Yield", "Derivatives", "Options", "Indexes", "Services"].includes(protocol.category)) continue;
     if (!rng.chance(0.5)) continue;
     const targets = new Set<string>();
     for (let i = 0; i < rng.int(1, 4); i++) {

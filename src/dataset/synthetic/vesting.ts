@@ -5,7 +5,7 @@
  * and market makers, each with a known wallet. Unlock events are time-series built from these
  * schedules.
  */
-import { type GenContext, type VestingInfo, caip10, daysAgo, ethereum } from "./context.ts";
+import { type GenContext, type VestingInfo, caip10, daysAgo, ethereum, isGenerated } from "./context.ts";
 
 interface GroupSpec {
   group: VestingInfo["group"];
@@ -38,7 +38,7 @@ export function generateVesting(ctx: GenContext): void {
   };
 
   for (const protocol of ctx.protocols) {
-    if (!protocol.token || world.entities.get(protocol.id)!.source !== source || / V\d$/.test(protocol.name)) continue;
+    if (!protocol.token || !isGenerated(ctx, protocol.id) || / V\d$/.test(protocol.name)) continue;
     const team = ctx.teams.get(protocol.id) ?? [];
     const backers = ctx.investors.get(protocol.id) ?? [];
     if (backers.length === 0 && !rng.chance(0.4)) continue;
