@@ -2,12 +2,14 @@
  * @module graph/explore
  * Explore: one entity's attributes and relationships, grouped by the ten focus categories of the
  * spec. Each value and link names its source. Hubs (a chain with 100,000 tokens) show the first
- * items of each relationship and the total, never a silent cut.
+ * items of each relationship and the total, never a silent cut. A block says at its top whether any
+ * of its links or figures is synthetic demo data, and an entity with no series says so instead of
+ * showing figures (a real entity before an ingest has none).
  */
 import { z } from "zod";
 import { CkgError } from "../errors.ts";
 import type { IndexedNode, NameIndex } from "../search/name-index.ts";
-import { type FiguresByCategory, figureSchema } from "../timeseries/figures.ts";
+import { type FiguresByCategory, NO_SERIES_NOTE, figureSchema } from "../timeseries/figures.ts";
 import type { GraphPool } from "./graph-pool.ts";
 import type { Ontology } from "./ontology.ts";
 import type { Term } from "./protocol.ts";
@@ -46,11 +48,13 @@ const relatedEntitySchema = z.object({
 export type RelatedEntity = z.infer<typeof relatedEntitySchema>;
 
 const categoryBlockSchema = z.object({
+  synthetic: z.boolean().describe("true when any link or figure of this block comes from a synthetic (generated demo) source"),
   count: z.number().int(),
   truncated: z.boolean(),
   items: z.array(relatedEntitySchema),
   /** market and financial_metrics: the entity's latest figures from the time-series. */
   figures: z.array(figureSchema).optional(),
+  figures_note: z.string().optional().describe("market and financial_metrics of an entity no time-series has rows for: says so, and how real figures are loaded"),
 });
 export type CategoryBlock = z.infer<typeof categoryBlockSchema>;
 
@@ -65,6 +69,7 @@ export const exploreResultSchema = z.object({
     name: z.string(),
     type: z.string(),
     labels: z.array(z.string()),
+    synthetic: z.boolean().describe("true when the entity itself is generated demo data (its type comes only from synthetic sources)"),
     attributes: z.record(z.string(), z.array(attributeValueSchema)),
   }),
   relationships: z.partialRecord(z.enum(FOCUS_CATEGORIES), categoryBlockSchema),
@@ -77,6 +82,10 @@ export type ExploreResult = z.infer<typeof exploreResultSchema>;
 export interface ExploreDeps {
   /** The entity's latest figures by category (from the time-series), when there is a store. */
   figures?: (entityId: string) => Promise<FiguresByCategory>;
+  /** The published tables with rows for the entity (asked only when it has no figures). */
+  seriesTables?: (entityId: string) => Promise<string[]>;
+  /** Ids of the snapshot's synthetic sources. */
+  syntheticSources: ReadonlySet<string>;
   graph: GraphPool;
   names: NameIndex;
   ontology: Ontology;
@@ -119,17 +128,20 @@ export async function explore(deps: ExploreDeps, input: ExploreInput): Promise<E
     deps.figures ? deps.figures(node.id) : Promise.resolve<FiguresByCategory>({}),
   ]);
   const sourceOf = (graph: string) => (graph.startsWith(deps.ns.source) ? graph.slice(deps.ns.source.length) : graph);
+  const synthetic = (source: string) => deps.syntheticSources.has(source);
   const sources = new Set<string>();
 
   const categories = input.focus && input.focus.length > 0 ? input.focus : FOCUS_CATEGORIES;
-  const blocks = new Map<FocusCategory, CategoryBlock>(categories.map((c) => [c, { count: 0, truncated: false, items: [] }]));
+  const blocks = new Map<FocusCategory, CategoryBlock>(categories.map((c) => [c, { synthetic: false, count: 0, truncated: false, items: [] }]));
   const attributes: Record<string, AttributeValue[]> = {};
   const labels = new Set<string>(node.labels);
+  const typeSources: string[] = [];
 
   for (const fact of hood.outgoing) {
     const source = sourceOf(fact.graph);
     if (fact.predicate === RDF_TYPE) {
       labels.add(deps.ontology.shortName(fact.object.value));
+      typeSources.push(source);
       continue;
     }
     const category = deps.ontology.categoryOf(fact.predicate);
@@ -143,6 +155,7 @@ export async function explore(deps: ExploreDeps, input: ExploreInput): Promise<E
     if (!block) continue;
     block.count++;
     block.items.push(related(deps, fact.predicate, "outgoing", fact.object.value, fact.name, fact.types, source));
+    block.synthetic ||= synthetic(source);
     sources.add(source);
   }
   for (const group of hood.incoming) {
@@ -154,17 +167,28 @@ export async function explore(deps: ExploreDeps, input: ExploreInput): Promise<E
     for (const item of group.items) {
       const source = sourceOf(item.graph);
       block.items.push(related(deps, group.predicate, "incoming", item.uri, item.name, item.types, source));
+      block.synthetic ||= synthetic(source);
       sources.add(source);
     }
   }
 
   for (const [category, list] of Object.entries(figures)) {
     const block = blocks.get(category as FocusCategory);
-    if (block && list.length > 0) block.figures = list;
+    if (!block || list.length === 0) continue;
+    block.figures = list;
+    for (const figure of list) {
+      block.synthetic ||= synthetic(figure.source);
+      sources.add(figure.source);
+    }
   }
+  const figureBlocks = (["market", "financial_metrics"] as const).map((c) => blocks.get(c)).filter((b): b is CategoryBlock => b !== undefined);
+  if (figureBlocks.length > 0 && deps.seriesTables && Object.values(figures).every((list) => list.length === 0)) {
+    if ((await deps.seriesTables(node.id)).length === 0) for (const block of figureBlocks) block.figures_note = NO_SERIES_NOTE;
+  }
+  const entitySynthetic = typeSources.length > 0 && typeSources.every(synthetic);
   return {
     status: "success",
-    entity: { uri: node.uri, id: node.id, name: node.name, type: node.type, labels: [...labels], attributes },
+    entity: { uri: node.uri, id: node.id, name: node.name, type: node.type, labels: [...labels], synthetic: entitySynthetic, attributes },
     relationships: Object.fromEntries(blocks),
     sources: [...sources].sort(),
     other_matches: others.slice(0, 10).map((o) => ({ uri: o.uri, name: o.name, type: o.type })),

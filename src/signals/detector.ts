@@ -56,8 +56,10 @@ export interface Finding {
   lastDataDate: string | null;
   /** The figure the size floor applies to (TVL, circulating supply, market cap), USD. */
   size?: number;
-  /** One sentence with the numbers, for people and narratives. */
+  /** One sentence with the numbers, for people and narratives (the scan marks it when synthetic). */
   summary: string;
+  /** Derived types: true when a signal it links is synthetic. Others are judged by their data points and entities (scan.ts). */
+  synthetic?: boolean;
   /** Type-specific evidence fields (validated by the type's evidence schema). */
   details: Record<string, unknown>;
 }
@@ -78,7 +80,10 @@ export interface ScoredFinding {
   entities: string[];
   score: number;
   severity: Severity;
+  /** The finding's sentence, without the synthetic mark. */
   summary: string;
+  /** Any of its sources is generated demo data. */
+  synthetic: boolean;
   /** Passed its screens in this scan. */
   screened: boolean;
   evidence: Record<string, unknown>;

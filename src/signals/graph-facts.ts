@@ -5,8 +5,14 @@
  * maps for graph algorithms and as small tables (`token_issuer`, `protocol_sector`) for SQL detectors.
  * Investors reach a token through the protocol that issues it; a token's sector is its issuer's
  * category; a protocol's developers are the contributors to its repositories.
+ *
+ * A fact of a synthetic source counts only between generated entities: the demo generator makes
+ * up investors and developers of its own protocols, and a signal about a real entity must never
+ * rest on one (a made-up fund "investing" in a real protocol would make a real co-investment
+ * signal). Real facts count whoever they name.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
+import { sqlString } from "../store/duckdb.ts";
 import { append, rowsOf } from "./detector.ts";
 
 export interface GraphFacts {
@@ -20,30 +26,39 @@ export interface GraphFacts {
   developersOf: Map<string, string[]>;
   /** Display name of an entity id (the id itself when unknown, e.g. a wallet). */
   name(id: string): string;
+  /** The source an entity comes from (undefined when it is not an entity of the graph, e.g. a wallet). */
+  sourceOf(id: string): string | undefined;
 }
 
-export async function loadGraphFacts(c: DuckDBConnection): Promise<GraphFacts> {
+/** `syntheticSources`: ids of the snapshot's sources that are generated demo data. */
+export async function loadGraphFacts(c: DuckDBConnection, syntheticSources: string[]): Promise<GraphFacts> {
   const pairs = async (sql: string) => rowsOf<{ a: string; b: string }>(c, sql);
   const group = (rows: { a: string; b: string }[]) => {
     const map = new Map<string, string[]>();
     for (const { a, b } of rows) append(map, a, b);
     return map;
   };
+  const synthetic = syntheticSources.length > 0 ? syntheticSources.map(sqlString).join(", ") : "NULL";
+  await c.run(`CREATE TEMP TABLE real_entities AS SELECT id FROM entities WHERE source NOT IN (${synthetic})`);
+  await c.run(`CREATE TEMP VIEW relations AS SELECT * FROM facts
+    WHERE source NOT IN (${synthetic}) OR (subject_id NOT IN (SELECT id FROM real_entities) AND object NOT IN (SELECT id FROM real_entities))`);
   // The relations SQL detectors join too: defined once, kept as temporary tables of the scan's session.
   await c.run(`CREATE TEMP TABLE token_issuer AS
-    SELECT subject_id AS token, min(object) AS protocol FROM facts WHERE predicate = 'issuedBy' AND starts_with(object, 'protocol/') GROUP BY subject_id`);
+    SELECT subject_id AS token, min(object) AS protocol FROM relations WHERE predicate = 'issuedBy' AND starts_with(object, 'protocol/') GROUP BY subject_id`);
   await c.run(`CREATE TEMP TABLE protocol_sector AS
-    SELECT subject_id AS protocol, min(object) AS sector FROM facts WHERE predicate = 'category' AND starts_with(subject_id, 'protocol/') GROUP BY subject_id`);
+    SELECT subject_id AS protocol, min(object) AS sector FROM relations WHERE predicate = 'category' AND starts_with(subject_id, 'protocol/') GROUP BY subject_id`);
   const issuerOf = new Map((await pairs(`SELECT token AS a, protocol AS b FROM token_issuer ORDER BY a`)).map((r) => [r.a, r.b]));
-  const investorsOf = group(await pairs(`SELECT DISTINCT object AS a, subject_id AS b FROM facts WHERE predicate = 'investedIn' ORDER BY a, b`));
+  const investorsOf = group(await pairs(`SELECT DISTINCT object AS a, subject_id AS b FROM relations WHERE predicate = 'investedIn' ORDER BY a, b`));
   const sectorOf = new Map((await pairs(`SELECT protocol AS a, sector AS b FROM protocol_sector`)).map((r) => [r.a, r.b]));
   const developersOf = group(
     await pairs(`SELECT DISTINCT r.subject_id AS a, d.subject_id AS b
-      FROM facts r JOIN facts d ON d.predicate = 'contributesTo' AND d.object = r.object
+      FROM relations r JOIN relations d ON d.predicate = 'contributesTo' AND d.object = r.object
       WHERE r.predicate = 'hasRepository' AND starts_with(r.subject_id, 'protocol/') ORDER BY a, b`),
   );
-  const names = new Map((await pairs(`SELECT id AS a, name AS b FROM entities`)).map((r) => [r.a, r.b]));
-  return { issuerOf, investorsOf, sectorOf, developersOf, name: (id) => names.get(id) ?? id };
+  const entities = await rowsOf<{ id: string; name: string; source: string }>(c, `SELECT id, name, source FROM entities`);
+  const names = new Map(entities.map((r) => [r.id, r.name]));
+  const sources = new Map(entities.map((r) => [r.id, r.source]));
+  return { issuerOf, investorsOf, sectorOf, developersOf, name: (id) => names.get(id) ?? id, sourceOf: (id) => sources.get(id) };
 }
 
 /** Tokens with the investors of their issuing protocol (only tokens that have any). */

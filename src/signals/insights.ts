@@ -11,12 +11,15 @@ import type { StateDb } from "../store/state-db.ts";
 import { SEVERITIES } from "./bands.ts";
 import { DETECTORS } from "./detectors/index.ts";
 import { ACTIONABILITY } from "./narratives.ts";
+import { NO_SERIES_NOTE } from "../timeseries/figures.ts";
 import { QUALIFICATIONS, type Signal, hasFinishedScan, querySignals } from "./store.ts";
+import { SYNTHETIC_MARK, marked, unmarked } from "./synthetic.ts";
 import { isoSeconds } from "../time.ts";
 
 export const signalSchema = z.object({
   signal_id: z.string(),
   signal_type: z.string(),
+  synthetic: z.boolean().describe(`true when any source of the signal is generated demo data; its summary then ends with "${SYNTHETIC_MARK}"`),
   entities: z.array(z.string()).describe("entity URIs (a wallet's CAIP-10 id for wallet signals)"),
   score: z.number().describe("0..100; low from 25, moderate from 50, high from 75"),
   severity: z.enum(SEVERITIES),
@@ -56,6 +59,7 @@ export function assertScanned(db: StateDb, scanning: boolean): void {
 
 const narrativeSchema = z.object({
   signal_id: z.string(),
+  synthetic: z.boolean().describe(`true when any signal it links is synthetic; its text then ends with "${SYNTHETIC_MARK}"`),
   title: z.string(),
   text: z.string(),
   actionability: z.enum(ACTIONABILITY),
@@ -71,7 +75,11 @@ export const entityAnalysisSchema = z.object({
   entity: z.object({ uri: z.string(), name: z.string(), type: z.string(), labels: z.array(z.string()) }),
   since: z.string(),
   summary: z.object({
+    synthetic: z.boolean().describe(`true when any signal or narrative in this answer is synthetic; the text then ends with "${SYNTHETIC_MARK}"`),
     text: z.string(),
+    time_series_tables: z
+      .array(z.string())
+      .describe("published time-series tables with rows for the entity; empty when there are none yet (a real entity before `ckg ingest`): the text says so"),
     signals: z.number().int(),
     by_severity: z.record(z.string(), z.number().int()),
     by_category: z.record(z.string(), z.number().int()),
@@ -84,8 +92,11 @@ export const entityAnalysisSchema = z.object({
 });
 export type EntityAnalysis = z.infer<typeof entityAnalysisSchema>;
 
-/** Active (not ended, not rejected) signals on the entity seen within the window, strongest first. */
-export function analyseEntity(db: StateDb, node: IndexedNode, others: IndexedNode[], sinceHours: number): EntityAnalysis {
+/**
+ * Active (not ended, not rejected) signals on the entity seen within the window, strongest first.
+ * `seriesTables`: the published tables with rows for it (none: the summary says there is no data yet).
+ */
+export function analyseEntity(db: StateDb, node: IndexedNode, others: IndexedNode[], sinceHours: number, seriesTables: string[]): EntityAnalysis {
   const since = sinceIso(sinceHours);
   const { signals: all } = querySignals(db, { qualification: "all", since, limit: 500, entities: [node.uri], activeOnly: true });
   const narratives = all.filter((s) => s.signal_type === "narrative-synthesis");
@@ -101,17 +112,20 @@ export function analyseEntity(db: StateDb, node: IndexedNode, others: IndexedNod
       .map((n) => n.evidence.actionability as (typeof ACTIONABILITY)[number])
       .sort((a, b) => ACTIONABILITY.indexOf(a) - ACTIONABILITY.indexOf(b))[0] ?? null;
   const bySeverity = count(signals, (s) => s.severity);
+  const synthetic = all.some((s) => s.synthetic);
   const text =
-    signals.length === 0
+    (signals.length === 0
       ? `No active signals on ${node.name} in the last ${sinceHours} hours.`
       : `${node.name} has ${signals.length} active signal${signals.length === 1 ? "" : "s"} (${SEVERITIES.filter((s) => bySeverity[s]).reverse().map((s) => `${bySeverity[s]} ${s}`).join(", ")}); ` +
-        `the strongest is ${top!.signal_type} at ${top!.score.toFixed(0)}: ${String(top!.evidence.summary ?? "")}` +
-        (urgency ? ` Narratives rate it ${urgency}.` : "");
+        `the strongest is ${top!.signal_type} at ${top!.score.toFixed(0)}: ${unmarked(String(top!.evidence.summary ?? ""))}` +
+        (urgency ? ` Narratives rate it ${urgency}.` : "")) + (seriesTables.length === 0 ? ` ${NO_SERIES_NOTE}` : "");
   return {
     entity: { uri: node.uri, name: node.name, type: node.type, labels: node.labels },
     since,
     summary: {
-      text,
+      synthetic,
+      text: marked(text, synthetic),
+      time_series_tables: seriesTables,
       signals: signals.length,
       by_severity: bySeverity,
       by_category: count(signals, (s) => category.get(s.signal_type) ?? "other"),
@@ -121,6 +135,7 @@ export function analyseEntity(db: StateDb, node: IndexedNode, others: IndexedNod
     signals,
     narratives: narratives.map((n) => ({
       signal_id: n.signal_id,
+      synthetic: n.synthetic,
       title: String(n.evidence.title),
       text: String(n.evidence.text),
       actionability: n.evidence.actionability as (typeof ACTIONABILITY)[number],

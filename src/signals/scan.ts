@@ -10,10 +10,11 @@ import type { Logger } from "../log.ts";
 import { readManifest } from "../snapshot/manifest.ts";
 import { type DataDir, currentSnapshotId, snapshotPath } from "../store/data-dir.ts";
 import type { StateDb } from "../store/state-db.ts";
-import { SYNTHETIC_SERIES_SOURCE, type Kind } from "../timeseries/kinds.ts";
-import type { ScanContext, ScoredFinding } from "./detector.ts";
+import type { SnapshotManifest } from "../snapshot/manifest.ts";
+import type { Kind } from "../timeseries/kinds.ts";
+import type { Detector, Finding, ScanContext, ScoredFinding } from "./detector.ts";
 import { DETECTORS } from "./detectors/index.ts";
-import { loadGraphFacts } from "./graph-facts.ts";
+import { type GraphFacts, loadGraphFacts } from "./graph-facts.ts";
 import { signalId, signalKey } from "./identity.ts";
 import type { Narrator } from "./narratives.ts";
 import { type ApplyCounts, type IdentifiedCandidate, applyScan, openEpisodes } from "./qualify.ts";
@@ -44,6 +45,8 @@ export interface TypeReport {
   found: number;
   below_threshold: number;
   duplicates: number;
+  /** Findings from synthetic data that named only real entities (dropped: demo data says nothing about them). */
+  real_only_dropped: number;
   by_severity: Record<string, number>;
   error?: string;
 }
@@ -83,7 +86,8 @@ export async function runScan(options: ScanOptions): Promise<ScanReport> {
   const ran: string[] = [];
   const inputs = await openScanInputs(dir, manifest, { memoryLimit: options.memoryLimit ?? "4GB", threads: 2, from: options.from });
   try {
-    const graph = await loadGraphFacts(inputs.c);
+    const syntheticSources = new Set(manifest.sources.filter((s) => s.synthetic).map((s) => s.id));
+    const graph = await loadGraphFacts(inputs.c, [...syntheticSources]);
     const earlier: ScoredFinding[] = [];
     const ctx: ScanContext = {
       c: inputs.c,
@@ -93,22 +97,28 @@ export async function runScan(options: ScanOptions): Promise<ScanReport> {
       earlier,
       narrator: options.narrator,
     };
-    const graphSources = manifest.sources.map((s) => s.id);
+    const provenance = findingProvenance(manifest, syntheticSources, graph, inputs.tables);
+    const isReal = (id: string) => {
+      const source = graph.sourceOf(id);
+      return source !== undefined && !syntheticSources.has(source);
+    };
     for (const [index, detector] of detectors.entries()) {
       const t0 = performance.now();
-      const report: TypeReport = { type: detector.slug, ms: 0, found: 0, below_threshold: 0, duplicates: 0, by_severity: {} };
+      const report: TypeReport = { type: detector.slug, ms: 0, found: 0, below_threshold: 0, duplicates: 0, real_only_dropped: 0, by_severity: {} };
       try {
         const findings = await detector.detect(ctx);
-        const sources = [
-          ...detector.inputs.flatMap((input) => (input.startsWith("ts:") ? (inputs.tables.get(input.slice(3) as Kind) ?? []) : [])),
-          ...(detector.inputs.some((i) => i.startsWith("graph:")) ? graphSources : []),
-        ];
-        const synthetic =
-          manifest.synthetic ||
-          sources.some((s) => s.startsWith(`ts_${SYNTHETIC_SERIES_SOURCE}_`) || manifest.sources.find((m) => m.id === s)?.synthetic === true);
         const byKey = new Map<string, Omit<Candidate, "key">>();
-        for (const finding of findings) {
-          const scored = scoreFinding(detector, finding, { asOf, ns: manifest.namespaces, sources: sources.length > 0 ? sources : ["signals"], synthetic });
+        for (const found of findings) {
+          const { synthetic } = provenance(detector, found);
+          // Demo data speaks of generated entities only: a real entity it reaches through a synthetic
+          // link (a synthetic market's real asset) is left out, and a finding left about no one is dropped.
+          const finding = synthetic ? { ...found, entities: found.entities.filter((e) => !isReal(e)) } : found;
+          if (finding.entities.length === 0) {
+            report.real_only_dropped++;
+            continue;
+          }
+          const { sources } = provenance(detector, finding);
+          const scored = scoreFinding(detector, finding, { asOf, ns: manifest.namespaces, sources, synthetic });
           if (!scored) {
             report.below_threshold++;
             continue;
@@ -134,6 +144,7 @@ export async function runScan(options: ScanOptions): Promise<ScanReport> {
             score: scored.score,
             severity: scored.severity,
             summary: scored.finding.summary,
+            synthetic: scored.evidence.synthetic === true,
             screened: scored.failed.length === 0,
             evidence: scored.evidence,
           });
@@ -184,3 +195,36 @@ export async function runScan(options: ScanOptions): Promise<ScanReport> {
   return report;
 }
 
+
+/**
+ * What one finding was computed from, and whether any of it is generated demo data: the published
+ * tables its data points come from, and for graph types the sources of the entities it names (a
+ * synthetic fact only links generated entities: graph-facts.ts). Derived types say themselves
+ * whether a signal they link is synthetic. Per finding, not per type: once an ingest adds real
+ * series beside the demo's, a signal on real data is not labelled synthetic.
+ */
+function findingProvenance(
+  manifest: SnapshotManifest,
+  syntheticSources: Set<string>,
+  graph: GraphFacts,
+  tables: Map<Kind, string[]>,
+): (detector: Detector, finding: Finding) => { sources: string[]; synthetic: boolean } {
+  const provenanceOf = new Map(manifest.timeseries.map((t) => [t.name, t.provenance]));
+  return (detector, finding) => {
+    const sources = new Set<string>();
+    for (const point of finding.dataPoints) if (provenanceOf.has(point.table)) sources.add(point.table);
+    if (detector.inputs.some((input) => input.startsWith("graph:"))) {
+      for (const entity of finding.entities) {
+        const source = graph.sourceOf(entity);
+        if (source) sources.add(source);
+      }
+    }
+    if (sources.size === 0) {
+      // Nothing named by the finding: every table the type reads (or the signals it derives from).
+      for (const input of detector.inputs) for (const table of input.startsWith("ts:") ? (tables.get(input.slice(3) as Kind) ?? []) : []) sources.add(table);
+    }
+    const list = sources.size > 0 ? [...sources].sort() : ["signals"];
+    const synthetic = finding.synthetic === true || list.some((s) => syntheticSources.has(provenanceOf.get(s) ?? s));
+    return { sources: list, synthetic };
+  };
+}

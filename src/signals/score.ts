@@ -6,6 +6,7 @@
 import { type Namespaces, entityUri, typeOfId } from "../graph/vocabulary.ts";
 import { type Severity, SCORE_AT, SEVERITIES, bandOf, scoreOf, severityRank } from "./bands.ts";
 import type { Detector, Finding } from "./detector.ts";
+import { marked } from "./synthetic.ts";
 
 export interface Candidate {
   detector: Detector;
@@ -59,7 +60,7 @@ export function scoreFinding(
     sources: context.sources,
     synthetic: context.synthetic,
     screens: { passed: failed.length === 0, failed },
-    summary: finding.summary,
+    summary: marked(finding.summary, context.synthetic),
     ...(note ? { note } : {}),
     ...finding.details,
   };

@@ -30,6 +30,8 @@ export interface SignalRow {
 export interface Signal {
   signal_id: string;
   signal_type: string;
+  /** Any source is generated demo data (the evidence says the same; here a reader sees it first). */
+  synthetic: boolean;
   entities: string[];
   score: number;
   severity: Severity;
@@ -49,13 +51,15 @@ export interface Move {
 }
 
 export function toSignal(row: SignalRow): Signal {
+  const evidence = JSON.parse(row.evidence) as Record<string, unknown>;
   return {
     signal_id: row.signal_id,
     signal_type: row.signal_type,
+    synthetic: evidence.synthetic === true,
     entities: JSON.parse(row.entities) as string[],
     score: row.score,
     severity: row.severity,
-    evidence: JSON.parse(row.evidence) as Record<string, unknown>,
+    evidence,
     created_at: row.created_at,
     seen_at: row.seen_at,
     qualification: row.qualification,

@@ -2,7 +2,8 @@
  * @module timeseries/figures
  * An entity's latest figures from every series table that has rows for it (price, market cap,
  * volume, TVL, fees, revenue, ...), each with its as-of date, source and table: the numbers explore
- * shows under market and financial_metrics.
+ * shows under market and financial_metrics. An entity with no series gets no numbers in their
+ * place: explore and insights say so (NO_SERIES_NOTE).
  */
 import { z } from "zod";
 import type { SnapshotManifest } from "../snapshot/manifest.ts";
@@ -40,4 +41,18 @@ export async function latestFigures(store: TimeseriesStore, manifest: SnapshotMa
   const out: FiguresByCategory = {};
   for (const { category, figure } of found.flat()) (out[category] ??= []).push(figure);
   return out;
+}
+
+/** What explore and insights say of an entity no published table has rows for (a real entity before an ingest). */
+export const NO_SERIES_NOTE =
+  "No time-series data yet for this entity; run `ckg ingest` to load real figures from the data providers (DefiLlama, CoinGecko, ...).";
+
+/** The published tables that have rows for the entity (one query over all of them). */
+export async function seriesTablesOf(store: TimeseriesStore, manifest: SnapshotManifest, entityId: string): Promise<string[]> {
+  if (manifest.timeseries.length === 0) return [];
+  const id = sqlString(entityId);
+  const rows = await store.rows<{ t: string }>(
+    manifest.timeseries.map((t) => `SELECT ${sqlString(t.name)} AS t WHERE EXISTS (SELECT 1 FROM ${t.name} WHERE entity_id = ${id})`).join(" UNION ALL "),
+  );
+  return rows.map((r) => r.t).sort();
 }

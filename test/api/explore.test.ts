@@ -31,8 +31,16 @@ describe("POST /api/explore", () => {
         expect(item.source.length).toBeGreaterThan(0);
         expect(item.uri).toStartWith("https://ckg.example/id/");
       }
+      // A block says at its top whether any of its links is synthetic demo data.
+      expect(block.synthetic).toBe(block.items.some((i: any) => i.source === "synthetic-demo"));
     }
     expect(body.sources.length).toBeGreaterThan(0);
+    // A real chain: generated protocols deploy on it (their facts, labelled), it is not generated itself.
+    expect(body.entity.synthetic).toBe(false);
+    expect(body.relationships.ecosystem.synthetic).toBe(true);
+    // No series of its own: no figures, and the figure blocks say so instead of inventing any.
+    expect(body.relationships.market.figures).toBeUndefined();
+    expect(body.relationships.financial_metrics.figures_note).toContain("No time-series data yet");
   });
 
   test("hubs give the total and the first items, marked truncated", async () => {
@@ -55,6 +63,7 @@ describe("POST /api/explore", () => {
     );
     const { body } = await explore({ entity_name: name, entity_type: "Protocol" });
     expect(body.entity.type).toBe("Protocol");
+    expect(body.entity.synthetic).toBe(true);
     for (const category of ["investment", "team", "ecosystem", "github"]) {
       expect(body.relationships[category].count).toBeGreaterThan(0);
     }

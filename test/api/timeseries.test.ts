@@ -91,6 +91,10 @@ describe("the ts_* tables", () => {
     const latest = (await one(`SELECT max(date)::VARCHAR AS d FROM ts_synthetic_protocol`)).data[0].d;
     expect(tvl.as_of).toBe(latest);
     for (const metric of ["feesUsd", "revenueUsd"]) expect(figures.some((f) => f.metric === metric)).toBe(true);
+    // The block says at its top that its figures are synthetic demo data; figures are not missing, so no note.
+    expect(body.relationships.financial_metrics.synthetic).toBe(true);
+    expect(body.relationships.financial_metrics.figures_note).toBeUndefined();
+    expect(body.sources).toContain("synthetic-demo");
 
     const token = (await one(`SELECT entity_id FROM ts_synthetic_token ORDER BY "marketCap" DESC LIMIT 1`)).data[0].entity_id;
     const market = (await run.request("POST", "/api/explore", { entity_name: `https://ckg.example/id/${token}`, focus: ["market"] }).then(json)).body.relationships.market;

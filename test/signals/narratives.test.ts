@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { silentLogger } from "../../src/log.ts";
 import { type Brief, ChatNarrator, OfflineNarrator, narratorFor } from "../../src/signals/narratives.ts";
+import { SYNTHETIC_MARK } from "../../src/signals/synthetic.ts";
 import { type StateDb, openStateDb } from "../../src/store/state-db.ts";
 import { copyOfFixture } from "../support/fixture.ts";
 import { scan, snapshotOf } from "./support.ts";
@@ -29,11 +30,11 @@ const url = `http://127.0.0.1:${server.port}/v1`;
 
 const brief: Brief = {
   scope: "entity",
-  subject: "Aave",
+  subject: "Zorvex Lend",
   actionability: "watchlist",
   signals: [
-    { signalId: "sig_a", type: "utilization-stress", category: "DeFi Risk & Opportunity", severity: "high", score: 80, summary: "Aave USDC: 97.5% of 10M USD supplied is borrowed." },
-    { signalId: "sig_b", type: "earnings-health", category: "Protocol Fundamentals", severity: "moderate", score: 60, summary: "Aave lost 70K USD a day." },
+    { signalId: "sig_a", type: "utilization-stress", category: "DeFi Risk & Opportunity", severity: "high", score: 80, summary: "Zorvex Lend USDC: 97.5% of 10M USD supplied is borrowed." },
+    { signalId: "sig_b", type: "earnings-health", category: "Protocol Fundamentals", severity: "moderate", score: 60, summary: "Zorvex Lend lost 70K USD a day." },
   ],
 };
 
@@ -53,7 +54,7 @@ describe("narrative writers", () => {
   test("a configured endpoint writes the text; the key goes as a bearer token", async () => {
     mode = "ok";
     const written = await new ChatNarrator(url, "tiny-model", "sk-test", 5000, 10, silentLogger).write(brief);
-    expect(written).toMatchObject({ title: "Briefing on Aave", text: "Model text: watchlist.", writer: "llm:tiny-model" });
+    expect(written).toMatchObject({ title: "Briefing on Zorvex Lend", text: "Model text: watchlist.", writer: "llm:tiny-model" });
     const sent = requests.at(-1)!;
     expect(sent.model).toBe("tiny-model");
     expect(sent.auth).toBe("Bearer sk-test");
@@ -98,6 +99,9 @@ describe("narratives in a scan", () => {
       const evidence = JSON.parse(row.evidence);
       expect(evidence.writer).toBe("llm:tiny-model");
       expect(evidence.title).toStartWith("Briefing on ");
+      // The endpoint wrote the words; the scan adds that they rest on demo data, once, at the end.
+      expect(evidence.text).toBe(`Model text: ${evidence.actionability}. ${SYNTHETIC_MARK}`);
+      expect(evidence.summary).toBe(`${evidence.title} ${SYNTHETIC_MARK}`);
       expect(row.severity).toBe(severity[evidence.actionability]!);
       expect(evidence.linked_signals.length).toBeGreaterThanOrEqual(2);
       for (const link of evidence.linked_signals) {

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { addDays } from "../../src/signals/detector.ts";
 import { DETECTORS } from "../../src/signals/detectors/index.ts";
+import { SYNTHETIC_MARK } from "../../src/signals/synthetic.ts";
 import { type Running, json, startServices } from "../support/fixture.ts";
 import { scan, snapshotOf } from "./support.ts";
 
@@ -30,8 +31,11 @@ describe("GET /api/insights/signals/{slug}", () => {
       expect(status).toBe(200);
       expect(body.count).toBe(body.signals.length);
       for (const s of body.signals) {
-        expect(Object.keys(s)).toEqual(expect.arrayContaining(["signal_id", "signal_type", "entities", "score", "evidence", "created_at", "qualification"]));
+        expect(Object.keys(s)).toEqual(expect.arrayContaining(["signal_id", "signal_type", "synthetic", "entities", "score", "evidence", "created_at", "qualification"]));
         expect(s.signal_type).toBe(slug);
+        // The fixture is demo data: every signal says so at its top and at the end of its summary.
+        expect(s.synthetic).toBe(true);
+        expect(s.evidence.summary).toEndWith(SYNTHETIC_MARK);
         expect(s.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
       }
       const scores = body.signals.map((s: { score: number }) => s.score);
@@ -91,7 +95,14 @@ describe("GET /api/insights/entity/{entity_name}", () => {
     expect(body.summary.signals).toBe(body.signals.length);
     expect(body.summary.text).toContain(body.entity.name);
     expect(body.narratives.length).toBeGreaterThanOrEqual(1);
-    for (const n of body.narratives) expect(["urgent", "watchlist", "informational"]).toContain(n.actionability);
+    for (const n of body.narratives) {
+      expect(["urgent", "watchlist", "informational"]).toContain(n.actionability);
+      expect(n.synthetic).toBe(true);
+      expect(n.text).toEndWith(SYNTHETIC_MARK);
+    }
+    expect(body.summary.synthetic).toBe(true);
+    expect(body.summary.text).toEndWith(SYNTHETIC_MARK);
+    expect(body.summary.time_series_tables.length).toBeGreaterThan(0);
     // By name as well as by URI.
     const byName = await get(`/api/insights/entity/${encodeURIComponent(body.entity.name)}`);
     expect(byName.status).toBe(200);
@@ -112,6 +123,10 @@ describe("POST /api/insights/batch", () => {
     expect(body.count).toBe(2);
     expect(body.results[0].status).toBe("found");
     expect(body.results[0].analysis.entity.name).toBe("Aave");
+    // Aave is real: the demo puts no figures on it, and the answer says there are none yet.
+    expect(body.results[0].analysis.signals).toEqual([]);
+    expect(body.results[0].analysis.summary).toMatchObject({ synthetic: false, time_series_tables: [] });
+    expect(body.results[0].analysis.summary.text).toContain("No time-series data yet");
     expect(body.results[1]).toMatchObject({ query: "Nothing Such Coin", status: "not_found", error: { code: "entity_not_found" } });
   });
 

@@ -1,5 +1,5 @@
 import { ITEMS_PER_RELATIONSHIP, explore as exploreEntity, exploreInputSchema, exploreResultSchema, resolveEntity } from "../../graph/explore.ts";
-import { latestFigures } from "../../timeseries/figures.ts";
+import { latestFigures, seriesTablesOf } from "../../timeseries/figures.ts";
 import { defineOperation } from "../operation.ts";
 
 export const explore = defineOperation({
@@ -14,7 +14,9 @@ export const explore = defineOperation({
     `entities share a name. Each category gives the total count and up to ${ITEMS_PER_RELATIONSHIP} items per ` +
     "relationship (truncated: true when there are more); every attribute value and link names its source. market and " +
     "financial_metrics also carry the entity's latest figures from the time-series (price, market cap, volume, TVL, fees, " +
-    "revenue, ...) with their as-of date, source and table. " +
+    "revenue, ...) with their as-of date, source and table; an entity no time-series has rows for gets figures_note instead " +
+    "(nothing is made up: a real entity has figures only once `ckg ingest` has loaded them). Each category block says at its top " +
+    "whether any of its links or figures is synthetic demo data (synthetic), and entity.synthetic whether the entity itself is generated. " +
     "Unknown names answer 404 entity_not_found with the closest names.",
   priceUsd: 0.1,
   input: exploreInputSchema,
@@ -34,6 +36,8 @@ export const explore = defineOperation({
         ns: live.ns,
         timeoutMs: services.config.query_timeout_ms,
         figures: (id) => latestFigures(live.timeseries, live.manifest, id),
+        seriesTables: (id) => seriesTablesOf(live.timeseries, live.manifest, id),
+        syntheticSources: new Set(live.manifest.sources.filter((s) => s.synthetic).map((s) => s.id)),
       },
       input,
     );

@@ -17,6 +17,8 @@ import {
   sinceIso,
 } from "../../signals/insights.ts";
 import { countByType, querySignals } from "../../signals/store.ts";
+import { SYNTHETIC_MARK } from "../../signals/synthetic.ts";
+import { seriesTablesOf } from "../../timeseries/figures.ts";
 import type { Services } from "../../services.ts";
 import { defineOperation } from "../operation.ts";
 
@@ -37,7 +39,8 @@ export const signalsByType = defineOperation({
   summary: "Signals of one type (one route per slug of the catalog)",
   description:
     "Signals of one of the 28 types (GET /api/signals/catalog lists them), strongest first: score 0..100 (low from 25, moderate from 50, " +
-    "high from 75), evidence naming the metric, its value, window and data points, and the qualification. since_hours (default 72) keeps " +
+    "high from 75), evidence naming the metric, its value, window and data points, and the qualification; synthetic: true when any " +
+    `source is generated demo data (the evidence summary then ends with "${SYNTHETIC_MARK}"). since_hours (default 72) keeps ` +
     "signals a scan found in that window; qualification filters by state (default qualified; all for every state). Unknown type: 404.",
   priceUsd: 0.2,
   input: z.strictObject({
@@ -116,6 +119,8 @@ export const entityInsights = defineOperation({
   description:
     "Analysis of one entity (exact name, symbol or URI; find names with /api/search): its active signals of every type with evidence, the " +
     "narratives that link them with actionability (urgent, watchlist, informational), and a short summary. since_hours defaults to 168. " +
+    `Signals, narratives and the summary carry synthetic: true at their top (and their text ends with "${SYNTHETIC_MARK}") when any ` +
+    "source is generated demo data; an entity no time-series has rows for says so in the summary (real figures come with `ckg ingest`). " +
     "Unknown entity: 404 with suggestions.",
   priceUsd: 1.5,
   input: z.strictObject({ entity_name: z.string().min(1).max(2000), since_hours: sinceHours(168) }),
@@ -126,8 +131,9 @@ export const entityInsights = defineOperation({
     resolveEntity(ready(services).names, input.entity_name);
   },
   async handler(input, { services }) {
-    const { node, others } = resolveEntity(services.snapshot().names, input.entity_name);
-    return analyseEntity(services.state, node, others, input.since_hours);
+    const live = services.snapshot();
+    const { node, others } = resolveEntity(live.names, input.entity_name);
+    return analyseEntity(services.state, node, others, input.since_hours, await seriesTablesOf(live.timeseries, live.manifest, node.id));
   },
 });
 
@@ -166,15 +172,19 @@ export const insightsBatch = defineOperation({
   },
   async handler(input, { services }) {
     const live = services.snapshot();
-    const results = input.entities.map((query) => {
-      try {
-        const { node, others } = resolveEntity(live.names, query);
-        return { query, status: "found" as const, analysis: analyseEntity(services.state, node, others, input.since_hours) };
-      } catch (error) {
-        if (!isCkgError(error) || error.code !== "entity_not_found") throw error;
-        return { query, status: "not_found" as const, error: { code: error.code, message: error.message, details: error.details } };
-      }
-    });
+    const results = await Promise.all(
+      input.entities.map(async (query) => {
+        let found;
+        try {
+          found = resolveEntity(live.names, query);
+        } catch (error) {
+          if (!isCkgError(error) || error.code !== "entity_not_found") throw error;
+          return { query, status: "not_found" as const, error: { code: error.code, message: error.message, details: error.details } };
+        }
+        const tables = await seriesTablesOf(live.timeseries, live.manifest, found.node.id);
+        return { query, status: "found" as const, analysis: analyseEntity(services.state, found.node, found.others, input.since_hours, tables) };
+      }),
+    );
     return { results, count: results.length, found: results.filter((r) => r.status === "found").length };
   },
 });

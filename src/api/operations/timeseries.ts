@@ -25,7 +25,7 @@ export const timeseries = defineOperation({
   needs: ["snapshot"],
   example: {
     sql_query:
-      `SELECT entity_id, date, "currentPrice", "marketCap" FROM ts_synthetic_token WHERE entity_id = 'token/usdc-usdc' ORDER BY date DESC LIMIT 7`,
+      `SELECT entity_id, "currentPrice", "marketCap" FROM ts_synthetic_token WHERE date = (SELECT max(date) FROM ts_synthetic_token) ORDER BY "marketCap" DESC LIMIT 7`,
   },
   async precheck(input, { services }) {
     await services.snapshot().timeseries.check(input.sql_query);

@@ -42,6 +42,7 @@ export default defineDetector({
         lastDataDate: null,
         dataPoints: ordered.slice(0, 10).map((f) => ({ table: "signals", entity, date: ctx.asOf, column: f.type, value: f.score })),
         summary: `${ctx.graph.name(entity)} triggers ${types.length} independent signal types at once: ${types.join(", ")}.`,
+        synthetic: list.some((f) => f.synthetic),
         details: {
           types,
           all_types: allTypes,

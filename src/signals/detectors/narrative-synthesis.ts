@@ -2,6 +2,7 @@ import { z } from "zod";
 import { typeOfId } from "../../graph/vocabulary.ts";
 import { append, defineDetector, independentTypes, round, type ScanContext, type ScoredFinding } from "../detector.ts";
 import { ACTIONABILITY, type Actionability, type Brief } from "../narratives.ts";
+import { marked } from "../synthetic.ts";
 
 const LEVEL: Record<Actionability, number> = { informational: 1, watchlist: 2, urgent: 3 };
 
@@ -78,6 +79,8 @@ async function narrate(ctx: ScanContext, group: { scope: Brief["scope"]; subject
     signals: list.map((f) => ({ signalId: f.signalId, type: f.type, category: f.category, severity: f.severity, score: f.score, summary: f.summary })),
   };
   const written = await ctx.narrator.write(brief);
+  // The writer sees the unmarked summaries; the narrative says once that it rests on demo data.
+  const synthetic = list.some((f) => f.synthetic);
   return {
     entities: group.entities,
     key: group.key,
@@ -86,12 +89,13 @@ async function narrate(ctx: ScanContext, group: { scope: Brief["scope"]; subject
     lastDataDate: null,
     dataPoints: list.slice(0, 10).map((f) => ({ table: "signals", entity: f.entities[0]!, date: ctx.asOf, column: f.type, value: f.score })),
     summary: written.title,
+    synthetic,
     details: {
       actionability,
       scope: group.scope,
       subject: group.subject,
       title: written.title,
-      text: written.text,
+      text: marked(written.text, synthetic),
       writer: written.writer,
       ...(written.writer_error ? { writer_error: written.writer_error } : {}),
       linked_signals: list.map((f) => ({ signal_id: f.signalId, signal_type: f.type, severity: f.severity, score: f.score })),
