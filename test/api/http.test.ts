@@ -92,6 +92,17 @@ describe("OpenAPI and docs", () => {
     expect(body.paths["/api/changes"].get.parameters.map((p: any) => p.name).sort()).toEqual(
       ["cursor", "entity_uri", "limit", "operation", "since_hours", "summary"].sort(),
     );
+    // Where the answers say a value is synthetic demo data, the document says so too.
+    const schema = (path: string, method = "get") => body.paths[path][method].responses["200"].content["application/json"].schema;
+    const signal = schema("/api/insights/signals").properties.signals.items;
+    expect(signal.required).toContain("synthetic");
+    expect(signal.properties.synthetic.type).toBe("boolean");
+    const insights = schema("/api/insights/entity/{entity_name}");
+    expect(insights.properties.summary.required).toEqual(expect.arrayContaining(["synthetic", "time_series_tables"]));
+    expect(insights.properties.narratives.items.required).toContain("synthetic");
+    const block = schema("/api/explore", "post").properties.relationships.additionalProperties;
+    expect(block.required).toContain("synthetic");
+    expect(block.properties.figures_note.type).toBe("string");
   });
 
   test("the docs page lists every operation", async () => {
