@@ -5,7 +5,7 @@
  * tokens.
  */
 import { type GenContext, isGenerated } from "./context.ts";
-import { COUNTRIES, pseudoWord } from "./names.ts";
+import { COUNTRIES } from "./names.ts";
 
 export function generateExchanges(ctx: GenContext): void {
   const { world, rng, source } = ctx;
@@ -14,11 +14,11 @@ export function generateExchanges(ctx: GenContext): void {
   for (const exchange of ctx.exchanges) exchange.weight = rng.pareto(3, 1.2);
   for (let i = 0; i < target; i++) {
     const draw = () => {
-      const r = pseudoWord(rng);
+      const r = ctx.reserved.root(rng);
       return [r, `${r}${rng.pick([" Exchange", "Ex", " Global", " Pro", " Markets", "Bit"])}`] as const;
     };
     let [root, name] = draw();
-    while (!world.nameIsFree("Exchange", name) || !ctx.reserved.rootIsFree(root) || ctx.reserved.has(name)) [root, name] = draw();
+    while (!world.nameIsFree("Exchange", name) || ctx.reserved.has(name)) [root, name] = draw();
     const centralized = rng.chance(0.85);
     const id = world.allocateId("Exchange", name);
     world.addEntity({

@@ -1,9 +1,10 @@
 /**
  * @module dataset/synthetic/names
  * Invented names for the synthetic demo world. Roots are pseudo-words built from syllables, so
- * generated protocols and funds do not borrow real brands; people's names come from faker. Every
- * name and ticker real entities use is reserved: a synthetic entity never takes one, so a reader
- * (or search) cannot mistake made-up figures for a real token's or chain's.
+ * generated protocols, tokens, exchanges, funds and companies do not borrow real brands (English
+ * roots did: "Summit Partners", "Granite Ventures" are real firms); people's names come from
+ * faker. Every name and ticker real entities use is reserved: a synthetic entity never takes one,
+ * so a reader (or search) cannot mistake made-up figures for a real token's or chain's.
  */
 import { Faker, en } from "@faker-js/faker";
 import { normalizeName } from "../../search/name-index.ts";
@@ -20,7 +21,7 @@ function capitalize(word: string): string {
 }
 
 /** A pronounceable invented word of 2 or 3 syllables: "Zorvex", "Talumi", "Krenova". */
-export function pseudoWord(rng: Rng): string {
+function pseudoWord(rng: Rng): string {
   const syllables = rng.chance(0.7) ? 2 : 3;
   let word = "";
   for (let i = 0; i < syllables; i++) {
@@ -78,6 +79,13 @@ export class ReservedNames {
     return !this.has(root) && !this.words.has(root.toLowerCase());
   }
 
+  /** A pseudo-word root that is free. */
+  root(rng: Rng): string {
+    let root = pseudoWord(rng);
+    while (!this.rootIsFree(root)) root = pseudoWord(rng);
+    return root;
+  }
+
   /** A ticker for `name` that no real entity uses: tickerFor's choice, or its first letters and a free last letter. */
   ticker(name: string, rng: Rng): string {
     for (let tries = 0; tries < 8; tries++) {
@@ -90,19 +98,9 @@ export class ReservedNames {
   }
 }
 
-export const GREEK = ["Alpha", "Beta", "Gamma", "Delta", "Epsilon", "Zeta", "Theta", "Kappa", "Lambda", "Sigma", "Omega", "Tau"];
-
 export const FUND_WORDS = [
   "Capital", "Ventures", "Partners", "Digital", "Fund", "Research", "Holdings", "Labs", "Crypto", "Asset Management",
   "Investments", "Growth", "Frontier Fund", "Web3 Fund", "Blockchain Capital", "Digital Assets",
-];
-
-export const FUND_ROOTS = [
-  "North", "Summit", "Granite", "Harbor", "Keystone", "Lattice", "Meridian", "Parallel", "Polar", "Quantum", "Signal",
-  "Spire", "Vertex", "Anchor", "Arc", "Atlas", "Basis", "Canopy", "Cardinal", "Compass", "Crescent", "Ember", "Fable",
-  "Fathom", "Foundry", "Glacier", "Horizon", "Ironwood", "Juniper", "Kestrel", "Lantern", "Ledger", "Lumen",
-  "Mosaic", "Nebula", "Obsidian", "Orchard", "Pillar", "Prism", "Redwood", "Sable", "Solstice", "Tidal",
-  "Topaz", "Umbra", "Vanguard", "Willow", "Zenith", "Blockwave", "Chainforge", "Nodeworks", "Tessellate", "Hexagon",
 ];
 
 export const TOKEN_NOUNS = [

@@ -5,7 +5,7 @@
  */
 import { CATEGORIES } from "./categories.ts";
 import { type GenContext, caip10, ethereum } from "./context.ts";
-import { COUNTRIES, FUND_ROOTS, FUND_WORDS, GREEK, pseudoWord } from "./names.ts";
+import { COUNTRIES, FUND_WORDS } from "./names.ts";
 
 /** The sectors each community of funds favours (derived from the category list, deterministic). */
 export function communitySectors(community: number): string[] {
@@ -18,10 +18,8 @@ export function generateFunds(ctx: GenContext): void {
   const fundCount = Math.max(12, Math.round(ctx.plan.organizations * 0.35));
   const makerCount = Math.max(3, Math.round(ctx.plan.organizations * 0.02));
   for (let i = 0; i < fundCount; i++) {
-    const name = uniqueOrgName(ctx, () => {
-      const root = rng.chance(0.6) ? rng.pick(FUND_ROOTS) : rng.chance(0.5) ? pseudoWord(rng) : rng.pick(GREEK);
-      return `${root} ${rng.pick(FUND_WORDS)}`;
-    });
+    // Invented roots only: English ones ("Summit Partners", "Granite Ventures") are real firms' names.
+    const name = uniqueOrgName(ctx, () => `${ctx.reserved.root(rng)} ${rng.pick(FUND_WORDS)}`);
     const id = world.allocateId("Organization", name);
     // About one fund in twelve spans two or three communities: the bridges between clusters.
     const home = rng.int(0, ctx.communities - 1);
@@ -44,7 +42,7 @@ export function generateFunds(ctx: GenContext): void {
     ctx.funds.push({ id, communities: [...new Set(communities)], weight });
   }
   for (let i = 0; i < makerCount; i++) {
-    const name = uniqueOrgName(ctx, () => `${pseudoWord(rng)} ${rng.pick(["Trading", "Markets", "Liquidity", "Quant"])}`);
+    const name = uniqueOrgName(ctx, () => `${ctx.reserved.root(rng)} ${rng.pick(["Trading", "Markets", "Liquidity", "Quant"])}`);
     const id = world.allocateId("Organization", name);
     world.addEntity({ id, type: "Organization", labels: ["Organization", "MarketMaker"], name, source, prominence: 0.3 });
     world.attr(id, "category", "Market Making", source);
@@ -70,7 +68,7 @@ export function generateCompanies(ctx: GenContext): void {
   const existing = [...world.entities.values()].filter((e) => e.type === "Organization").length;
   for (let i = existing; i < ctx.plan.organizations; i++) {
     const [kind, what] = rng.pick(COMPANY_KINDS);
-    const name = uniqueOrgName(ctx, () => `${pseudoWord(rng)} ${rng.pick([kind, "Labs", "Technologies", "Systems", "Group"])}`);
+    const name = uniqueOrgName(ctx, () => `${ctx.reserved.root(rng)} ${rng.pick([kind, "Labs", "Technologies", "Systems", "Group"])}`);
     const id = world.allocateId("Organization", name);
     world.addEntity({ id, type: "Organization", labels: ["Organization", "Company"], name, source, prominence: 0.15 });
     world.attr(id, "category", kind, source);

@@ -6,7 +6,6 @@
  */
 import { CATEGORIES, type CategorySpec } from "./categories.ts";
 import { type GenContext, type ProtocolInfo, address, caip10, isGenerated, pickChains } from "./context.ts";
-import { pseudoWord } from "./names.ts";
 import { communitySectors, uniqueOrgName } from "./organizations.ts";
 
 export function generateProtocols(ctx: GenContext): void {
@@ -17,10 +16,10 @@ export function generateProtocols(ctx: GenContext): void {
   let made = 0;
   while (made < target) {
     const spec = rng.weighted(weighted);
-    let root = pseudoWord(rng);
+    let root = reserved.root(rng);
     let name = `${root} ${rng.pick(spec.suffixes)}`;
     // A root of its own, no real name or word of one: its token, DAO and labs take the root's name.
-    while (roots.has(root) || !reserved.rootIsFree(root) || reserved.has(name)) name = `${(root = pseudoWord(rng))} ${rng.pick(spec.suffixes)}`;
+    while (roots.has(root) || reserved.has(name)) name = `${(root = reserved.root(rng))} ${rng.pick(spec.suffixes)}`;
     roots.add(root);
     const base = addProtocol(ctx, spec, root, name);
     made++;

@@ -6,14 +6,14 @@
  * later steps pick popular tokens more often.
  */
 import { type GenContext, address, caip10, pickChains } from "./context.ts";
-import { TOKEN_NOUNS, pseudoWord } from "./names.ts";
+import { TOKEN_NOUNS } from "./names.ts";
 
 export function generateTokens(ctx: GenContext): void {
   const { world, rng, source, reserved } = ctx;
   generateStablecoins(ctx);
   const target = Math.max(0, ctx.plan.tokens - ctx.tokens.length);
   for (let i = 0; i < target; i++) {
-    const draw = () => `${pseudoWord(rng)} ${rng.pick(TOKEN_NOUNS)}`;
+    const draw = () => `${reserved.root(rng)} ${rng.pick(TOKEN_NOUNS)}`;
     let name = draw();
     while (!world.nameIsFree("Token", name) || reserved.has(name)) name = draw();
     const symbol = reserved.ticker(name, rng);
@@ -44,10 +44,10 @@ function generateStablecoins(ctx: GenContext): void {
   const count = Math.max(MIN_STABLECOINS, Math.round(ctx.plan.tokens * STABLECOIN_SHARE));
   for (let i = 0; i < count; i++) {
     const euro = rng.chance(0.2);
-    let root = pseudoWord(rng);
+    let root = reserved.root(rng);
     const nameOf = (r: string) => `${r} ${euro ? "Euro" : rng.pick(["Dollar", "USD"])}`;
     let name = nameOf(root);
-    while (!reserved.rootIsFree(root) || !world.nameIsFree("Token", name) || reserved.has(name)) name = nameOf((root = pseudoWord(rng)));
+    while (!world.nameIsFree("Token", name) || reserved.has(name)) name = nameOf((root = reserved.root(rng)));
     const symbol = `${reserved.ticker(root, rng).slice(0, 3)}${euro ? "EUR" : "USD"}`;
     if (reserved.has(symbol)) continue;
     const issuerName = `${root} Trust`;

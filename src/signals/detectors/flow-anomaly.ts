@@ -3,9 +3,13 @@ import { addDays, defineDetector, round, rowsOf, usd } from "../detector.ts";
 
 /**
  * A token's insider flow on the as-of day against the 30 days before (days without flow count as
- * zero). Tokens need flows on 10 of those 30 days: against a near-empty baseline any flow is "many
- * deviations" and says nothing.
+ * zero). Tokens need flows on half of those 30 days: against a sparse baseline any flow is "many
+ * deviations" and says nothing. With trades of up to `a` either way on k of 30 days, the baseline's
+ * sd is about a * sqrt(k / 90), so one ordinary trade is sqrt(90 / k) deviations: 3 (high) at
+ * k = 10, 2.45 at k = 15.
  */
+const MIN_ACTIVE_DAYS = 15;
+
 export default defineDetector({
   slug: "flow-anomaly",
   category: "Smart Money & Insider Activity",
@@ -22,7 +26,7 @@ export default defineDetector({
                       WHERE date >= ${ctx.day(30)} AND date <= ${ctx.day(0)} GROUP BY entity_id, date),
          base AS (SELECT entity_id, sum(flow) / 30 AS mean, count(*)::INTEGER AS active,
                     sqrt(greatest(sum(flow * flow) / 30 - (sum(flow) / 30) ^ 2, 0)) AS sd
-                  FROM daily WHERE date < ${ctx.day(0)} GROUP BY entity_id HAVING count(*) >= 10)
+                  FROM daily WHERE date < ${ctx.day(0)} GROUP BY entity_id HAVING count(*) >= ${MIN_ACTIVE_DAYS})
        SELECT d.entity_id AS id, d.src, d.flow, b.mean, b.sd, b.active FROM daily d JOIN base b USING (entity_id)
        WHERE d.date = ${ctx.day(0)} AND b.sd > 0 AND abs(d.flow - b.mean) / b.sd >= 1.5`,
     );
