@@ -47,12 +47,34 @@ export async function latestFigures(store: TimeseriesStore, manifest: SnapshotMa
 export const NO_SERIES_NOTE =
   "No time-series data yet for this entity; run `ckg ingest` to load real figures from the data providers (DefiLlama, CoinGecko, ...).";
 
-/** The published tables that have rows for the entity (one query over all of them). */
+/**
+ * Tables by entity id, per snapshot's store: one pass over every table when first asked. Asking
+ * each table for one entity would scan them all for every entity without series (tens of millions
+ * of rows at full scale, for every real entity's insights).
+ */
+const tablesByEntity = new WeakMap<TimeseriesStore, Promise<Map<string, string[]>>>();
+
+/** The published tables that have rows for the entity. */
 export async function seriesTablesOf(store: TimeseriesStore, manifest: SnapshotManifest, entityId: string): Promise<string[]> {
-  if (manifest.timeseries.length === 0) return [];
-  const id = sqlString(entityId);
-  const rows = await store.rows<{ t: string }>(
-    manifest.timeseries.map((t) => `SELECT ${sqlString(t.name)} AS t WHERE EXISTS (SELECT 1 FROM ${t.name} WHERE entity_id = ${id})`).join(" UNION ALL "),
+  let index = tablesByEntity.get(store);
+  if (!index) {
+    index = indexTables(store, manifest);
+    tablesByEntity.set(store, index);
+    index.catch(() => tablesByEntity.delete(store)); // a failed pass is tried again on the next question
+  }
+  return [...((await index).get(entityId) ?? [])];
+}
+
+async function indexTables(store: TimeseriesStore, manifest: SnapshotManifest): Promise<Map<string, string[]>> {
+  const index = new Map<string, string[]>();
+  if (manifest.timeseries.length === 0) return index;
+  const rows = await store.rows<{ id: string; t: string }>(
+    `${manifest.timeseries.map((t) => `SELECT DISTINCT entity_id AS id, ${sqlString(t.name)} AS t FROM ${t.name}`).join(" UNION ALL ")} ORDER BY t`,
   );
-  return rows.map((r) => r.t).sort();
+  for (const { id, t } of rows) {
+    const list = index.get(id);
+    if (list) list.push(t);
+    else index.set(id, [t]);
+  }
+  return index;
 }
