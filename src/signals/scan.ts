@@ -7,10 +7,9 @@
  * algorithms never hold up requests.
  */
 import type { Logger } from "../log.ts";
-import { readManifest } from "../snapshot/manifest.ts";
+import { type SnapshotManifest, readManifest } from "../snapshot/manifest.ts";
 import { type DataDir, currentSnapshotId, snapshotPath } from "../store/data-dir.ts";
 import type { StateDb } from "../store/state-db.ts";
-import type { SnapshotManifest } from "../snapshot/manifest.ts";
 import type { Kind } from "../timeseries/kinds.ts";
 import type { Detector, Finding, ScanContext, ScoredFinding } from "./detector.ts";
 import { DETECTORS } from "./detectors/index.ts";
@@ -194,7 +193,6 @@ export async function runScan(options: ScanOptions): Promise<ScanReport> {
   options.log.info({ scan_id: scanId, as_of: asOf, ms: report.duration_ms, signals: candidates.length, status: report.status, errors: errors.length }, "scan finished");
   return report;
 }
-
 
 /**
  * What one finding was computed from, and whether any of it is generated demo data: the published

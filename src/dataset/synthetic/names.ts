@@ -61,7 +61,7 @@ export class ReservedNames {
     return reserved;
   }
 
-  add(...texts: (string | null | undefined)[]): void {
+  private add(...texts: (string | null | undefined)[]): void {
     for (const text of texts) {
       if (!text) continue;
       this.names.add(normalizeName(text));
