@@ -3,7 +3,9 @@
  * When two reference records are one real thing, and which of several look-alikes is the one
  * people mean. The rules (tested in test/dataset/reference-identity.test.ts):
  *
- * - Tokens: records with the same symbol and name (case and spacing aside) that repeat a chain's
+ * - Tokens: records with the same symbol and name (case and spacing aside) that hold different
+ *   contracts on one chain are two things (an old and a new FET, two Uniswap V2 pair shares) and
+ *   stay two tokens; `ckg stats --duplicates` does not count them. Records that repeat a chain's
  *   native coin are that coin: Ether listed by its OP Mainnet address is Ether. A chain whose gas
  *   coin has the symbol of its parent's (or grandparent's) native coin uses that coin, bridged (ETH
  *   on Arbitrum One, Base and every other Ethereum rollup is Ether; BNB on opBNB is BNB), and ETH is
@@ -11,8 +13,8 @@
  * - Chains: a network listed twice, once by its own registry and once as an EVM chain id, is two
  *   faces linked by `ckg:sameNetworkAs` (both ways), not merged: the faces have different chain
  *   ids, addresses and explorers. A Cosmos SDK chain and an EVM chain are faces of one network when
- *   their names agree once a trailing Mainnet, Network, EVM, Chain or Blockchain is dropped and their
- *   native coins have one symbol (Sei and Sei Network, Cronos and Cronos Mainnet, Injective twice);
+ *   their names agree (spacing aside) once a trailing Mainnet, Network, EVM, Chain or Blockchain is
+ *   dropped and their native coins have one symbol (Sei and Sei Network, Cronos and Cronos Mainnet, Injective twice);
  *   another non-EVM chain and an EVM chain when their names and coin symbols are equal (TRON and
  *   Tron, NEAR Protocol twice).
  * - Prominence (0..1, orders look-alikes and same-named entities; a provider's market-cap rank,
@@ -49,6 +51,8 @@ export function coreChainName(name: string): string {
   return words.join(" ");
 }
 
+const unspaced = (name: string) => name.replaceAll(" ", "");
+
 /** Pairs of chain keys that are two faces of one network (see the module comment). */
 export function networkFaces(chains: readonly ReferenceChain[]): [string, string][] {
   const symbol = (c: ReferenceChain) => (c.native_symbol ?? "").toUpperCase();
@@ -59,7 +63,8 @@ export function networkFaces(chains: readonly ReferenceChain[]): [string, string
     const cosmos = chain.family === "cosmos";
     for (const other of evm) {
       if (symbol(other) !== symbol(chain)) continue;
-      const same = cosmos ? coreChainName(other.name) === coreChainName(chain.name) : nameWordsOf(other.name).join(" ") === nameWordsOf(chain.name).join(" ");
+      // Spacing aside: "GenesisL1" (chain registry) and "Genesis L1" (chain list) are one name.
+      const same = cosmos ? unspaced(coreChainName(other.name)) === unspaced(coreChainName(chain.name)) : nameWordsOf(other.name).join("") === nameWordsOf(chain.name).join("");
       if (same) pairs.push([chain.key, other.key]);
     }
   }

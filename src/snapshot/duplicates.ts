@@ -5,7 +5,9 @@
  * - the same contract address (chain and address) on two entities;
  * - the same chain key (`eip155:10`, `cosmos:osmosis-1`) on two chains;
  * - the same external page (`owl:sameAs` IRI: a CoinGecko coin, a DefiLlama protocol) on two entities;
- * - the same type, normalized name and symbol (people and pools excepted: their names repeat).
+ * - the same type, normalized name and symbol (people and pools excepted: their names repeat), for
+ *   tokens only when no chain holds a different contract of each (two contracts on one chain, an
+ *   old and a new FET, are two things by construction).
  * A group whose members are already tied to each other (`sameNetworkAs` for two faces of one
  * network, `bridgedFrom` for a bridged copy, `successorOf`) is not a duplicate: the graph says how
  * they relate. Only groups with a real (non-synthetic) member are reported; the generated demo's
@@ -71,6 +73,22 @@ export async function findDuplicates(duck: DuckDBInstance, snapshotDir: string, 
     for (const { a, b } of ties) tied.union(a, b);
 
     const candidates: { reason: DuplicateReason; value: string; ids: string[] }[] = [...shared];
+    const contracts = new Map<string, Map<string, string>>();
+    const addresses = (await c.runAndReadAll(`SELECT subject_id, lower(object) AS o FROM read_parquet(${factsFile}) WHERE predicate = 'contractAddress'`)).getRowObjectsJS() as unknown as { subject_id: string; o: string }[];
+    for (const { subject_id, o } of addresses) {
+      const cut = o.lastIndexOf(":");
+      const held = contracts.get(subject_id) ?? new Map<string, string>();
+      held.set(o.slice(0, cut), o.slice(cut + 1));
+      contracts.set(subject_id, held);
+    }
+    /** Two tokens could be one when no chain holds a different contract of each. */
+    const couldBeOne = (a: string, b: string) => {
+      const ca = contracts.get(a);
+      const cb = contracts.get(b);
+      if (!ca || !cb) return true;
+      for (const [chain, address] of ca) if (cb.has(chain) && cb.get(chain) !== address) return false;
+      return true;
+    };
     const byName = new Map<string, string[]>();
     for (const e of entityRows) {
       if (NAME_RULE_SKIPS.has(e.type) || !e.name) continue;
@@ -79,7 +97,11 @@ export async function findDuplicates(duck: DuckDBInstance, snapshotDir: string, 
       if (list) list.push(e.id);
       else byName.set(k, [e.id]);
     }
-    for (const [k, ids] of byName) if (ids.length > 1) candidates.push({ reason: "name_and_symbol", value: k.slice(k.indexOf("|") + 1), ids });
+    for (const [k, ids] of byName) {
+      if (ids.length < 2) continue;
+      const open = ids.filter((a) => ids.some((b) => a !== b && couldBeOne(a, b)));
+      if (open.length > 1) candidates.push({ reason: "name_and_symbol", value: k.slice(k.indexOf("|") + 1), ids: open });
+    }
 
     const groups: DuplicateGroup[] = [];
     for (const { reason, value, ids } of candidates) {

@@ -30,6 +30,15 @@ describe("reference identity", async () => {
     expect(lookAlikes.map((e) => e.id)).toEqual([ether]);
   });
 
+  test("records of one name and symbol holding two contracts on one chain stay two tokens", () => {
+    // Fetch's old and new FET are two contracts on Ethereum; weETH has two contracts on Base.
+    const fet = tokenAt("eip155:1:0xaea46a60368a7bd060eec7df8cba43b7ef41ad85")!;
+    const oldFet = tokenAt("eip155:1:0x1d287cc25dad7ccaf76a26bc660c5f7c8e2a05bd")!;
+    expect([fet, oldFet].every(Boolean)).toBe(true);
+    expect(oldFet).not.toBe(fet);
+    expect(tokenAt("eip155:8453:0x04c0599ae5a44757c0af6f9ec3b93da8976c150a")).not.toBe(tokenAt("eip155:1:0xcd5fe23c85820f7b72d0926fc9b05b43e359b7ee"));
+  });
+
   test("a chain carries its coin's ticker only where the coin is at home", () => {
     expect(entity(chain("eip155:1")).symbol).toBe("ETH");
     expect(entity(chain("eip155:42161")).symbol).toBeUndefined();
@@ -49,6 +58,7 @@ describe("reference identity", async () => {
       ["cosmos:cronosmainnet_25-1", "eip155:25"], // Cronos, Cronos Mainnet
       ["cosmos:injective-1", "eip155:1776"], // Injective twice
       ["tron:mainnet", "eip155:728126428"], // TRON, Tron
+      ["cosmos:genesis_29-2", "eip155:29"], // GenesisL1, Genesis L1: spacing aside
     ]) {
       expect(linked.has(`${chain(a)} ${chain(b)}`), `${a} -> ${b}`).toBe(true);
       expect(linked.has(`${chain(b)} ${chain(a)}`), `${b} -> ${a}`).toBe(true);

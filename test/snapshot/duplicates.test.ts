@@ -28,7 +28,7 @@ async function snapshotOf(entities: Entity[], facts: Fact[]): Promise<{ dir: str
 }
 
 describe("duplicates: entities that look like one real thing left as two", () => {
-  test("each kind of evidence finds its pair; tied, synthetic-only and people's namesakes are left out", async () => {
+  test("each kind of evidence finds its pair; tied, synthetic-only, people's namesakes and two contracts on one chain are left out", async () => {
     const { dir, manifest } = await snapshotOf(
       [
         ["token/usdc", "Token", "USD Coin", "USDC", "ref"],
@@ -47,6 +47,8 @@ describe("duplicates: entities that look like one real thing left as two", () =>
         ["person/alex-chen-2", "Person", "Alex Chen", null, "ref"],
         ["token/usdt", "Token", "Tether USD", "USDT", "ref"],
         ["token/usdt-bridged", "Token", "Tether USD", "USDT", "ref"],
+        ["token/fet", "Token", "Fetch", "FET", "ref"],
+        ["token/fet-old", "Token", "Fetch", "FET", "ref"],
       ],
       [
         ["token/usdc", "contractAddress", "eip155:1:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48", "literal"],
@@ -57,6 +59,8 @@ describe("duplicates: entities that look like one real thing left as two", () =>
         ["token/aave-token", "owl:sameAs", "https://www.coingecko.com/en/coins/aave", "iri"],
         ["chain/sei", "sameNetworkAs", "chain/sei-2", "entity"],
         ["token/usdt-bridged", "bridgedFrom", "token/usdt", "entity"],
+        ["token/fet", "contractAddress", "eip155:1:0xaea46a60368a7bd060eec7df8cba43b7ef41ad85", "literal"],
+        ["token/fet-old", "contractAddress", "eip155:1:0x1d287cc25dad7ccaf76a26bc660c5f7c8e2a05bd", "literal"],
       ],
     );
     const report = await findDuplicates(await openDuck({ threads: 1 }), dir, manifest);
@@ -82,6 +86,8 @@ describe("duplicates: entities that look like one real thing left as two", () =>
     expect(out.entities_by_type.find((r: { type: string }) => r.type === "Chain").real).toBeGreaterThan(1000);
     expect(out.sources.find((s: { id: string }) => s.id === "synthetic-demo").synthetic).toBe(true);
     expect(Object.keys(out.duplicates.by_reason)).toEqual(["contract_address", "chain_key", "external_id", "name_and_symbol"]);
+    // The built world leaves no real thing as two entities: reference records merge or link.
+    expect(out.duplicates.groups).toEqual([]);
 
     const missing = Bun.spawnSync(selfCommand("stats", "--data-dir", tempDir("ckg-empty-")), { env: { ...process.env, CKG_LOG_LEVEL: "silent" } });
     expect(missing.exitCode).toBe(2);
