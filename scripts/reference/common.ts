@@ -193,30 +193,6 @@ export function uniqSorted(values: Iterable<string>): string[] {
   return [...new Set(values)].sort(cmp);
 }
 
-// ---------------------------------------------------------------- testnet detection
-
-/**
- * Words that mark a test/dev network in chain names, titles or short names.
- * Any word containing "test" counts (kektest, DFKTEST, "Test Network") except
- * ordinary English words that merely contain it.
- */
-const TESTNET_WORD =
-  /^(sepolia|goerli|görli|holesky|hoodi|rinkeby|ropsten|kovan|morden|kotti|mordor|fuji|mumbai|amoy|chiado|apothem|puppynet|moonbase|previewnet|devnet|localnet|local|localhost|staging|sandbox|demo|dusknet|alphanet|betanet|dev|mainnetdev|tesnet)$/i;
-const NOT_TESTNET_WORDS: ReadonlySet<string> = new Set(["contest", "protest", "latest", "attest", "fastest", "greatest", "testament"]);
-
-export function looksLikeTestnet(...texts: (string | null | undefined)[]): boolean {
-  for (const t of texts) {
-    if (!t) continue;
-    for (const w of t.toLowerCase().split(/[^a-z0-9äöüé]+/)) {
-      if (w === "") continue;
-      if (w.includes("test") && !NOT_TESTNET_WORDS.has(w)) return true;
-      if (TESTNET_WORD.test(w)) return true;
-      if (/(sepolia|goerli|holesky|hoodi|devnet|testnet)/.test(w)) return true;
-    }
-  }
-  return false;
-}
-
 // ---------------------------------------------------------------- output
 
 export interface OutputFile<R> {

@@ -69,6 +69,8 @@ export interface ProviderReport {
   rows: number;
   links: number;
   rejected: number;
+  /** Well-formed records left out or left unlinked, by reason (test networks, reused chain ids, missing companion answers). */
+  skipped: Record<string, number>;
   requests: number;
   retries: number;
   rate_limited: number;
@@ -275,6 +277,7 @@ async function readProviders(
       rows: output.rowCount,
       links: output.links.length,
       rejected: output.rejected.length,
+      skipped: Object.fromEntries(output.skipped),
       requests: http?.stats.requests ?? 0,
       retries: http?.stats.retries ?? 0,
       rate_limited: http?.stats.rateLimited ?? 0,

@@ -85,6 +85,8 @@ export class ProviderOutput {
   readonly links: Link[] = [];
   readonly series = new Map<Kind, SeriesRow[]>();
   readonly rejected: Rejection[] = [];
+  /** Records left out on purpose (a test network), or kept without a link they could not make, by reason. */
+  readonly skipped = new Map<string, number>();
   /** The latest day any record speaks for (the provider's freshness). */
   latestDate: string | undefined;
 
@@ -118,6 +120,16 @@ export class ProviderOutput {
   reject(what: string, reason: string): void {
     this.rejected.push({ provider: this.provider, what, reason });
     if (this.rejected.length <= 20) this.log.warn({ provider: this.provider, what, reason }, "record rejected");
+  }
+
+  /**
+   * A well-formed record left out or left unlinked on purpose (a test network; a chain that reuses
+   * another's id, joined by name): counted by reason and logged, never silent.
+   */
+  skip(what: string, reason: string): void {
+    const n = (this.skipped.get(reason) ?? 0) + 1;
+    this.skipped.set(reason, n);
+    if (n <= 5) this.log.info({ provider: this.provider, what, reason }, "record skipped");
   }
 
   get rowCount(): number {

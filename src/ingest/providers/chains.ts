@@ -2,25 +2,28 @@
  * @module ingest/providers/chains
  * Chains from the chain list the reference data already draws on (ethereum-lists/chains, as served
  * at chainid.network/chains.json, CC0): mainnets only, with chain id, native currency, parent (L2s)
- * and homepage. One answer: the whole list, refreshed each run.
+ * and homepage. One answer: the whole list, refreshed each run. What is a test network is the
+ * reference data's rule (dataset/test-network); faucets say nothing (Gnosis lists one). A chain
+ * flagged `reusedChainId` uses an id another chain had first: it does not claim that id's key
+ * (which names the chain already known by it) and joins by its name instead.
  */
 import { z } from "zod";
 import type { Connector } from "../connector.ts";
 import { fetchOnce } from "../connector.ts";
+import { isTestNetwork } from "../../dataset/test-network.ts";
 import { key } from "../records.ts";
 
 const chainSchema = z.object({
   name: z.string().min(1),
+  title: z.string().optional(),
   chainId: z.number().int().nonnegative(),
   shortName: z.string().optional(),
   nativeCurrency: z.object({ name: z.string(), symbol: z.string() }).partial().optional(),
   infoURL: z.string().optional(),
-  faucets: z.array(z.unknown()).optional(),
   status: z.string().optional(),
+  redFlags: z.array(z.string()).optional(),
   parent: z.object({ type: z.string().optional(), chain: z.string() }).optional(),
 });
-
-const TESTNET = /test|sepolia|goerli|holesky|devnet|ropsten|rinkeby|kovan|chiado|fuji|mumbai|amoy/i;
 
 export const caip2Key = (chainId: number | string) => key("Chain", "caip2", `eip155:${chainId}`);
 
@@ -52,16 +55,26 @@ export const chains: Connector = {
         continue;
       }
       const chain = parsed.data;
-      if (chain.status === "deprecated" || TESTNET.test(chain.name) || (chain.faucets?.length ?? 0) > 0) continue;
+      const what = `chain ${chain.name} (${chain.chainId})`;
+      if (chain.status === "deprecated") {
+        out.skip(what, "deprecated chain");
+        continue;
+      }
+      if (isTestNetwork({ name: chain.name, title: chain.title, shortName: chain.shortName, chainId: chain.chainId })) {
+        out.skip(what, "test, development or canary network");
+        continue;
+      }
+      const reusedId = chain.redFlags?.includes("reusedChainId") ?? false;
+      if (reusedId) out.skip(what, "reuses another chain's id: joined by name, not by chain id");
       const parent = /^eip155-(\d+)$/.exec(chain.parent?.chain ?? "");
       out.entity({
         type: "Chain",
-        keys: [caip2Key(chain.chainId)],
+        keys: [reusedId ? key("Chain", "chainlist-name", chain.name.toLowerCase()) : caip2Key(chain.chainId)],
         name: chain.name,
         symbol: chain.nativeCurrency?.symbol,
         aliases: chain.shortName && chain.shortName.toLowerCase() !== chain.name.toLowerCase() ? [chain.shortName] : [],
         attributes: [
-          ["chainKey", `eip155:${chain.chainId}`],
+          ...(reusedId ? [] : [["chainKey", `eip155:${chain.chainId}`] as ["chainKey", string]]),
           ["chainId", String(chain.chainId)],
           ["chainFamily", "evm"],
           ["layer", parent ? "L2" : "L1"],
