@@ -3,12 +3,16 @@
  * `ckg ingest`: fetch from the data providers and publish a new snapshot beside the live one (the
  * running server switches to it). `ckg import <dir>`: the same from provider answers saved to disk
  * (the layout of ingest/run/raw: <dir>/<provider>/<request>.json), for machines with no network.
+ * Into a data directory with no snapshot yet, both first build the base world (the reference
+ * entities and the demo fill, which `--without-demo` then leaves out), so a first real-data step
+ * is one command.
  */
 import type { Config } from "../config/config.ts";
 import type { Command } from "./command.ts";
 import { UsageError } from "./command.ts";
 
-const SHARED_SETTINGS = ["data_dir", "log_level", "embedder", "embeddings_model", "embeddings_api_key"] as const;
+/** Scale, seed and namespace build the base world when the data directory has no snapshot yet. */
+const SHARED_SETTINGS = ["data_dir", "log_level", "embedder", "embeddings_model", "embeddings_api_key", "scale", "seed", "ontology_ns"] as const;
 
 export const ingest: Command = {
   name: "ingest",
@@ -87,20 +91,29 @@ export const importCommand: Command = {
 };
 
 async function runIngest(config: Config, json: boolean, withoutDemo: boolean, source: import("../ingest/ingest.ts").IngestSource): Promise<number> {
-  const [{ createLogger }, { dataDir }, { ingest: run, IngestError }, { configuredEmbedder, embedderModel }, { default: progress }] = await Promise.all([
-    import("../log.ts"),
-    import("../store/data-dir.ts"),
-    import("../ingest/ingest.ts"),
-    import("../search/embedders.ts"),
-    import("cli-progress"),
-  ]);
+  const [{ createLogger }, { currentSnapshotId, dataDir }, { ingest: run, IngestError }, { configuredEmbedder, embedderModel }, { default: progress }, { buildSnapshot }] =
+    await Promise.all([
+      import("../log.ts"),
+      import("../store/data-dir.ts"),
+      import("../ingest/ingest.ts"),
+      import("../search/embedders.ts"),
+      import("cli-progress"),
+      import("../snapshot/build.ts"),
+    ]);
   const log = createLogger(config.log_level, 2);
+  const dir = dataDir(config.data_dir);
+  if (!currentSnapshotId(dir)) {
+    log.info({ data_dir: dir.root }, "no snapshot yet: building the base world first");
+    const embedder = await configuredEmbedder(config);
+    const base = await buildSnapshot({ dir, scale: config.scale, seed: config.seed, ontologyNs: config.ontology_ns, embedder, embedderModel: embedderModel(config), log });
+    if (!json) console.log(`base world ${base.id} built in ${(base.manifest.build.duration_ms / 1000).toFixed(1)} s${withoutDemo ? " (its demo data is left out of the import)" : ""}`);
+  }
   const tty = process.stderr.isTTY && !json;
   const bars = tty ? new progress.MultiBar({ format: "{provider} {step} [{bar}] {value}/{total}", stream: process.stderr, hideCursor: true }, progress.Presets.shades_classic) : undefined;
   const byProvider = new Map<string, ReturnType<NonNullable<typeof bars>["create"]>>();
   try {
     const report = await run({
-      dir: dataDir(config.data_dir),
+      dir,
       source,
       log,
       embedder: await configuredEmbedder(config),

@@ -362,4 +362,20 @@ describe("ckg ingest", () => {
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain("is not a folder");
   }, 180_000);
+
+  test("ckg import into an empty data directory builds the base world first; --without-demo keeps real data only", async () => {
+    const empty = tempDir("ckg-first-import-");
+    const saved = join(import.meta.dir, "fixtures");
+    const imported = await cli(["import", saved, "--providers", "chains", "--without-demo", "--json"], { CKG_DATA_DIR: empty, CKG_SCALE: "8000" });
+    expect(imported.code).toBe(0);
+    const report = JSON.parse(imported.stdout);
+    expect(currentSnapshotId(dataDir(empty))).toBe(report.snapshot_id);
+    const chainsReport = report.providers.find((p: { id: string }) => p.id === "chains");
+    expect(chainsReport.skipped["test, development or canary network"]).toBe(1); // Sepolia
+    const manifest = JSON.parse(readFileSync(join(snapshotPath(dataDir(empty), report.snapshot_id), "manifest.json"), "utf8"));
+    expect(manifest.synthetic).toBe(false);
+    expect(manifest.sources.map((s: { id: string }) => s.id)).toContain("chains");
+    expect(manifest.sources.some((s: { synthetic: boolean }) => s.synthetic)).toBe(false);
+    expect(manifest.counts.nodes_by_type.Chain).toBeGreaterThan(1000); // the reference chains, plus the imported ones
+  }, 180_000);
 });
