@@ -79,6 +79,23 @@ export interface Rejection {
   reason: string;
 }
 
+/**
+ * A provider's homepage as a web address people can follow: an absolute http(s) URL with a host,
+ * of sane length; a bare host name ("www.orderly.network", as some chain-list records give it) is
+ * read as https. Anything else (javascript:, data:, text) is undefined.
+ */
+export function webUrl(value: string): string | undefined {
+  const text = value.trim();
+  if (text.length > 2048 || /\s/.test(text)) return undefined;
+  const candidate = /^[a-z][a-z0-9+.-]*:/i.test(text) ? text : /^[a-z0-9-]+(\.[a-z0-9-]+)+(\/.*)?$/i.test(text) ? `https://${text}` : text;
+  try {
+    const url = new URL(candidate);
+    return (url.protocol === "https:" || url.protocol === "http:") && url.hostname.includes(".") ? candidate : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Collects one provider's claims and series while its responses are parsed. */
 export class ProviderOutput {
   readonly claims: EntityClaim[] = [];
@@ -99,6 +116,19 @@ export class ProviderOutput {
     if (claim.keys.length === 0 || !claim.name.trim()) {
       this.reject(`${claim.type} claim`, "no key or no name");
       return;
+    }
+    // A provider's URL becomes a link people follow: only a web address is kept.
+    if (claim.attributes?.some(([attribute]) => attribute === "schema:url")) {
+      const attributes: NonNullable<EntityClaim["attributes"]> = [];
+      for (const [attribute, value] of claim.attributes) {
+        if (attribute !== "schema:url") attributes.push([attribute, value]);
+        else {
+          const url = webUrl(String(value));
+          if (url) attributes.push([attribute, url]);
+          else this.skip(`${claim.type} ${claim.name}: url ${JSON.stringify(String(value).slice(0, 80))}`, "url left out: not a web address");
+        }
+      }
+      claim = { ...claim, attributes };
     }
     this.claims.push(claim);
   }

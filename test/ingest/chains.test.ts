@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import { isTestNetwork } from "../../src/dataset/test-network.ts";
 import { caip2Key, chains } from "../../src/ingest/providers/chains.ts";
 import { RawStore } from "../../src/ingest/raw-store.ts";
-import { ProviderOutput, key } from "../../src/ingest/records.ts";
+import { ProviderOutput, key, webUrl } from "../../src/ingest/records.ts";
 import { silentLogger } from "../../src/log.ts";
 import { tempDir } from "../support/temp-dirs.ts";
 
@@ -56,5 +56,17 @@ describe("chains connector on the real chain list", () => {
     expect(isTestNetwork({ name: "Ganache", title: "Ganache GUI Ethereum Testnet" })).toBe(true);
     expect(isTestNetwork({ name: "Local", chainId: 31337 })).toBe(true);
     expect(isTestNetwork({ name: "Protest Chain" })).toBe(false);
+  });
+
+  test("homepages: a bare host name (as chain 291's record gives it) is read as https; anything but a web address is left out and counted", () => {
+    const orderly = realList.find((c) => c.chainId === 291) as { infoURL?: string } | undefined;
+    expect(orderly?.infoURL).toBe("www.orderly.network");
+    expect(byKey.get(caip2Key(291))?.attributes).toContainEqual(["schema:url", "https://www.orderly.network"]);
+    expect(webUrl("https://gnosis.io")).toBe("https://gnosis.io");
+    for (const bad of ["javascript:alert(1)", "data:text/html,hi", "ftp://example.com", "not a url", "https://localhost", `https://x.io/${"a".repeat(3000)}`]) expect(webUrl(bad), bad).toBeUndefined();
+    const output = new ProviderOutput("chains", silentLogger);
+    output.entity({ type: "Chain", keys: ["Chain:test:1"], name: "X", attributes: [["schema:url", "javascript:alert(1)"], ["chainId", "1"]] });
+    expect(output.claims[0]!.attributes).toEqual([["chainId", "1"]]);
+    expect(output.skipped.get("url left out: not a web address")).toBe(1);
   });
 });

@@ -500,3 +500,16 @@ describe("defillama parse of unusable answers", () => {
     expect(rows(out, "protocol", protocol("lido"))).toEqual([expect.objectContaining({ date: "2025-01-06", tvlUsd: null, feesUsd: 5 })]);
   });
 });
+
+describe("defillama without a companion answer", () => {
+  test("protocols without the parent list (lite/protocols2): each child's parent link is counted as unresolved, with the reason", () => {
+    const rawDir = tempDir("ckg-defillama-");
+    const raw = new RawStore(rawDir);
+    raw.save("defillama", "protocols", { day: TODAY, since: null, body: fixture("protocols.json") });
+    const out = new ProviderOutput("defillama", silentLogger);
+    defillama.parse(raw, out);
+    // aave-v3, uniswap-v3 and uniswap-v2 name a parent; lido, marinade and sushiswap do not.
+    expect(out.skipped.get("parent protocol unresolved: no parent list (lite/protocols2) in this run")).toBe(3);
+    expect(out.claims.some((c) => c.keys.includes(protocol("lido")))).toBe(true);
+  });
+});

@@ -59,6 +59,12 @@ export function parseProtocols(raw: RawStore, out: ProviderOutput, known: Known)
   const parentsSaved = loadSaved(raw, out, "parents");
   const parentList = parentsSaved && listOf(out, "parents", parentsSaved.body, "parentProtocols");
   const parents = parentList ? [...records(out, parentList, parentSchema, (item) => `parent protocol ${label(item, "id", "name")}`)] : [];
+  if (!parentsSaved) {
+    // Without the parents' list a child's parent link points at no claim: say so, per child.
+    for (const p of protocols) {
+      if (p.parentProtocol) out.skip(`protocol ${p.slug}`, "parent protocol unresolved: no parent list (lite/protocols2) in this run");
+    }
+  }
 
   // Slugs of parents: as their children give them, else DefiLlama's slug of the parent's name.
   const parentSlug = new Map<string, string>();
