@@ -32,9 +32,13 @@ export interface ResolveStats {
   entities_created: number;
   entities_matched: number;
   matched_by_name: number;
+  /** Stablecoins matched by their ticker: the one real stablecoin that has it. */
+  matched_by_symbol: number;
   synthetic_replaced: number;
   relations_unresolved: number;
   rows_unresolved: number;
+  /** Chains a provider named by a display name its chain list no longer uses, found by name or alias. */
+  chains_by_former_name: number;
 }
 
 export interface Resolution {
@@ -79,6 +83,8 @@ interface Tagged {
   keys: string[];
 }
 
+/** Keys of chains a provider names by display name (DefiLlama). */
+const DISPLAY_NAME_CHAIN = "Chain:defillama:";
 const canonicalAddress = (chainId: string, address: string) => `Token:addr|${chainId}|${normalizeAddress(address)}`;
 const nameKey = (type: NodeType, name: string) => `${type}|${normalizeName(name)}`;
 /** The namespace of a key (`Protocol:defillama`), to tell whether two clusters could be two records of one provider. */
@@ -86,7 +92,7 @@ const namespaceOf = (k: string) => (k.startsWith("Token:addr|") ? "Token:addr" :
 
 export function resolve(base: BaseWorld, batches: ProviderBatch[], log: Logger): Resolution {
   const { world } = base;
-  const stats: ResolveStats = { claims: 0, entities_created: 0, entities_matched: 0, matched_by_name: 0, synthetic_replaced: 0, relations_unresolved: 0, rows_unresolved: 0 };
+  const stats: ResolveStats = { claims: 0, entities_created: 0, entities_matched: 0, matched_by_name: 0, matched_by_symbol: 0, synthetic_replaced: 0, relations_unresolved: 0, rows_unresolved: 0, chains_by_former_name: 0 };
   const keyToId = new Map(base.identity);
   const byName = new Map<string, string[]>();
   for (const e of world.entities.values()) {
@@ -96,6 +102,14 @@ export function resolve(base: BaseWorld, batches: ProviderBatch[], log: Logger):
       if (!list) byName.set(k, [e.id]);
       else if (!list.includes(e.id)) list.push(e.id);
     }
+  }
+  // Real stablecoins by ticker (the demo's never take a real ticker).
+  const stablecoinsBySymbol = new Map<string, string[]>();
+  for (const e of world.entities.values()) {
+    if (!e.symbol || !e.labels.includes("Stablecoin") || world.sources.get(e.source)?.synthetic) continue;
+    const list = stablecoinsBySymbol.get(e.symbol.toLowerCase());
+    if (list) list.push(e.id);
+    else stablecoinsBySymbol.set(e.symbol.toLowerCase(), [e.id]);
   }
   // Chain keys and contract addresses already in the world.
   const { subject, predicate, object } = world.facts;
@@ -119,10 +133,26 @@ export function resolve(base: BaseWorld, batches: ProviderBatch[], log: Logger):
   const taken = new Set<string>();
   const clusters: { members: Tagged[]; id: string; isNew: boolean }[] = [];
 
+  /**
+   * A chain a provider names by display name (DefiLlama's `Chain:defillama:<name>`) that this run's
+   * chain list does not key: the one chain of the world with that name or alias. DefiLlama renames
+   * chains (Optimism -> OP Mainnet, xDai -> Gnosis, Binance -> BSC) and older answers keep the old
+   * names; the reference data and data/aliases.tsv carry them as aliases.
+   */
+  const chainByDisplayName = (k: string): string | undefined => {
+    if (!k.startsWith(DISPLAY_NAME_CHAIN)) return undefined;
+    const candidates = byName.get(nameKey("Chain", k.slice(DISPLAY_NAME_CHAIN.length))) ?? [];
+    if (candidates.length !== 1) return undefined;
+    keyToId.set(k, candidates[0]!);
+    stats.chains_by_former_name++;
+    return candidates[0];
+  };
+  const chainIdOf = (k: string) => keyToId.get(k) ?? chainByDisplayName(k);
+
   const canon = (k: string): string | undefined => {
     const address = parseAddressKey(k);
     if (!address) return k;
-    const chainId = keyToId.get(address.chainKey);
+    const chainId = chainIdOf(address.chainKey);
     return chainId ? canonicalAddress(chainId, address.address) : undefined;
   };
 
@@ -185,6 +215,19 @@ export function resolve(base: BaseWorld, batches: ProviderBatch[], log: Logger):
         }
       }
     }
+    // A stablecoin named otherwise by another list ("Dola" at DefiLlama, "Dola USD Stablecoin" in
+    // the token lists) is the one real stablecoin of its ticker, when there is exactly one.
+    if (!id) {
+      for (const m of members) {
+        if (!m.claim.labels?.includes("Stablecoin") || !m.claim.symbol) continue;
+        const candidates = (stablecoinsBySymbol.get(m.claim.symbol.toLowerCase()) ?? []).filter((c) => !taken.has(c));
+        if (candidates.length === 1) {
+          id = candidates[0];
+          stats.matched_by_symbol++;
+          break;
+        }
+      }
+    }
     const isNew = !id || !world.entities.has(id);
     if (!id || !world.entities.has(id)) id = id ?? world.allocateId(type, primary(members).claim.name);
     taken.add(id);
@@ -211,7 +254,7 @@ export function resolve(base: BaseWorld, batches: ProviderBatch[], log: Logger):
   const isSynthetic = (source: string) => world.sources.get(source)?.synthetic === true;
   const idOf = (k: string) => {
     const c = canon(k);
-    return c === undefined ? undefined : keyToId.get(c);
+    return c === undefined ? undefined : keyToId.get(c) ?? chainByDisplayName(c);
   };
   for (const { members, id, isNew } of clusters) {
     const lead = primary(members);
