@@ -141,7 +141,7 @@ async function runIngest(config: Config, json: boolean, withoutDemo: boolean, so
     }
     const r = report.resolution;
     console.log(
-      `  entities: ${r.entities_created} created, ${r.entities_matched} matched (${r.matched_by_name} by name, ${r.matched_by_symbol} stablecoins by ticker), ${r.synthetic_replaced} synthetic replaced; ` +
+      `  entities: ${r.entities_created} created, ${r.entities_matched} matched (${r.matched_by_name} by name, ${r.matched_by_symbol} stablecoins by ticker, ${r.matched_native_coins} native coins), ${r.synthetic_replaced} synthetic replaced; ` +
         `${r.chains_by_former_name} chains by a former name, ${r.relations_unresolved} links and ${r.rows_unresolved} rows unresolved; ` +
         `${report.conflicts} conflicts kept; changes: ${report.changes.CREATE} CREATE, ${report.changes.UPDATE} UPDATE`,
     );

@@ -34,6 +34,8 @@ export interface ResolveStats {
   matched_by_name: number;
   /** Stablecoins matched by their ticker: the one real stablecoin that has it. */
   matched_by_symbol: number;
+  /** Chains' own coins matched by ticker and name or chain name. */
+  matched_native_coins: number;
   synthetic_replaced: number;
   relations_unresolved: number;
   rows_unresolved: number;
@@ -92,7 +94,7 @@ const namespaceOf = (k: string) => (k.startsWith("Token:addr|") ? "Token:addr" :
 
 export function resolve(base: BaseWorld, batches: ProviderBatch[], log: Logger): Resolution {
   const { world } = base;
-  const stats: ResolveStats = { claims: 0, entities_created: 0, entities_matched: 0, matched_by_name: 0, matched_by_symbol: 0, synthetic_replaced: 0, relations_unresolved: 0, rows_unresolved: 0, chains_by_former_name: 0 };
+  const stats: ResolveStats = { claims: 0, entities_created: 0, entities_matched: 0, matched_by_name: 0, matched_by_symbol: 0, matched_native_coins: 0, synthetic_replaced: 0, relations_unresolved: 0, rows_unresolved: 0, chains_by_former_name: 0 };
   const keyToId = new Map(base.identity);
   const byName = new Map<string, string[]>();
   for (const e of world.entities.values()) {
@@ -110,6 +112,29 @@ export function resolve(base: BaseWorld, batches: ProviderBatch[], log: Logger):
     const list = stablecoinsBySymbol.get(e.symbol.toLowerCase());
     if (list) list.push(e.id);
     else stablecoinsBySymbol.set(e.symbol.toLowerCase(), [e.id]);
+  }
+  // Native coins by ticker, with the names of the chains they are native to; EVM chains; and the
+  // faces of one network (sameNetworkAs).
+  const nativeCoinsBySymbol = new Map<string, string[]>();
+  const chainNamesOfCoin = new Map<string, Set<string>>();
+  const evmChains = new Set<string>();
+  const faces = new Set<string>();
+  for (let i = 0; i < world.facts.subject.length; i++) {
+    const p = world.facts.predicate[i];
+    const s = world.facts.subject[i]!;
+    const o = world.facts.object[i]!;
+    if (p === "chainKey" && o.startsWith("eip155:")) evmChains.add(s);
+    else if (p === "sameNetworkAs") faces.add(`${s} ${o}`);
+    else if (p === "nativeToken") {
+      const coin = world.entities.get(o);
+      const chain = world.entities.get(s);
+      if (!coin?.symbol || !chain || world.sources.get(coin.source)?.synthetic) continue;
+      const list = nativeCoinsBySymbol.get(coin.symbol.toLowerCase()) ?? [];
+      if (!list.includes(o)) nativeCoinsBySymbol.set(coin.symbol.toLowerCase(), [...list, o]);
+      const names = chainNamesOfCoin.get(o) ?? new Set<string>();
+      for (const n of [chain.name, ...chain.aliases]) names.add(normalizeName(n));
+      chainNamesOfCoin.set(o, names);
+    }
   }
   // Chain keys and contract addresses already in the world.
   const { subject, predicate, object } = world.facts;
@@ -207,10 +232,34 @@ export function resolve(base: BaseWorld, batches: ProviderBatch[], log: Logger):
       for (const m of members) {
         const candidates = (byName.get(nameKey(type, m.claim.name)) ?? []).filter((c) => !taken.has(c));
         const symbolOk = (c: string) => !m.claim.symbol || !world.entities.get(c)!.symbol || world.entities.get(c)!.symbol!.toLowerCase() === m.claim.symbol.toLowerCase();
-        const fitting = candidates.filter(symbolOk);
+        let fitting = candidates.filter(symbolOk);
+        // Two faces of one network share its name (TRON, and Tron its EVM face): a record with no
+        // EVM chain id is the non-EVM face.
+        if (fitting.length > 1 && type === "Chain" && !m.keys.some((k) => k.startsWith("Chain:caip2:eip155:"))) {
+          const nonEvm = fitting.filter((c) => !evmChains.has(c));
+          if (nonEvm.length === 1 && fitting.every((c) => c === nonEvm[0] || faces.has(`${c} ${nonEvm[0]}`))) fitting = nonEvm;
+        }
         if (fitting.length === 1) {
           id = fitting[0];
           stats.matched_by_name++;
+          break;
+        }
+      }
+    }
+    // A chain's own coin named otherwise by another list (CoinGecko's "NEAR Protocol", "Stellar",
+    // "Hedera" for NEAR, Stellar Lumens, HBAR): a record with no contract whose ticker is one real
+    // native coin's, and whose name starts with that coin's first word or is the name of its chain.
+    if (!id && type === "Token") {
+      for (const m of members) {
+        if (!m.claim.symbol || m.keys.some((k) => parseAddressKey(k) !== undefined)) continue;
+        const name = normalizeName(m.claim.name);
+        const firstWord = (text: string) => text.toLowerCase().split(/[^a-z0-9]+/).find((w) => w !== "") ?? "";
+        const candidates = (nativeCoinsBySymbol.get(m.claim.symbol.toLowerCase()) ?? []).filter(
+          (c) => !taken.has(c) && (firstWord(world.entities.get(c)!.name) === firstWord(m.claim.name) || (chainNamesOfCoin.get(c)?.has(name) ?? false)),
+        );
+        if (candidates.length === 1) {
+          id = candidates[0];
+          stats.matched_native_coins++;
           break;
         }
       }
