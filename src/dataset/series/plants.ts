@@ -209,7 +209,11 @@ export async function plantProtocols(s: SeriesContext, coverage: Coverage): Prom
   }
 
   // Usage up, price flat: the protocol's own token stops moving over the comparison window.
-  const withToken = new Map(coverage.protocols.filter((p) => p.token && coverage.vesting.has(p.token)).map((p) => [p.id, p.token!]));
+  // A token several versions of a protocol share has one issuer in the graph's reading (the
+  // first id, as the scan's token_issuer takes it): plant on that version, where the scan looks.
+  const issuerOf = new Map<string, string>();
+  for (const p of coverage.protocols) if (p.token && (!issuerOf.has(p.token) || p.id < issuerOf.get(p.token)!)) issuerOf.set(p.token, p.id);
+  const withToken = new Map(coverage.protocols.filter((p) => p.token && coverage.vesting.has(p.token) && issuerOf.get(p.token) === p.id).map((p) => [p.id, p.token!]));
   const users = revenueOf.filter((r) => r.users >= 500 && withToken.has(r.entity_id) && !s.planted.has(withToken.get(r.entity_id)!)).map((r) => r.entity_id);
   for (const [i, band] of BANDS.entries()) {
     const id = pick(s, users, "usage-price-mismatch");
