@@ -1,12 +1,14 @@
 /**
- * Ingest benchmark (issue 8). Run by hand: `bun scripts/bench/ingest.ts [--data-dir DIR] [--factor K] [--detail-limit N]`.
+ * Ingest benchmark (issues 8 and 17). Run by hand: `bun scripts/bench/ingest.ts [--data-dir DIR] [--detail-limit N]`.
  *
  * The providers' APIs are served on localhost from the test fixtures (recorded shapes), once as
- * they are and once scaled up K times (every list record copied K times under new ids, detail
- * answers shared), against a default-scale data directory. Prints per provider: records (entity
- * records plus series rows), fetch and parse time, records per second; the parse rate beside the
- * floor of reading the same saved answers with JSON.parse (ratio); and the time of a full refresh
- * (fetch, parse, resolve, build, publish) at each scale.
+ * they are and once at the providers' real sizes (DefiLlama ~7,000 protocols and ~15,000 pools,
+ * CoinGecko ~17,000 coins, ~1,900 chains: list records copied under new ids up to those counts,
+ * detail answers shared), against a default-scale data directory. Prints per provider: records
+ * (entity records plus series rows), fetch and parse time, records per second; the parse rate
+ * beside the floor of reading the same saved answers with JSON.parse (ratio); the requests a first
+ * ingest makes and the wall time they take at the providers' free-tier rate limits; the peak RSS;
+ * and the time of a full refresh (fetch, parse, resolve, build, publish) at each size.
  */
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,7 +28,6 @@ import { printTable } from "./stats.ts";
 const { values } = parseArgs({
   options: {
     "data-dir": { type: "string", default: "/tmp/ckg-bench-ingest" },
-    factor: { type: "string", default: "40" },
     "detail-limit": { type: "string", default: "300" },
   },
 });
@@ -42,25 +43,48 @@ const fixture = (provider: string, name: string) => JSON.parse(readFileSync(join
 const suffix = (i: number) => (i === 0 ? "" : `-x${i}`);
 const unsuffix = (id: string) => id.replace(/-x\d+$/, "");
 
-/** Every list record K times under new ids; detail answers of a copy are the original's. */
-function scaled(k: number): Override {
-  const copies = <T>(items: T[], copy: (item: T, i: number) => T) => items.flatMap((item) => Array.from({ length: k }, (_, i) => (i === 0 ? item : copy(item, i))));
+/** The providers' list sizes (late 2026): what a first real ingest reads. */
+const REAL_SIZES = { chains: 1_900, coins: 17_000, markets: 17_000, protocols: 7_000, pools: 15_000, lendBorrow: 2_000 };
+
+/**
+ * Free-tier request rates, requests per second: CoinGecko's demo plan allows 30 calls a minute
+ * (its pricing page; the coingecko_min_interval_ms default follows it); DefiLlama's open API
+ * publishes no quota, 10/s is what its docs' examples and clients assume; Snapshot's hub allows
+ * 60 requests a minute without a key (its API docs); GitHub's REST API 60 an hour unauthenticated,
+ * 5,000 with a token; the chain list is one file.
+ */
+const FREE_TIER_PER_SECOND: Record<string, { rate: number; label: string }> = {
+  chains: { rate: Infinity, label: "one file" },
+  coingecko: { rate: 30 / 60, label: "30/min" },
+  defillama: { rate: 10, label: "10/s" },
+  snapshot: { rate: 60 / 60, label: "60/min" },
+  github: { rate: 5000 / 3600, label: "5,000/h with a token (60/h without)" },
+};
+
+/** Every list record copied under new ids up to the real sizes; detail answers of a copy are the original's. */
+function realSized(): Override {
+  const copiesTo = (target: number) => <T>(items: T[], copy: (item: T, i: number) => T) =>
+    Array.from({ length: Math.max(items.length, target) }, (_, n) => {
+      const i = Math.floor(n / items.length);
+      const item = items[n % items.length]!;
+      return i === 0 ? item : copy(item, i);
+    });
   const retag = (address: unknown, i: number) => (typeof address === "string" && /^0x[0-9a-fA-F]{40}$/.test(address) ? `${address.slice(0, 34)}${i.toString(16).padStart(8, "0")}` : address);
   type Rec = Record<string, unknown>;
-  const chains = copies(fixture("chains", "chains.json") as Rec[], (c, i) => ({ ...c, name: `${c.name} ${i}`, chainId: typeof c.chainId === "number" ? c.chainId + i * 10_000_000 : c.chainId, parent: undefined }));
-  const coins = copies(fixture("coingecko", "coins_list.json") as Rec[], (c, i) => ({
+  const chains = copiesTo(REAL_SIZES.chains)(fixture("chains", "chains.json") as Rec[], (c, i) => ({ ...c, name: `${c.name} ${i}`, chainId: typeof c.chainId === "number" ? c.chainId + i * 10_000_000 : c.chainId, parent: undefined }));
+  const coins = copiesTo(REAL_SIZES.coins)(fixture("coingecko", "coins_list.json") as Rec[], (c, i) => ({
     ...c,
     id: `${c.id}${suffix(i)}`,
     name: `${c.name} ${i}`,
     platforms: Object.fromEntries(Object.entries((c.platforms ?? {}) as Rec).map(([p, a]) => [p, retag(a, i)])),
   }));
-  const markets = copies([...fixture("coingecko", "markets_page1.json"), ...fixture("coingecko", "markets_page2.json")] as Rec[], (m, i) => ({
+  const markets = copiesTo(REAL_SIZES.markets)([...fixture("coingecko", "markets_page1.json"), ...fixture("coingecko", "markets_page2.json")] as Rec[], (m, i) => ({
     ...m,
     id: `${m.id}${suffix(i)}`,
     name: `${m.name} ${i}`,
     market_cap_rank: typeof m.market_cap_rank === "number" ? m.market_cap_rank + i * 100 : null,
   }));
-  const protocols = copies(fixture("defillama", "protocols.json") as Rec[], (p, i) => ({
+  const protocols = copiesTo(REAL_SIZES.protocols)(fixture("defillama", "protocols.json") as Rec[], (p, i) => ({
     ...p,
     id: `${p.id}${i}`,
     name: `${p.name} ${i}`,
@@ -70,8 +94,8 @@ function scaled(k: number): Override {
     tvl: typeof p.tvl === "number" ? p.tvl / (i + 1) : p.tvl,
   }));
   const pools = fixture("defillama", "yields-pools.json") as { status: string; data: Rec[] };
-  const poolCopies = copies(pools.data, (p, i) => ({ ...p, pool: `${p.pool}${suffix(i)}`, project: `${p.project}${suffix(i)}`, tvlUsd: typeof p.tvlUsd === "number" ? p.tvlUsd / (i + 1) : p.tvlUsd }));
-  const lend = copies(fixture("defillama", "yields-lendBorrow.json") as Rec[], (l, i) => ({ ...l, pool: `${l.pool}${suffix(i)}` }));
+  const poolCopies = copiesTo(REAL_SIZES.pools)(pools.data, (p, i) => ({ ...p, pool: `${p.pool}${suffix(i)}`, project: `${p.project}${suffix(i)}`, tvlUsd: typeof p.tvlUsd === "number" ? p.tvlUsd / (i + 1) : p.tvlUsd }));
+  const lend = copiesTo(REAL_SIZES.lendBorrow)(fixture("defillama", "yields-lendBorrow.json") as Rec[], (l, i) => ({ ...l, pool: `${l.pool}${suffix(i)}` }));
   return (path, url) => {
     if (path === "/chainlist/chains.json") return chains;
     if (path === "/coingecko/api/v3/coins/list") return coins;
@@ -109,6 +133,7 @@ async function measure(label: string, override: Override | undefined): Promise<v
   const raw = new RawStore(rawRoot);
   const configs = providerConfigs(fake.url);
   const rows: [string, string][] = [];
+  let rateLimitedSeconds = 0;
   for (const connector of CONNECTORS) {
     const config = configs.get(connector.id)!;
     const client = new ProviderHttp(connector.id, { log: silentLogger, ...http });
@@ -129,6 +154,13 @@ async function measure(label: string, override: Override | undefined): Promise<v
     }
     const floorMs = performance.now() - started;
     const records = out.claims.length + out.rowCount + out.links.length;
+    const tier = FREE_TIER_PER_SECOND[connector.id]!;
+    const atFreeTier = client.stats.requests / tier.rate;
+    rateLimitedSeconds = Math.max(rateLimitedSeconds, atFreeTier); // providers are read in parallel
+    rows.push([
+      `  ${connector.id}: ${client.stats.requests} requests at the free tier (${tier.label})`,
+      Number.isFinite(tier.rate) ? `${(atFreeTier / 60).toFixed(1)} min` : "-",
+    ]);
     rows.push([
       `${connector.id} (${out.claims.length} entities, ${out.rowCount} rows, ${out.links.length} links; ${client.stats.requests} requests, ${(bytes / 1e6).toFixed(1)} MB)`,
       `fetch ${fetchMs.toFixed(0)} ms, parse ${parseMs.toFixed(0)} ms: ${Math.round(records / ((fetchMs + parseMs) / 1000)).toLocaleString("en")} records/s (parse alone ${Math.round(records / (parseMs / 1000)).toLocaleString("en")}/s, ${(parseMs / Math.max(0.01, floorMs)).toFixed(1)}x JSON.parse of the same answers)`,
@@ -143,6 +175,8 @@ async function measure(label: string, override: Override | undefined): Promise<v
   const report = await ingest({ dir: dataDir(copy), today: TODAY, source: { kind: "fetch", providers: configs, detailLimit, http }, log: silentLogger });
   const totalMs = performance.now() - started;
   fake.stop();
+  rows.push([`a first ingest's requests at the free tiers (providers in parallel, the slowest sets it)`, `${(rateLimitedSeconds / 60).toFixed(1)} min`]);
+  rows.push(["peak RSS of this process so far", `${(Number(/VmHWM:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))![1]) / 1024).toFixed(0)} MB`]);
   rows.push([
     `full refresh (${report.entities.toLocaleString("en")} entities after; ${report.resolution.entities_created} created, ${report.resolution.entities_matched} matched; ${report.changes.CREATE} CREATE, ${report.changes.UPDATE} UPDATE)`,
     `${(totalMs / 1000).toFixed(1)} s (${Object.entries(report.steps_ms).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}`).join(", ")})`,
@@ -154,4 +188,7 @@ async function measure(label: string, override: Override | undefined): Promise<v
 const snapshots = readdirSync(base.snapshots).length;
 console.log(`base: ${base.root} (${snapshots} snapshot), detail limit ${detailLimit}`);
 await measure("Ingest: test fixtures as recorded", undefined);
-await measure(`Ingest: fixtures scaled x${values.factor} (list records copied under new ids)`, scaled(Number(values.factor)));
+await measure(
+  `Ingest at real sizes (${Object.entries(REAL_SIZES).map(([k, n]) => `${n.toLocaleString("en")} ${k}`).join(", ")}; list records copied under new ids)`,
+  realSized(),
+);
