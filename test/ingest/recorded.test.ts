@@ -6,6 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { coingecko } from "../../src/ingest/providers/coingecko.ts";
+import { github } from "../../src/ingest/providers/github.ts";
 import { RawStore } from "../../src/ingest/raw-store.ts";
 import { ProviderOutput, addressKey, key } from "../../src/ingest/records.ts";
 import { silentLogger } from "../../src/log.ts";
@@ -50,5 +51,19 @@ describe("coingecko connector on CoinGecko's recorded answers", () => {
     const ethereum = rows.filter((r) => r.entity_id === key("Token", "coingecko", "ethereum"));
     expect(ethereum.map((r) => r.date)).toEqual(["2024-03-31", "2024-04-01"]);
     expect(ethereum[1]!.currentPrice).toBeCloseTo(68887.7495158568, 6); // 14:48 UTC beats midnight
+  });
+});
+
+describe("github connector on a recorded GitHub answer", () => {
+  test("a repository record (GET /repos/octokit-fixture-org/hello-world, as a one-item org page) is a Repository with its page", () => {
+    const raw = new RawStore(tempDir("ckg-recorded-"));
+    raw.save("github", "repos/octokit-fixture-org/1", [recorded("github", "repository_hello-world")]);
+    const out = new ProviderOutput("github", silentLogger);
+    github.parse(raw, out);
+    expect(out.rejected).toEqual([]);
+    const repo = out.claims.find((c) => c.type === "Repository")!;
+    expect(repo.name).toBe("octokit-fixture-org/hello-world");
+    expect(repo.sameAs).toEqual(["https://github.com/octokit-fixture-org/hello-world"]);
+    expect(repo.attributes).toContainEqual(["schema:url", "https://github.com/octokit-fixture-org/hello-world"]);
   });
 });
