@@ -1,6 +1,6 @@
 /**
- * Connectors over real recorded provider answers (test/ingest/fixtures/recorded/, origins in
- * test/ingest/fixtures/SOURCES.md), beside the tests over the recorded-shape fixtures.
+ * Connectors over real recorded provider answers (test/fixtures/, each file's origin in
+ * test/fixtures/SOURCES.md), beside the tests over the recorded-shape fixtures in test/ingest/fixtures/.
  */
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -12,7 +12,7 @@ import { ProviderOutput, addressKey, key } from "../../src/ingest/records.ts";
 import { silentLogger } from "../../src/log.ts";
 import { tempDir } from "../support/temp-dirs.ts";
 
-const RECORDED = join(import.meta.dir, "fixtures", "recorded");
+const RECORDED = join(import.meta.dir, "..", "fixtures");
 const recorded = (provider: string, name: string): unknown => JSON.parse(readFileSync(join(RECORDED, provider, `${name}.json`), "utf8"));
 const DAY = "2024-04-01";
 
