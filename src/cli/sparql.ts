@@ -20,7 +20,7 @@ export const sparql: Command = {
   async run({ config, positionals, options }) {
     const query = typeof options.file === "string" ? readFileSync(options.file, "utf8") : positionals.join(" ");
     if (query.trim() === "") throw new UsageError("give a query, or --file <path>. Run 'ckg sparql --help'.");
-    const [{ currentSnapshotId, dataDir, snapshotPath }, { readManifest }, { GraphStore }, { prepareQuery, plainValue, explainEngineError, MAX_ROWS }] =
+    const [{ currentSnapshotId, dataDir, snapshotPath }, { readManifest }, { GraphStore }, { prepareQuery, shapeAnswer, explainEngineError, MAX_ROWS }] =
       await Promise.all([import("../store/data-dir.ts"), import("../snapshot/manifest.ts"), import("../graph/graph-process.ts"), import("../graph/sparql.ts")]);
     const log = createLogger(config.log_level, 2);
     const dir = dataDir(config.data_dir);
@@ -37,14 +37,6 @@ export const sparql: Command = {
     } catch (error) {
       throw explainEngineError(query, manifest.namespaces, (error as Error).message);
     }
-    if (result.boolean !== undefined) {
-      console.log(JSON.stringify({ status: "success", variables: ["boolean"], data: [{ boolean: result.boolean }], count: 1, truncated: false }));
-      return;
-    }
-    const rows = result.rows.slice(0, MAX_ROWS);
-    const data = rows.map((row) =>
-      Object.fromEntries(Object.entries(row).map(([k, term]) => [k, options.typed ? term : plainValue(term)])),
-    );
-    console.log(JSON.stringify({ status: "success", variables: result.variables, data, count: data.length, truncated: result.rows.length > MAX_ROWS }, null, 2));
+    console.log(JSON.stringify(shapeAnswer(result, { typed: options.typed === true, maxRows: MAX_ROWS }), null, 2));
   },
 };

@@ -115,11 +115,16 @@ export async function runSparql(
   } catch (error) {
     throw isCkgError(error) && error.code === "invalid_sparql" ? explainEngineError(text, options.ns, error.message) : error;
   }
+  return shapeAnswer(result, { typed: options.typed, maxRows });
+}
+
+/** The engine's result as the answer of POST /api/sparql (also `ckg sparql`'s output). */
+export function shapeAnswer(result: SelectResult, options: { typed: boolean; maxRows: number }): SparqlAnswer {
   if (result.boolean !== undefined) {
     return { status: "success", variables: ["boolean"], data: [{ boolean: result.boolean }], count: 1, truncated: false, boolean: result.boolean };
   }
-  const truncated = result.rows.length > maxRows;
-  const rows = truncated ? result.rows.slice(0, maxRows) : result.rows;
+  const truncated = result.rows.length > options.maxRows;
+  const rows = truncated ? result.rows.slice(0, options.maxRows) : result.rows;
   const data = rows.map((row) => {
     const out: Record<string, unknown> = {};
     for (const variable of result.variables) {

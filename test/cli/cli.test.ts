@@ -44,6 +44,10 @@ describe("ckg command line", () => {
     const { code, out } = ckg("sparql", "--data-dir", dir, "SELECT ?n WHERE { <chain/ethereum> schema:name ?n }");
     expect(code).toBe(0);
     expect(JSON.parse(out).data).toEqual([{ n: "Ethereum" }]);
+    // ASK answers in the route's shape: the top-level boolean too.
+    const ask = ckg("sparql", "--data-dir", dir, "ASK { <chain/ethereum> schema:name \"Ethereum\" }");
+    expect(ask.code).toBe(0);
+    expect(JSON.parse(ask.out)).toEqual({ status: "success", variables: ["boolean"], data: [{ boolean: true }], count: 1, truncated: false, boolean: true });
     const refused = ckg("sparql", "--data-dir", dir, "DROP ALL");
     expect(refused.code).toBe(1);
     expect(refused.err).toContain("SELECT and ASK");
