@@ -15,7 +15,7 @@ import { toHttpError } from "./http-errors.ts";
 import { Metrics } from "./metrics.ts";
 import { buildOpenApi, toJsonSchema } from "./openapi.ts";
 import { invoke } from "./invoke.ts";
-import { type AnyOperation, type OperationContext, pathParams } from "./operation.ts";
+import { type AnyOperation, type OperationContext, assertUniqueOperations, pathParams } from "./operation.ts";
 import { OPERATIONS } from "./operations/index.ts";
 import { RateLimiter } from "./rate-limit.ts";
 import { encodePaymentResponseHeader } from "@x402/core/http";
@@ -38,6 +38,7 @@ interface RequestState {
 
 export function createApp(services: Services, options: AppOptions) {
   const operations = options.operations ?? OPERATIONS;
+  assertUniqueOperations(operations);
   const { log, config } = services;
   const limiter = new RateLimiter(config.rate_limit_per_minute);
   const payments = options.payments ?? new PaymentGate(config, operations, services.state, log);

@@ -51,6 +51,20 @@ export function defineOperation<I extends z.ZodType, O extends z.ZodType>(operat
 /** Any operation: the table holds operations of different input and output shapes. */
 export type AnyOperation = Operation<any, any>;
 
+/**
+ * Fails when two operations share a name (one MCP tool, one price key would silently win) or a
+ * method and path (one route would shadow the other), listing every offender.
+ */
+export function assertUniqueOperations(operations: readonly AnyOperation[]): void {
+  const clashes = (keyOf: (op: AnyOperation) => string, what: string) => {
+    const seen = new Map<string, number>();
+    for (const op of operations) seen.set(keyOf(op), (seen.get(keyOf(op)) ?? 0) + 1);
+    return [...seen].filter(([, n]) => n > 1).map(([k, n]) => `${what} ${k} (${n} operations)`);
+  };
+  const offenders = [...clashes((op) => op.name, "name"), ...clashes((op) => `${op.method} ${op.path}`, "route")];
+  if (offenders.length > 0) throw new Error(`Operations must be unique: ${offenders.join("; ")}`);
+}
+
 /** Path parameter names of a route: `/a/:x/b/:y` gives [x, y]. */
 export function pathParams(path: string): string[] {
   return [...path.matchAll(/:([a-z_]+)/g)].map((m) => m[1]!);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { HTTP_STATUS } from "../../src/api/http-errors.ts";
+import { createApp } from "../../src/api/app.ts";
 import { pathParams } from "../../src/api/operation.ts";
 import { OPERATIONS } from "../../src/api/operations/index.ts";
 import { ERROR_CODES } from "../../src/errors.ts";
@@ -11,6 +12,16 @@ beforeAll(async () => {
   run = await startServices();
 });
 afterAll(() => run.close());
+
+describe("the operations table", () => {
+  test("two operations with one name or one route fail at start, naming every offender", () => {
+    const [sparql, search] = OPERATIONS;
+    const table = [sparql, search, { ...sparql, path: "/api/sparql2" }, { ...search, name: "search_again" }];
+    expect(() => createApp(run.services, { baseUrl: "http://127.0.0.1:8402", operations: table })).toThrow(
+      `Operations must be unique: name ${sparql.name} (2 operations); route ${search.method} ${search.path} (2 operations)`,
+    );
+  });
+});
 
 describe("every route", () => {
   test("answers with the build version and a request id", async () => {
