@@ -12,7 +12,9 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ListResourcesRequestSchema,
+  ErrorCode,
   ListToolsRequestSchema,
+  McpError,
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { invoke } from "../api/invoke.ts";
@@ -84,7 +86,8 @@ function createMcpServer(deps: McpDeps, tools: ReturnType<typeof toolFor>[]): Se
 
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const op = byName.get(request.params.name);
-    if (!op) return errorResult({ error: { code: "not_found", message: `No tool ${request.params.name}; list the tools to see them.`, details: {} } });
+    // A tool that does not exist is the caller's protocol mistake, not a tool's failure.
+    if (!op) throw new McpError(ErrorCode.InvalidParams, `No tool ${request.params.name}; list the tools to see them.`);
     const requestId = crypto.randomUUID();
     const { services } = deps;
     const ctx: OperationContext = { services, requestId, log: services.log.child({ req_id: requestId, tool: op.name }) };
@@ -113,7 +116,7 @@ function createMcpServer(deps: McpDeps, tools: ReturnType<typeof toolFor>[]): Se
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const uri = request.params.uri;
     const body = uri === "ckg://schema" ? deps.services.snapshot().schema : uri === "ckg://signals/catalog" ? signalCatalog() : undefined;
-    if (body === undefined) throw new Error(`No resource ${uri}; list the resources to see them.`);
+    if (body === undefined) throw new McpError(ErrorCode.InvalidParams, `No resource ${uri}; list the resources to see them.`);
     return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(body) }] };
   });
   return server;

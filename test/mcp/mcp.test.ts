@@ -8,6 +8,7 @@ import { rmSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { OPERATIONS } from "../../src/api/operations/index.ts";
 import { selfCommand } from "../../src/runtime.ts";
 import { type Running, copyOfFixture, startServices } from "../support/fixture.ts";
@@ -73,8 +74,14 @@ describe("MCP over Streamable HTTP", () => {
     expect(tooMany.structuredContent!.error.code).toBe("too_many_entities");
     const write = await call("timeseries", { sql_query: "DELETE FROM ts_synthetic_token" });
     expect(write.structuredContent!.error.code).toBe("read_only");
-    const noTool = await call("launch_rockets", {});
-    expect(noTool.isError).toBe(true);
+    // An unknown tool is a protocol error (JSON-RPC invalid params), not a tool result.
+    const noTool = await call("launch_rockets", {}).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(noTool).toBeInstanceOf(McpError);
+    expect((noTool as McpError).code).toBe(ErrorCode.InvalidParams);
+    expect((noTool as McpError).message).toContain("No tool launch_rockets");
   });
 
   test("a large answer is cut to fit an agent's context, and says how to get the rest", async () => {
