@@ -30,6 +30,9 @@ import { VERSION } from "./version.ts";
 
 /** How long a replaced snapshot's SQL database stays open for the requests still using it. */
 const RETIRE_AFTER_MS = 60_000;
+/** A failed start is tried again after 5 s, then 10, 20, ... up to every 5 minutes. */
+const START_RETRY_MS = 5_000;
+const START_RETRY_MAX_MS = 300_000;
 
 export type Phase = "starting" | "building" | "loading" | "ready" | "failed";
 
@@ -52,6 +55,11 @@ export class Services {
   readonly startedAt = Date.now();
   private childLogsTo: 1 | 2 = 1;
   private watcher: ReturnType<typeof setInterval> | undefined;
+  /** A failed start is tried again after this many ms, doubling up to START_RETRY_MAX_MS. */
+  private startRetryMs = START_RETRY_MS;
+  private startAttempts = 0;
+  private startRetry: ReturnType<typeof setTimeout> | undefined;
+  private closed = false;
 
   private constructor(
     readonly config: Config,
@@ -67,7 +75,7 @@ export class Services {
    * `graphCommand` replaces the argv of graph processes (tests start them through a delay);
    * `childLogsTo: 2` sends the first build's log lines to stderr (stdout is the MCP protocol in `ckg mcp`).
    */
-  static async open(config: Config, log: Logger, options: { graphCommand?: string[]; childLogsTo?: 1 | 2 } = {}): Promise<Services> {
+  static async open(config: Config, log: Logger, options: { graphCommand?: string[]; childLogsTo?: 1 | 2; startRetryMs?: number } = {}): Promise<Services> {
     const dir = dataDir(config.data_dir);
     ensureDataDir(dir);
     const state = openStateDb(dir.stateDb);
@@ -76,11 +84,19 @@ export class Services {
     const graph = new GraphPool({ replicas: config.graph_replicas, command, log });
     const services = new Services(config, log, dir, state, duck, graph, new ScanScheduler(config, dir, state, log));
     services.childLogsTo = options.childLogsTo ?? 1;
+    services.startRetryMs = options.startRetryMs ?? START_RETRY_MS;
     return services;
   }
 
-  /** Brings the server to ready: builds a first snapshot if there is none, then activates the current one. */
+  /**
+   * Brings the server to ready: builds a first snapshot if there is none, then activates the current
+   * one. A failure (a snapshot being replaced, a graph process that died) is tried again with a
+   * doubling delay instead of leaving the server failed until a restart; /readyz says "failed" and
+   * why meanwhile.
+   */
   async start(): Promise<void> {
+    clearTimeout(this.startRetry);
+    this.phase = "starting";
     try {
       let id = currentSnapshotId(this.dir);
       if (!id) {
@@ -91,10 +107,14 @@ export class Services {
       }
       await this.activate(id);
       this.scans.start();
+      this.startAttempts = 0;
+      this.error = undefined;
     } catch (error) {
       this.phase = "failed";
       this.error = (error as Error).message;
-      this.log.error({ err: this.error }, "start-up failed");
+      const retryMs = Math.min(START_RETRY_MAX_MS, this.startRetryMs * 2 ** this.startAttempts++);
+      this.log.error({ err: this.error, retry_in_ms: retryMs }, "start-up failed; trying again");
+      if (!this.closed) this.startRetry = setTimeout(() => this.start().catch(() => undefined), retryMs);
       throw error;
     }
   }
@@ -106,7 +126,9 @@ export class Services {
    */
   async activate(id: string): Promise<void> {
     const { live, graphLoaded } = await this.prepare(id);
+    const previous = this.live; // an earlier attempt's, when a start is tried again
     this.live = live;
+    if (previous) closeSnapshot(previous);
     this.phase = "loading";
     this.log.info({ snapshot: id, nodes: live.names.size, synthetic: live.manifest.synthetic }, "snapshot active; graph loading");
     await graphLoaded;
@@ -215,6 +237,8 @@ export class Services {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.startRetry);
     if (this.watcher) clearInterval(this.watcher);
     await this.scans.close();
     await this.graph.close();

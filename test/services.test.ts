@@ -1,0 +1,27 @@
+import { expect, test } from "bun:test";
+import { renameSync } from "node:fs";
+import { join } from "node:path";
+import { silentLogger } from "../src/log.ts";
+import { Services } from "../src/services.ts";
+import { currentSnapshotId, dataDir, snapshotPath } from "../src/store/data-dir.ts";
+import { copyOfFixture, testConfig } from "./support/fixture.ts";
+
+test("a failed start is tried again, and the server comes up once the cause is gone", async () => {
+  const root = await copyOfFixture();
+  const manifest = join(snapshotPath(dataDir(root), currentSnapshotId(dataDir(root))!), "manifest.json");
+  renameSync(manifest, `${manifest}.away`); // the live snapshot cannot be read (yet)
+  const services = await Services.open(testConfig({ data_dir: root }), silentLogger, { startRetryMs: 200 });
+  try {
+    await expect(services.start()).rejects.toThrow();
+    expect(services.phase).toBe("failed");
+    expect(services.readiness().ready).toBe(false);
+    renameSync(`${manifest}.away`, manifest);
+    const deadline = Date.now() + 60_000;
+    while (services.phase !== "ready" && Date.now() < deadline) await Bun.sleep(100);
+    expect(services.phase).toBe("ready");
+    expect(services.error).toBeUndefined();
+    expect(services.readiness().ready).toBe(true);
+  } finally {
+    await services.close();
+  }
+}, 120_000);
