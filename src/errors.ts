@@ -11,6 +11,7 @@ export const ERROR_CODES = [
   "invalid_sparql",
   "invalid_sql",
   "read_only",
+  "forbidden_origin",
   "entity_not_found",
   "unknown_signal_type",
   "not_found",

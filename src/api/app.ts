@@ -20,6 +20,7 @@ import { OPERATIONS } from "./operations/index.ts";
 import { RateLimiter } from "./rate-limit.ts";
 import { encodePaymentResponseHeader } from "@x402/core/http";
 import { PaymentGate, PaymentRequiredError } from "../payments/gate.ts";
+import { allowedHosts, checkOrigin } from "../mcp/origin.ts";
 import { McpEndpoint } from "../mcp/server.ts";
 
 export interface AppOptions {
@@ -47,6 +48,8 @@ export function createApp(services: Services, options: AppOptions) {
   const metrics = new Metrics(services);
   const baseUrl = typeof options.baseUrl === "string" ? () => options.baseUrl as string : options.baseUrl;
   let openapi: ReturnType<typeof buildOpenApi> | undefined;
+  /** The names /mcp answers to (mcp/origin), known once the server listens (port 0 picks one). */
+  let mcpHosts: { hosts: Set<string> | undefined } | undefined;
   let docs: string | undefined;
   const routes = [
     ...operations.map((op) => ({ method: op.method, pattern: routePattern(op.path) })),
@@ -115,7 +118,18 @@ export function createApp(services: Services, options: AppOptions) {
     .all(
       "/mcp",
       // Stateless Streamable HTTP: nothing is kept between calls.
-      ({ request }) => mcp.handle(request),
+      ({ request }) => {
+        mcpHosts ??= {
+          hosts: allowedHosts({
+            host: config.host,
+            baseUrl: baseUrl(),
+            configured: config.base_url !== undefined,
+            port: config.port || Number(new URL(baseUrl()).port),
+          }),
+        };
+        checkOrigin(request, mcpHosts.hosts);
+        return mcp.handle(request);
+      },
       { parse: "none" },
     )
     .get("/docs", ({ set }) => {

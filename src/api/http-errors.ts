@@ -9,6 +9,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   invalid_sparql: 400,
   invalid_sql: 400,
   read_only: 403,
+  // /mcp called with a Host or Origin that is not this server's (DNS rebinding from a web page).
+  forbidden_origin: 403,
   entity_not_found: 404,
   unknown_signal_type: 404,
   not_found: 404,

@@ -10,6 +10,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { OPERATIONS } from "../../src/api/operations/index.ts";
+import { allowedHosts } from "../../src/mcp/origin.ts";
 import { selfCommand } from "../../src/runtime.ts";
 import { type Running, copyOfFixture, startServices } from "../support/fixture.ts";
 import { scan, snapshotOf } from "../signals/support.ts";
@@ -19,9 +20,13 @@ let client: Client;
 let server: { stop(): void; port: number };
 
 beforeAll(async () => {
-  running = await startServices();
+  // /mcp answers only its own Host (mcp/origin): the server is configured with the port it listens on.
+  const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
+  const port = probe.port!;
+  probe.stop(true);
+  running = await startServices({ port });
   await scan(running.dir, running.services.state, snapshotOf(running.dir).manifest.as_of.slice(0, 10));
-  const listening = running.app.listen({ hostname: "127.0.0.1", port: 0 });
+  const listening = running.app.listen({ hostname: "127.0.0.1", port });
   server = { port: listening.server!.port!, stop: () => void listening.stop() };
   client = new Client({ name: "ckg-test", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.port}/mcp`)));
@@ -121,3 +126,36 @@ test("ckg mcp serves the same tools over stdio", async () => {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+describe("/mcp against DNS rebinding", () => {
+  const post = (headers: Record<string, string>) =>
+    fetch(`http://127.0.0.1:${server.port}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+    });
+
+  test("a Host that is not this server's, or a foreign Origin, is 403 forbidden_origin; its own names and pages are answered", async () => {
+    const rebound = await post({ host: `attacker.example:${server.port}` });
+    expect(rebound.status).toBe(403);
+    type ErrorBody = { error: { code: string; message: string } };
+    expect(((await rebound.json()) as ErrorBody).error.code).toBe("forbidden_origin");
+    const foreign = await post({ origin: "https://attacker.example" });
+    expect(foreign.status).toBe(403);
+    expect(((await foreign.json()) as ErrorBody).error.message).toContain("https://attacker.example");
+    const own: Record<string, string>[] = [{}, { host: `localhost:${server.port}` }, { origin: `http://127.0.0.1:${server.port}` }];
+    for (const headers of own) {
+      const ok = await post(headers);
+      expect(ok.status, JSON.stringify(headers)).toBe(200);
+    }
+  });
+
+  test("the names a server answers to follow its listen address and base URL", () => {
+    expect(allowedHosts({ host: "127.0.0.1", baseUrl: "http://127.0.0.1:8402", configured: false, port: 8402 })).toEqual(
+      new Set(["127.0.0.1:8402", "localhost:8402", "[::1]:8402"]),
+    );
+    expect(allowedHosts({ host: "0.0.0.0", baseUrl: "https://ckg.example.com", configured: true, port: 8402 })).toEqual(new Set(["ckg.example.com"]));
+    expect(allowedHosts({ host: "0.0.0.0", baseUrl: "http://0.0.0.0:8402", configured: false, port: 8402 })).toBeUndefined();
+  });
+});
+
