@@ -5,6 +5,7 @@
  * `parse` reads the saved answers and never the network, so an offline import and an online ingest
  * parse alike. Malformed records are rejected with a reason, never thrown.
  */
+import type { z } from "zod";
 import type { SourceInfo } from "../dataset/world.ts";
 import type { Logger } from "../log.ts";
 import type { ProviderHttp } from "./http.ts";
@@ -40,6 +41,13 @@ export interface Connector {
 }
 
 /** Fetches a request once: an answer saved by an earlier (killed) attempt of this run is reused. */
+/** A failed parse's first issue, with its path, as the reason a record is rejected for. */
+export function zodIssue(error: z.ZodError): string {
+  const first = error.issues[0];
+  if (!first) return "invalid";
+  return first.path.length > 0 ? `${first.path.join(".")}: ${first.message}` : first.message;
+}
+
 export async function fetchOnce(ctx: FetchContext, provider: ProviderId, key: string, get: () => Promise<unknown>): Promise<boolean> {
   if (ctx.raw.has(provider, key)) return false;
   ctx.raw.save(provider, key, await get());

@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import type { Connector } from "../connector.ts";
-import { fetchOnce } from "../connector.ts";
+import { fetchOnce, zodIssue } from "../connector.ts";
 import { isTestNetwork } from "../../dataset/test-network.ts";
 import { key } from "../records.ts";
 
@@ -51,7 +51,7 @@ export const chains: Connector = {
     for (const item of list) {
       const parsed = chainSchema.safeParse(item);
       if (!parsed.success) {
-        out.reject(`chain ${JSON.stringify((item as { name?: unknown })?.name ?? null)}`, parsed.error.issues[0]?.message ?? "invalid");
+        out.reject(`chain ${JSON.stringify((item as { name?: unknown })?.name ?? null)}`, zodIssue(parsed.error));
         continue;
       }
       const chain = parsed.data;

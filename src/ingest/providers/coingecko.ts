@@ -24,7 +24,7 @@
 import { z } from "zod";
 import type { ClassName } from "../../graph/vocabulary.ts";
 import type { Connector, FetchContext } from "../connector.ts";
-import { fetchOnce } from "../connector.ts";
+import { fetchOnce, zodIssue } from "../connector.ts";
 import { ProviderError } from "../http.ts";
 import type { ProviderOutput, SeriesRow } from "../records.ts";
 import { addressKey, key } from "../records.ts";
@@ -108,12 +108,6 @@ export function prominenceOfRank(rank: number): number {
 const unixOf = (day: string) => Math.floor(Date.parse(`${day}T00:00:00Z`) / 1000);
 const isDay = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && Number.isFinite(Date.parse(`${s}T00:00:00Z`));
 
-/** First issue of a failed parse, with its path. */
-function reason(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return "invalid";
-  return issue.path.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message;
-}
 
 function idOf(item: unknown): string {
   const id = item && typeof item === "object" ? (item as { id?: unknown }).id : undefined;
@@ -257,7 +251,7 @@ function parsePlatforms(raw: RawStore, out: ProviderOutput): void {
   for (const item of list) {
     const parsed = platformSchema.safeParse(item);
     if (!parsed.success) {
-      out.reject(`asset platform ${idOf(item)}`, reason(parsed.error));
+      out.reject(`asset platform ${idOf(item)}`, zodIssue(parsed.error));
       continue;
     }
     const p = parsed.data;
@@ -302,7 +296,7 @@ function loadMarkets(raw: RawStore, out: ProviderOutput): { latest: Map<string, 
     for (const item of answer) {
       const parsed = marketSchema.safeParse(item);
       if (!parsed.success) {
-        out.reject(`market ${idOf(item)} (${k})`, reason(parsed.error));
+        out.reject(`market ${idOf(item)} (${k})`, zodIssue(parsed.error));
         continue;
       }
       if (!records.has(parsed.data.id)) records.set(parsed.data.id, parsed.data);
@@ -354,7 +348,7 @@ function parseCoins(raw: RawStore, out: ProviderOutput, latest: Map<string, Mark
   for (const item of Array.isArray(list) ? list : []) {
     const parsed = coinSchema.safeParse(item);
     if (!parsed.success) {
-      out.reject(`coin ${idOf(item)}`, reason(parsed.error));
+      out.reject(`coin ${idOf(item)}`, zodIssue(parsed.error));
       continue;
     }
     const coin = parsed.data;
@@ -406,7 +400,7 @@ function lastOfDay(points: unknown[] | undefined, what: string, out: ProviderOut
   for (const point of points ?? []) {
     const parsed = pointSchema.safeParse(point);
     if (!parsed.success) {
-      out.reject(what, `${field} point ${JSON.stringify(point)}: ${reason(parsed.error)}`);
+      out.reject(what, `${field} point ${JSON.stringify(point)}: ${zodIssue(parsed.error)}`);
       continue;
     }
     const [ms, value] = parsed.data;
@@ -435,7 +429,7 @@ function loadCharts(raw: RawStore, out: ProviderOutput): Map<string, Map<string,
     if (answer === undefined) continue;
     const parsed = chartSchema.safeParse(answer);
     if (!parsed.success) {
-      out.reject(a.k, `not a market chart: ${reason(parsed.error)}`);
+      out.reject(a.k, `not a market chart: ${zodIssue(parsed.error)}`);
       continue;
     }
     const days = new Map<string, Map<string, [number, number]>>();

@@ -16,7 +16,7 @@
  */
 import { z } from "zod";
 import type { Connector, FetchContext } from "../connector.ts";
-import { fetchOnce } from "../connector.ts";
+import { fetchOnce, zodIssue } from "../connector.ts";
 import { ProviderError } from "../http.ts";
 import type { RawStore } from "../raw-store.ts";
 import { type ProviderOutput, key } from "../records.ts";
@@ -50,10 +50,6 @@ const contributorSchema = z.object({
 /** A GitHub error body (`{"message": "Not Found", ...}`), saved when a name or repository is gone. */
 const errorSchema = z.object({ message: z.string() });
 
-const issue = (error: z.ZodError) => {
-  const first = error.issues[0];
-  return first ? `${first.path.join(".") || "record"}: ${first.message}` : "invalid";
-};
 
 export const repoKey = (fullName: string) => key("Repository", "github", fullName);
 const personKey = (login: string) => key("Person", "github", login);
@@ -79,7 +75,7 @@ function keptRepos(raw: RawStore, org: string, out?: ProviderOutput): Repo[] {
     for (const item of page) {
       const parsed = repoSchema.safeParse(item);
       if (!parsed.success) {
-        out?.reject(`repository ${JSON.stringify((item as { full_name?: unknown } | null)?.full_name ?? null)}`, issue(parsed.error));
+        out?.reject(`repository ${JSON.stringify((item as { full_name?: unknown } | null)?.full_name ?? null)}`, zodIssue(parsed.error));
         continue;
       }
       if (!parsed.data.fork && !parsed.data.archived) byName.set(parsed.data.full_name.toLowerCase(), parsed.data);
@@ -212,7 +208,7 @@ export const github: Connector = {
         for (const item of answer) {
           const parsed = contributorSchema.safeParse(item);
           if (!parsed.success) {
-            out.reject(`contributor ${JSON.stringify((item as { login?: unknown } | null)?.login ?? null)} of ${repo.full_name}`, issue(parsed.error));
+            out.reject(`contributor ${JSON.stringify((item as { login?: unknown } | null)?.login ?? null)} of ${repo.full_name}`, zodIssue(parsed.error));
             continue;
           }
           if (isBot(parsed.data) || parsed.data.type === "Anonymous") continue;

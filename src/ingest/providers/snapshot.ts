@@ -26,7 +26,7 @@
  */
 import { z } from "zod";
 import type { Connector, FetchContext } from "../connector.ts";
-import { fetchOnce } from "../connector.ts";
+import { fetchOnce, zodIssue } from "../connector.ts";
 import { ProviderError } from "../http.ts";
 import type { RawStore } from "../raw-store.ts";
 import { type SeriesRow, dayOf, key } from "../records.ts";
@@ -162,10 +162,6 @@ function listOf(answer: unknown, field: "spaces" | "proposals" | "ranking"): unk
   return Array.isArray(value) ? value : undefined;
 }
 
-const issue = (error: z.ZodError) => {
-  const first = error.issues[0];
-  return first ? `${first.path.join(".") || "record"}: ${first.message}` : "invalid";
-};
 
 const spaceKey = (id: string) => key("Organization", "snapshot", id);
 const proposalKey = (id: string) => key("GovernanceProposal", "snapshot", id);
@@ -334,7 +330,7 @@ export const snapshot: Connector = {
       for (const item of list) {
         const parsed = spaceSchema.safeParse(item);
         if (!parsed.success) {
-          out.reject(`space ${JSON.stringify((item as { id?: unknown } | null)?.id ?? null)}`, issue(parsed.error));
+          out.reject(`space ${JSON.stringify((item as { id?: unknown } | null)?.id ?? null)}`, zodIssue(parsed.error));
           continue;
         }
         spaces.set(parsed.data.id.toLowerCase(), parsed.data);
@@ -381,7 +377,7 @@ export const snapshot: Connector = {
       for (const item of list) {
         const parsed = proposalSchema.safeParse(item);
         if (!parsed.success) {
-          out.reject(`proposal ${JSON.stringify((item as { id?: unknown } | null)?.id ?? null)}`, issue(parsed.error));
+          out.reject(`proposal ${JSON.stringify((item as { id?: unknown } | null)?.id ?? null)}`, zodIssue(parsed.error));
           continue;
         }
         const seen = proposals.get(parsed.data.id);

@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { Attribute, Relation } from "../../../graph/vocabulary.ts";
 import type { RawStore } from "../../raw-store.ts";
 import { type ProviderOutput, dayOf } from "../../records.ts";
+import { zodIssue } from "../../connector.ts";
 import { record, type Saved, savedSchema } from "./schemas.ts";
 import { P } from "./keys.ts";
 
@@ -32,11 +33,6 @@ export const CHAIN_PREFIX_ALIASES: Record<string, string> = {
 
 export const ZERO_ADDRESS = /^0x0{40}$/i;
 
-export function issue(error: z.ZodError): string {
-  const first = error.issues[0];
-  if (!first) return "invalid";
-  return first.path.length > 0 ? `${first.path.join(".")}: ${first.message}` : first.message;
-}
 
 export const label = (item: unknown, ...fields: string[]): string => {
   const r = record(item);
@@ -67,7 +63,7 @@ export function* records<T>(out: ProviderOutput, list: unknown[], schema: z.ZodT
   for (const item of list) {
     const parsed = schema.safeParse(item);
     if (parsed.success) yield parsed.data;
-    else out.reject(what(item), issue(parsed.error));
+    else out.reject(what(item), zodIssue(parsed.error));
   }
 }
 

@@ -5,7 +5,8 @@
 import type { RawStore } from "../../raw-store.ts";
 import { type ProviderOutput, addressKey, key } from "../../records.ts";
 import { chainKey, geckoKey, llamaSlug, P, protocolKey } from "./keys.ts";
-import { after, attributes, CHAIN_PREFIX_ALIASES, issue, type Known, label, listOf, loadSaved, pointsByDay, prominenceByRank, records, Relations, usable } from "./parse-common.ts";
+import { after, attributes, CHAIN_PREFIX_ALIASES, type Known, label, listOf, loadSaved, pointsByDay, prominenceByRank, records, Relations, usable } from "./parse-common.ts";
+import { zodIssue } from "../../connector.ts";
 import { chainSchema, chartPoint, feesSchema, type Parent, parentSchema, protocolDetailSchema, protocolSchema, tvlPoint } from "./schemas.ts";
 
 export function parseChains(raw: RawStore, out: ProviderOutput, known: Known): void {
@@ -146,7 +147,7 @@ export function parseProtocols(raw: RawStore, out: ProviderOutput, known: Known)
 function dailyChart(out: ProviderOutput, what: string, body: unknown, since: string | null): [string, number | null][] | undefined {
   const parsed = feesSchema.safeParse(body);
   if (!parsed.success) {
-    out.reject(what, `answer has no totalDataChart (${issue(parsed.error)})`);
+    out.reject(what, `answer has no totalDataChart (${zodIssue(parsed.error)})`);
     return undefined;
   }
   return pointsByDay(out, what, parsed.data.totalDataChart, chartPoint, (p) => p[0], after(since)).map(([day, p]) => [day, p[1] ?? null]);
@@ -175,7 +176,7 @@ export function parseProtocolHistories(raw: RawStore, out: ProviderOutput): void
     const detail = loadSaved(raw, out, `protocol/${slug}`);
     if (detail) {
       const parsed = protocolDetailSchema.safeParse(detail.body);
-      if (!parsed.success) out.reject(`protocol/${slug}`, `not a protocol history (${issue(parsed.error)})`);
+      if (!parsed.success) out.reject(`protocol/${slug}`, `not a protocol history (${zodIssue(parsed.error)})`);
       else {
         const keep = after(detail.since);
         for (const [day, tvl] of tvlByDay(out, `protocol/${slug} tvl`, parsed.data.tvl, keep)) rowOf(day).tvlUsd = tvl;
