@@ -1,11 +1,11 @@
 /**
  * @module errors
  * The one error type every layer throws on purpose. A `CkgError` carries a stable snake_case code
- * and data; the edges translate it: HTTP status (api/http-errors.ts), MCP tool error, CLI exit code.
+ * and data; the edges translate it: HTTP status (operations/error-status.ts), MCP tool error, CLI exit code.
  * The domain never names an HTTP status.
  */
 
-/** Every code the service can answer with. Keep in step with api/http-errors.ts (checked by a test). */
+/** Every code the service can answer with. Keep in step with operations/error-status.ts (checked by a test). */
 export const ERROR_CODES = [
   "invalid_request",
   "invalid_sparql",

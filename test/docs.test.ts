@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { OPERATIONS } from "../src/api/operations/index.ts";
+import { OPERATIONS } from "../src/operations/table/index.ts";
 import { SETTINGS, envName } from "../src/config/settings.ts";
 
 const root = join(import.meta.dir, "..");

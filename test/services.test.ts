@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { renameSync } from "node:fs";
 import { join } from "node:path";
 import { silentLogger } from "../src/log.ts";
-import { Services } from "../src/services.ts";
+import { Services } from "../src/server/services.ts";
 import { currentSnapshotId, dataDir, snapshotPath } from "../src/store/data-dir.ts";
 import { copyOfFixture, testConfig } from "./support/fixture.ts";
 

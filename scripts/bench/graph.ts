@@ -16,7 +16,7 @@ import { prepareQuery } from "../../src/graph/sparql.ts";
 import { createLogger } from "../../src/log.ts";
 import { selfCommand } from "../../src/runtime.ts";
 import { buildSnapshot } from "../../src/snapshot/build.ts";
-import { readManifest } from "../../src/snapshot/manifest.ts";
+import { readManifest } from "../../src/store/manifest.ts";
 import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
 import { startServer } from "../../test/support/server.ts";
 import { percentile, printTable } from "./stats.ts";

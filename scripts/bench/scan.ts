@@ -16,7 +16,7 @@ import { createLogger } from "../../src/log.ts";
 import { OfflineNarrator } from "../../src/signals/narratives.ts";
 import { type ScanReport, runScan } from "../../src/signals/scan.ts";
 import { buildSnapshot } from "../../src/snapshot/build.ts";
-import { readManifest } from "../../src/snapshot/manifest.ts";
+import { readManifest } from "../../src/store/manifest.ts";
 import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
 import { openStateDb } from "../../src/store/state-db.ts";
 import { printTable } from "./stats.ts";

@@ -13,7 +13,7 @@ import { parseArgs } from "node:util";
 import { createLogger } from "../../src/log.ts";
 import { selfCommand } from "../../src/runtime.ts";
 import { buildSnapshot } from "../../src/snapshot/build.ts";
-import { readManifest } from "../../src/snapshot/manifest.ts";
+import { readManifest } from "../../src/store/manifest.ts";
 import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
 import { openDuck, sqlString } from "../../src/store/duckdb.ts";
 import { startServer } from "../../test/support/server.ts";

@@ -1,34 +1,45 @@
 /**
  * @module api/app
  * The Elysia application: one route per operation of the table, plus health, readiness, metrics,
- * OpenAPI and docs. Every request gets an id, a rate-limit check, a version header, a JSON log
- * line and a metrics sample; every failure leaves in the documented error shape.
+ * OpenAPI, docs, and the endpoints mounted by whoever assembles the server (/mcp). Every request
+ * gets an id, a rate-limit check, a version header, a JSON log line and a metrics sample; every
+ * failure leaves in the documented error shape.
  */
 import { Elysia } from "elysia";
 import { CkgError, isCkgError } from "../errors.ts";
-import type { Logger } from "../log.ts";
-import type { Services } from "../services.ts";
 import { VERSION } from "../version.ts";
 import { readJsonBody } from "./body.ts";
 import { renderDocsPage } from "./docs-page.ts";
-import { toHttpError } from "./http-errors.ts";
+import { toHttpError } from "../operations/error-status.ts";
+import { operationContext } from "../operations/context.ts";
 import { Metrics } from "./metrics.ts";
-import { buildOpenApi, toJsonSchema } from "./openapi.ts";
-import { invoke } from "./invoke.ts";
-import { type AnyOperation, type OperationContext, assertUniqueOperations, pathParams } from "./operation.ts";
-import { OPERATIONS } from "./operations/index.ts";
+import { buildOpenApi } from "./openapi.ts";
+import { toJsonSchema } from "../operations/json-schema.ts";
+import { invoke } from "../operations/invoke.ts";
+import { type AnyOperation, assertUniqueOperations, pathParams } from "../operations/operation.ts";
 import { RateLimiter } from "./rate-limit.ts";
 import { encodePaymentResponseHeader } from "@x402/core/http";
-import { PaymentGate, PaymentRequiredError } from "../payments/gate.ts";
-import { allowedHosts, checkOrigin } from "../mcp/origin.ts";
-import { McpEndpoint } from "../mcp/server.ts";
+import type { PaymentGate } from "../payments/gate.ts";
+import { PaymentRequiredError } from "../payments/payment-required.ts";
+import type { PriceList } from "../payments/prices.ts";
+import type { ApiServices } from "./services.ts";
+
+/** An endpoint served beside the operations (the MCP endpoint), answering whole requests itself. */
+export interface Mount {
+  path: string;
+  methods: readonly ("GET" | "POST" | "DELETE")[];
+  /** Throws CkgError for a refusal: it leaves in the documented error shape. */
+  handle(request: Request): Response | Promise<Response>;
+}
 
 export interface AppOptions {
-  operations?: readonly AnyOperation[];
+  operations: readonly AnyOperation[];
   /** Public base URL, for OpenAPI `servers` and the docs page (read when first needed: the port may be picked at listen). */
-  baseUrl: string | (() => string);
-  /** The payment gate (default: one from the configuration). */
-  payments?: PaymentGate;
+  baseUrl: () => string;
+  payments: PaymentGate;
+  /** The server's one price list: what OpenAPI and the docs page show is what the gate charges. */
+  prices: PriceList;
+  mounts?: readonly Mount[];
 }
 
 interface RequestState {
@@ -37,24 +48,18 @@ interface RequestState {
   client: string;
 }
 
-export function createApp(services: Services, options: AppOptions) {
-  const operations = options.operations ?? OPERATIONS;
+export function createApp(services: ApiServices, options: AppOptions) {
+  const { operations, payments, prices, baseUrl, mounts = [] } = options;
   assertUniqueOperations(operations);
   const { log, config } = services;
   const limiter = new RateLimiter(config.rate_limit_per_minute);
-  const payments = options.payments ?? new PaymentGate(config, operations, services.state, log);
-  payments.start().catch(() => undefined); // logged by the gate; paid routes retry and answer 503 meanwhile
-  const mcp = new McpEndpoint({ services, operations, payments, endpoint: () => `${baseUrl()}/mcp` });
   const metrics = new Metrics(services);
-  const baseUrl = typeof options.baseUrl === "string" ? () => options.baseUrl as string : options.baseUrl;
   let openapi: ReturnType<typeof buildOpenApi> | undefined;
-  /** The names /mcp answers to (mcp/origin), known once the server listens (port 0 picks one). */
-  let mcpHosts: { hosts: Set<string> | undefined } | undefined;
   let docs: string | undefined;
   const routes = [
     ...operations.map((op) => ({ method: op.method, pattern: routePattern(op.path) })),
     ...["/healthz", "/readyz", "/metrics", "/openapi.json", "/docs"].map((path) => ({ method: "GET", pattern: routePattern(path) })),
-    ...["GET", "POST", "DELETE"].map((method) => ({ method, pattern: routePattern("/mcp") })),
+    ...mounts.flatMap((mount) => mount.methods.map((method) => ({ method, pattern: routePattern(mount.path) }))),
   ];
   const states = new WeakMap<Request, RequestState>();
 
@@ -114,28 +119,14 @@ export function createApp(services: Services, options: AppOptions) {
       set.headers["content-type"] = contentType;
       return text;
     })
-    .get("/openapi.json", () => (openapi ??= buildOpenApi(operations, baseUrl())))
-    .all(
-      "/mcp",
-      // Stateless Streamable HTTP: nothing is kept between calls.
-      ({ request }) => {
-        mcpHosts ??= {
-          hosts: allowedHosts({
-            host: config.host,
-            baseUrl: baseUrl(),
-            configured: config.base_url !== undefined,
-            port: config.port || Number(new URL(baseUrl()).port),
-          }),
-        };
-        checkOrigin(request, mcpHosts.hosts);
-        return mcp.handle(request);
-      },
-      { parse: "none" },
-    )
+    .get("/openapi.json", () => (openapi ??= buildOpenApi(operations, prices, baseUrl())))
     .get("/docs", ({ set }) => {
       set.headers["content-type"] = "text/html; charset=utf-8";
-      return (docs ??= renderDocsPage(operations, baseUrl()));
+      return (docs ??= renderDocsPage(operations, prices, baseUrl()));
     });
+  for (const mount of mounts) {
+    for (const method of mount.methods) app.route(method, mount.path, ({ request }) => mount.handle(request), { parse: "none" });
+  }
 
   for (const op of operations) {
     const queryTypes = op.method === "GET" ? propertyTypes(op) : new Map<string, string>();
@@ -147,15 +138,7 @@ export function createApp(services: Services, options: AppOptions) {
         const state = states.get(request)!;
         const raw = op.method === "GET" ? queryInput(request, queryTypes) : await bodyInput(request);
         for (const name of params) raw[name] = (given as Record<string, string>)[name];
-        let child: Logger | undefined;
-        const ctx: OperationContext = {
-          services,
-          requestId: state.id,
-          // Made on first use: a child logger per request costs more than most handlers log.
-          get log() {
-            return (child ??= log.child({ req_id: state.id }));
-          },
-        };
+        const ctx = operationContext(services, state.id);
         try {
           const { answer, settlement } = await invoke(op, raw, ctx, payments, { resourceUrl: request.url, header: request.headers.get("payment-signature") });
           if (settlement) set.headers["payment-response"] = encodePaymentResponseHeader(settlement);
@@ -169,7 +152,6 @@ export function createApp(services: Services, options: AppOptions) {
       { parse: "none" },
     );
   }
-  app.onStop(() => payments.close());
   return app;
 }
 

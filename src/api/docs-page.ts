@@ -4,7 +4,8 @@
  * No scripts, no external assets: it works offline.
  */
 import { VERSION } from "../version.ts";
-import { type AnyOperation, pathParams } from "./operation.ts";
+import { type AnyOperation, pathParams } from "../operations/operation.ts";
+import type { PriceList } from "../payments/prices.ts";
 
 const escape = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
@@ -23,12 +24,12 @@ function curl(op: AnyOperation, baseUrl: string): string {
   return `curl -X POST '${baseUrl}${path}' -H 'content-type: application/json' -d '${JSON.stringify(example).replaceAll("'", "'\\''")}'`;
 }
 
-export function renderDocsPage(operations: readonly AnyOperation[], baseUrl: string): string {
+export function renderDocsPage(operations: readonly AnyOperation[], prices: PriceList, baseUrl: string): string {
   const sections = operations
     .map(
       (op) => `<section id="${op.name}">
   <h2><code>${op.method} ${escape(op.path)}</code></h2>
-  <p class="price">${op.priceUsd > 0 ? `$${op.priceUsd.toFixed(2)} per request (x402)` : "free"}</p>
+  <p class="price">${prices.of(op.name) > 0 ? `$${prices.of(op.name).toFixed(2)} per request (x402)` : "free"}</p>
   <p><strong>${escape(op.summary)}.</strong> ${escape(op.description)}</p>
   <pre>${escape(curl(op, baseUrl))}</pre>
 </section>`,

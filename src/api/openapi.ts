@@ -4,19 +4,12 @@
  * answers come from each operation's schemas, prices from its price. Choices the spec leaves open
  * (error shape, limits, value formats) are written here and in the operations' descriptions.
  */
-import { z } from "zod";
 import { ERROR_CODES } from "../errors.ts";
 import { INTERFACE_VERSION } from "../version.ts";
-import { HTTP_STATUS } from "./http-errors.ts";
-import { type AnyOperation, pathParams } from "./operation.ts";
-
-type JsonSchema = Record<string, unknown>;
-
-export function toJsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
-  const json = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
-  delete json.$schema;
-  return json;
-}
+import { HTTP_STATUS } from "../operations/error-status.ts";
+import { type JsonSchema, toJsonSchema } from "../operations/json-schema.ts";
+import { type AnyOperation, pathParams } from "../operations/operation.ts";
+import type { PriceList } from "../payments/prices.ts";
 
 const errorSchema: JsonSchema = {
   type: "object",
@@ -42,7 +35,8 @@ function errorResponse(description: string, retryAfter = false): JsonSchema {
   };
 }
 
-export function buildOpenApi(operations: readonly AnyOperation[], baseUrl: string): JsonSchema {
+/** The document for this server: its operations at the prices it charges (none advertised as paid when payments are off). */
+export function buildOpenApi(operations: readonly AnyOperation[], prices: PriceList, baseUrl: string): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const op of operations) {
     const path = op.path.replace(/:([a-z_]+)/g, "{$1}");
@@ -73,7 +67,8 @@ export function buildOpenApi(operations: readonly AnyOperation[], baseUrl: strin
       responses["403"] = errorResponse("The query would change data or reach outside the published data.");
       responses["504"] = errorResponse("The query ran past its time limit (default 10 s).");
     }
-    if (op.priceUsd > 0) {
+    const price = prices.of(op.name);
+    if (price > 0) {
       responses["402"] = {
         description:
           "Payment required (x402 v2): the PAYMENT-REQUIRED header (base64 JSON) lists accepted payments; repeat the request " +
@@ -87,7 +82,7 @@ export function buildOpenApi(operations: readonly AnyOperation[], baseUrl: strin
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(requestBody ? { requestBody } : {}),
       responses,
-      "x-price-usd": op.priceUsd,
+      "x-price-usd": price,
     };
   }
   return {

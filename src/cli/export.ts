@@ -15,7 +15,7 @@ export const exportCommand: Command = {
   settings: ["data_dir"],
   async run({ config, positionals }) {
     const [{ copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync }, { join }, { currentSnapshotId, dataDir, snapshotPath }, { readManifest, MANIFEST_FILE }] =
-      await Promise.all([import("node:fs"), import("node:path"), import("../store/data-dir.ts"), import("../snapshot/manifest.ts")]);
+      await Promise.all([import("node:fs"), import("node:path"), import("../store/data-dir.ts"), import("../store/manifest.ts")]);
     const out = positionals[0];
     if (!out || positionals.length > 1) throw new UsageError("give the folder to write to: ckg export <dir>");
     if (existsSync(out) && readdirSync(out).length > 0) throw new UsageError(`${out} is not empty; export writes into an empty or new folder`);

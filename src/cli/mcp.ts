@@ -11,12 +11,12 @@ export const mcp: Command = {
   usage: "[options]",
   settings: ["data_dir", "log_level", "query_timeout_ms", "sql_memory_limit", "scale", "seed", "graph_replicas", "ontology_ns", "embedder", "embeddings_model", "embeddings_api_key"],
   async run({ config }) {
-    const [{ Services }, { McpEndpoint }, { StdioServerTransport }, { OPERATIONS }, { PaymentGate }, { createLogger }] = await Promise.all([
-      import("../services.ts"),
+    const [{ Services }, { createPayments }, { McpEndpoint }, { StdioServerTransport }, { OPERATIONS }, { createLogger }] = await Promise.all([
+      import("../server/services.ts"),
+      import("../server/app.ts"),
       import("../mcp/server.ts"),
       import("@modelcontextprotocol/sdk/server/stdio.js"),
-      import("../api/operations/index.ts"),
-      import("../payments/gate.ts"),
+      import("../operations/table/index.ts"),
       import("../log.ts"),
     ]);
     const log = createLogger(config.log_level, 2);
@@ -24,8 +24,8 @@ export const mcp: Command = {
     const local = { ...config, pay_to: undefined, scan_cron: "off" };
     const services = await Services.open(local, log, { childLogsTo: 2 });
     await services.start();
-    const payments = new PaymentGate(local, OPERATIONS, services.state, log);
-    const server = new McpEndpoint({ services, operations: OPERATIONS, payments, endpoint: () => "stdio://ckg/mcp" }).server();
+    const { prices, payments } = createPayments(services, OPERATIONS);
+    const server = new McpEndpoint({ services, operations: OPERATIONS, payments, prices, endpoint: () => "stdio://ckg/mcp" }).server();
     await server.connect(new StdioServerTransport());
     log.info({ data_dir: services.dir.root }, "MCP server on stdio");
     await new Promise<void>((resolve) => {

@@ -28,8 +28,8 @@ export const scan: Command = {
         import("../signals/scan.ts"),
         import("../signals/narratives.ts"),
         import("../signals/detectors/index.ts"),
-        import("../signals/detector.ts"),
-        import("../snapshot/manifest.ts"),
+        import("../time.ts"),
+        import("../store/manifest.ts"),
         import("cli-progress"),
       ]);
     const log = createLogger(config.log_level, 2);

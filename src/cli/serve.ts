@@ -14,11 +14,11 @@ export const serve: Command = {
   usage: "[options]",
   settings: Object.keys(SETTINGS) as SettingName[],
   async run({ config }) {
-    const [{ Services }, { createApp }, { paymentMode }] = await Promise.all([import("../services.ts"), import("../api/app.ts"), import("../payments/facilitator.ts")]);
+    const [{ Services }, { createServer }, { paymentMode }] = await Promise.all([import("../server/services.ts"), import("../server/app.ts"), import("../payments/facilitator.ts")]);
     const log = createLogger(config.log_level);
     const services = await Services.open(config, log);
     let baseUrl = config.base_url;
-    const app = createApp(services, { baseUrl: () => baseUrl ?? `http://${config.host}:${config.port}` });
+    const app = createServer(services, { baseUrl: () => baseUrl ?? `http://${config.host}:${config.port}` });
     app.listen({ hostname: config.host, port: config.port, idleTimeout: 60 });
     const port = app.server?.port ?? config.port;
     baseUrl ??= `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;

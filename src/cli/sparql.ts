@@ -20,8 +20,8 @@ export const sparql: Command = {
   async run({ config, positionals, options }) {
     const query = typeof options.file === "string" ? readFileSync(options.file, "utf8") : positionals.join(" ");
     if (query.trim() === "") throw new UsageError("give a query, or --file <path>. Run 'ckg sparql --help'.");
-    const [{ currentSnapshotId, dataDir, snapshotPath }, { readManifest }, { GraphStore }, { prepareQuery, shapeAnswer, explainEngineError, MAX_ROWS }] =
-      await Promise.all([import("../store/data-dir.ts"), import("../snapshot/manifest.ts"), import("../graph/graph-process.ts"), import("../graph/sparql.ts")]);
+    const [{ currentSnapshotId, dataDir, snapshotPath }, { readManifest }, { GraphStore }, { prepareQuery, shapeAnswer, explainEngineError }] =
+      await Promise.all([import("../store/data-dir.ts"), import("../store/manifest.ts"), import("../graph/graph-process.ts"), import("../graph/sparql.ts")]);
     const log = createLogger(config.log_level, 2);
     const dir = dataDir(config.data_dir);
     const id = currentSnapshotId(dir);
@@ -37,6 +37,6 @@ export const sparql: Command = {
     } catch (error) {
       throw explainEngineError(query, manifest.namespaces, (error as Error).message);
     }
-    console.log(JSON.stringify(shapeAnswer(result, { typed: options.typed === true, maxRows: MAX_ROWS }), null, 2));
+    console.log(JSON.stringify(shapeAnswer(result, { typed: options.typed === true, maxRows: prepared.maxRows }), null, 2));
   },
 };

@@ -21,7 +21,7 @@ export const stats: Command = {
     if (!Number.isInteger(limit) || limit < 0) throw new UsageError("--limit takes a whole number of groups, such as 50");
     const [{ currentSnapshotId, dataDir, snapshotPath }, { readManifest }, { openDuck, sqlString, withConnection }, { findDuplicates }] = await Promise.all([
       import("../store/data-dir.ts"),
-      import("../snapshot/manifest.ts"),
+      import("../store/manifest.ts"),
       import("../store/duckdb.ts"),
       import("../snapshot/duplicates.ts"),
     ]);

@@ -15,7 +15,7 @@
 import type { ChainInfo, GenContext } from "./synthetic/context.ts";
 import { chainWeight } from "./synthetic/chain-weights.ts";
 import type { ReferenceAaveMarket, ReferenceAlias, ReferenceData, ReferenceToken } from "./reference.ts";
-import type { ClassName } from "../graph/vocabulary.ts";
+import type { ClassName } from "../entities/vocabulary.ts";
 import { ALIAS_SOURCE, ETHER_CHAIN, exchangeProminence, networkFaces, rankReferenceEntities, tokenIdentity } from "./reference-identity.ts";
 
 const EUR = /EUR/;

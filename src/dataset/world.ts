@@ -13,7 +13,7 @@ import {
   type Relation,
   idPrefix,
   slugify,
-} from "../graph/vocabulary.ts";
+} from "../entities/vocabulary.ts";
 
 export type SourceKind = "reference" | "synthetic" | "provider";
 

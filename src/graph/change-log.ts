@@ -7,7 +7,7 @@
 import type { DuckDBInstance } from "@duckdb/node-api";
 import { z } from "zod";
 import { CkgError } from "../errors.ts";
-import type { NameIndex } from "../search/name-index.ts";
+import type { NameIndex } from "../entities/name-index.ts";
 import { sqlString, withConnection } from "../store/duckdb.ts";
 import type { StateDb } from "../store/state-db.ts";
 import { isoSeconds } from "../time.ts";

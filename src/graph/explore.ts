@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { CkgError } from "../errors.ts";
-import type { IndexedNode, NameIndex } from "../search/name-index.ts";
+import type { IndexedNode, NameIndex } from "../entities/name-index.ts";
 import { type FiguresByCategory, NO_SERIES_NOTE, figureSchema } from "../timeseries/figures.ts";
 import type { GraphPool } from "./graph-pool.ts";
 import type { Ontology } from "./ontology.ts";
@@ -23,7 +23,7 @@ import {
   RDF_TYPE,
   SUPPORT_TYPES,
   fieldName,
-} from "./vocabulary.ts";
+} from "../entities/vocabulary.ts";
 
 /** Links shown per relationship (predicate and direction); the total is always given. */
 export const ITEMS_PER_RELATIONSHIP = 100;
@@ -100,7 +100,13 @@ const NODE_TYPES = new Set<string>([...ENTITY_TYPES, ...SUPPORT_TYPES]);
  * punctuation ignored), the most prominent first (a name match counts a little more than a symbol
  * or alias match); `others` are the rest, for other_matches. A URI names one entity.
  */
-export function resolveEntity(names: NameIndex, text: string, type?: NodeType): { node: IndexedNode; others: IndexedNode[] } {
+/** An entity a name or URI resolved to, and the other entities of that name (other_matches). */
+export interface ResolvedEntity {
+  node: IndexedNode;
+  others: IndexedNode[];
+}
+
+export function resolveEntity(names: NameIndex, text: string, type?: NodeType): ResolvedEntity {
   const trimmed = text.trim();
   if (/^https?:\/\//i.test(trimmed)) {
     const node = names.byUri(trimmed);
@@ -121,8 +127,8 @@ export function resolveEntity(names: NameIndex, text: string, type?: NodeType): 
   });
 }
 
-export async function explore(deps: ExploreDeps, input: ExploreInput): Promise<ExploreResult> {
-  const { node, others } = resolveEntity(deps.names, input.entity_name, input.entity_type);
+/** Explores an entity already resolved (resolveEntity) from `input`'s name. */
+export async function explore(deps: ExploreDeps, { node, others }: ResolvedEntity, input: ExploreInput): Promise<ExploreResult> {
   const [hood, figures] = await Promise.all([
     deps.graph.neighbourhood(node.uri, ITEMS_PER_RELATIONSHIP, deps.timeoutMs),
     deps.figures ? deps.figures(node.id) : Promise.resolve<FiguresByCategory>({}),

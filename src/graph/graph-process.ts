@@ -9,7 +9,7 @@ import { oxigraph } from "./oxigraph.ts";
 import { parseResults } from "./graph-results.ts";
 import { LineReader, SocketWriter, encodeFrame } from "./graph-channel.ts";
 import type { GraphRequest, Neighbourhood, Related, SelectResult } from "./protocol.ts";
-import { RDF_TYPE, SCHEMA_NAME } from "./vocabulary.ts";
+import { RDF_TYPE, SCHEMA_NAME } from "../entities/vocabulary.ts";
 
 const CHUNK = 16 << 20;
 

@@ -15,7 +15,7 @@ import {
   RDF_TYPE,
   RDFS,
   SCHEMA,
-} from "./vocabulary.ts";
+} from "../entities/vocabulary.ts";
 
 export const ontologyClassSchema = z.object({
   iri: z.string(),

@@ -15,7 +15,7 @@ import { CkgError, isCkgError } from "../errors.ts";
 import type { GraphPool } from "./graph-pool.ts";
 import type { SelectResult, Term } from "./protocol.ts";
 import { type Scan, scanQuery } from "./sparql-guard.ts";
-import { OWL, RDFS, SCHEMA, XSD, type Namespaces } from "./vocabulary.ts";
+import { OWL, RDFS, SCHEMA, XSD, type Namespaces } from "../entities/vocabulary.ts";
 
 export const MAX_ROWS = 10_000;
 
@@ -49,6 +49,10 @@ export interface PreparedQuery {
   /** The text sent to the graph: one prologue line, then the (row-capped) query. */
   query: string;
   form: "SELECT" | "ASK";
+  /** The user's own text and what it was prepared with: an engine error is explained on them. */
+  text: string;
+  ns: Namespaces;
+  maxRows: number;
 }
 
 /** BASE and default prefixes on one line before the user's query; the user's own declarations override them. */
@@ -72,7 +76,7 @@ export function prepareQuery(text: string, ns: Namespaces, maxRows = MAX_ROWS): 
       details: { query_type: scan.form },
     });
   }
-  return { query: `${prologue(ns)}\n${scan.capped}`, form: scan.form };
+  return { query: `${prologue(ns)}\n${scan.capped}`, form: scan.form, text, ns, maxRows };
 }
 
 /** The slow path: a full parse (sparqljs), for text the lexer guard does not follow. */
@@ -102,20 +106,15 @@ export function explainEngineError(text: string, ns: Namespaces, message: string
   return new CkgError("invalid_sparql", `SPARQL error: ${message.replace(/^error at \d+:\d+: /, "")}`, { details: { engine: message } });
 }
 
-export async function runSparql(
-  graph: GraphPool,
-  text: string,
-  options: { ns: Namespaces; timeoutMs: number; typed: boolean; maxRows?: number },
-): Promise<SparqlAnswer> {
-  const maxRows = options.maxRows ?? MAX_ROWS;
-  const { query } = prepareQuery(text, options.ns, maxRows);
+/** Runs a prepared query (prepareQuery) on the graph processes and shapes the answer. */
+export async function runSparql(graph: GraphPool, prepared: PreparedQuery, options: { timeoutMs: number; typed: boolean }): Promise<SparqlAnswer> {
   let result: SelectResult;
   try {
-    result = await graph.select(query, options.timeoutMs);
+    result = await graph.select(prepared.query, options.timeoutMs);
   } catch (error) {
-    throw isCkgError(error) && error.code === "invalid_sparql" ? explainEngineError(text, options.ns, error.message) : error;
+    throw isCkgError(error) && error.code === "invalid_sparql" ? explainEngineError(prepared.text, prepared.ns, error.message) : error;
   }
-  return shapeAnswer(result, { typed: options.typed, maxRows });
+  return shapeAnswer(result, { typed: options.typed, maxRows: prepared.maxRows });
 }
 
 /** The engine's result as the answer of POST /api/sparql (also `ckg sparql`'s output). */

@@ -9,8 +9,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DuckDBInstance } from "@duckdb/node-api";
 import { type EntityRecord, type FactPredicate, World } from "../dataset/world.ts";
-import type { ClassName, NodeType } from "../graph/vocabulary.ts";
-import type { SnapshotManifest } from "../snapshot/manifest.ts";
+import type { ClassName, NodeType } from "../entities/vocabulary.ts";
+import type { SnapshotManifest } from "../store/manifest.ts";
 import { sqlString, withConnection } from "../store/duckdb.ts";
 
 export const IDENTITY_FILE = "identity.json";

@@ -5,7 +5,7 @@
  * per entity and field by an order-independent hash of (value, source).
  */
 import type { ChangeRecord, World } from "../dataset/world.ts";
-import { fieldName } from "../graph/vocabulary.ts";
+import { fieldName } from "../entities/vocabulary.ts";
 
 export type Fingerprints = Map<string, Map<string, number>>;
 

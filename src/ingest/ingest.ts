@@ -24,7 +24,7 @@ import { type SearchIndexInfo, buildSearchIndex, updateSearchIndex } from "../se
 import { LsaEmbedder } from "../search/embedder.ts";
 import { loadLsa } from "../search/lsa.ts";
 import { acquireBuildLock } from "../snapshot/build.ts";
-import { readManifest, type SnapshotManifest } from "../snapshot/manifest.ts";
+import { readManifest, type SnapshotManifest } from "../store/manifest.ts";
 import { writeSnapshot } from "../snapshot/write.ts";
 import { type DataDir, clearStaleStaging, currentSnapshotId, newSnapshotId, publishSnapshot, snapshotPath, stagingPath } from "../store/data-dir.ts";
 import { openDuck, withConnection } from "../store/duckdb.ts";

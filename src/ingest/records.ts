@@ -9,7 +9,7 @@
  * A token deployment is an address key, `addressKey(chainKey, address)`: the chain part is any key
  * of the chain, made canonical once chains are resolved.
  */
-import type { Attribute, ClassName, NodeType, Relation } from "../graph/vocabulary.ts";
+import type { Attribute, ClassName, NodeType, Relation } from "../entities/vocabulary.ts";
 import type { Logger } from "../log.ts";
 import type { Kind } from "../timeseries/kinds.ts";
 

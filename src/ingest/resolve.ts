@@ -12,9 +12,9 @@
  * real data replaces them.
  */
 import { SAME_AS, type SourceInfo, type World } from "../dataset/world.ts";
-import { type Attribute, type ClassName, type NodeType, fieldName } from "../graph/vocabulary.ts";
+import { type Attribute, type ClassName, type NodeType, fieldName } from "../entities/vocabulary.ts";
 import type { Logger } from "../log.ts";
-import { normalizeName } from "../search/name-index.ts";
+import { normalizeName } from "../entities/name-index.ts";
 import type { BaseWorld } from "./base-world.ts";
 import { type EntityClaim, type ProviderOutput, type SeriesRow, SERIES_KEY_COLUMNS, normalizeAddress, parseAddressKey } from "./records.ts";
 

@@ -17,11 +17,13 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { invoke } from "../api/invoke.ts";
-import type { AnyOperation, OperationContext } from "../api/operation.ts";
-import { toHttpError } from "../api/http-errors.ts";
-import { type PaymentGate, PaymentRequiredError } from "../payments/gate.ts";
-import type { Services } from "../services.ts";
+import { type OperationServices, operationContext } from "../operations/context.ts";
+import { invoke } from "../operations/invoke.ts";
+import type { AnyOperation } from "../operations/operation.ts";
+import { toHttpError } from "../operations/error-status.ts";
+import type { PaymentGate } from "../payments/gate.ts";
+import { PaymentRequiredError } from "../payments/payment-required.ts";
+import type { PriceList } from "../payments/prices.ts";
 import { signalCatalog } from "../signals/catalog.ts";
 import { VERSION } from "../version.ts";
 import { fitForAgent, toolFor } from "./tools.ts";
@@ -35,9 +37,11 @@ const RESOURCES = [
 ];
 
 export interface McpDeps {
-  services: Services;
+  services: OperationServices;
   operations: readonly AnyOperation[];
   payments: PaymentGate;
+  /** The server's one price list: tool descriptions state what the gate charges. */
+  prices: PriceList;
   /** Where tools live, for the resource a payment is for: `<base>/mcp`. */
   endpoint: () => string;
 }
@@ -64,7 +68,7 @@ export class McpEndpoint {
   }
 
   server(): Server {
-    this.tools ??= this.deps.operations.map((op) => toolFor(op, this.deps.payments.priceOf(op)));
+    this.tools ??= this.deps.operations.map((op) => toolFor(op, this.deps.prices.of(op.name)));
     return createMcpServer(this.deps, this.tools);
   }
 }
@@ -88,9 +92,7 @@ function createMcpServer(deps: McpDeps, tools: ReturnType<typeof toolFor>[]): Se
     const op = byName.get(request.params.name);
     // A tool that does not exist is the caller's protocol mistake, not a tool's failure.
     if (!op) throw new McpError(ErrorCode.InvalidParams, `No tool ${request.params.name}; list the tools to see them.`);
-    const requestId = crypto.randomUUID();
-    const { services } = deps;
-    const ctx: OperationContext = { services, requestId, log: services.log.child({ req_id: requestId, tool: op.name }) };
+    const ctx = operationContext(deps.services, crypto.randomUUID(), { tool: op.name });
     try {
       const { answer, settlement } = await invoke(op, request.params.arguments ?? {}, ctx, deps.payments, {
         resourceUrl: `${deps.endpoint()}#${op.name}`,

@@ -6,8 +6,8 @@
  * context, saying so and how to get the rest.
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import type { AnyOperation } from "../api/operation.ts";
-import { toJsonSchema } from "../api/openapi.ts";
+import type { AnyOperation } from "../operations/operation.ts";
+import { toJsonSchema } from "../operations/json-schema.ts";
 
 /** Characters of one tool answer (about 25K tokens): more would crowd an agent's context. */
 export const MAX_RESULT_CHARS = 100_000;

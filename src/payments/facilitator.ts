@@ -26,7 +26,7 @@ export interface Facilitation {
   describe: Record<string, unknown>;
 }
 
-export function paymentMode(config: Config): PaymentMode {
+export function paymentMode(config: Pick<Config, "pay_to" | "facilitator_url">): PaymentMode {
   if (!config.pay_to) return "off";
   return config.facilitator_url ? "remote" : "in-process";
 }

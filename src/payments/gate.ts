@@ -13,53 +13,28 @@
  */
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
-import { decodePaymentSignatureHeader, encodePaymentRequiredHeader } from "@x402/core/http";
+import { decodePaymentSignatureHeader } from "@x402/core/http";
 import { x402ResourceServer } from "@x402/core/server";
-import type { PaymentPayload, PaymentRequired, PaymentRequirements, SettleResponse } from "@x402/core/types";
+import type { PaymentPayload, PaymentRequirements, SettleResponse } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
-import type { AnyOperation } from "../api/operation.ts";
 import type { Config } from "../config/config.ts";
 import { CkgError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { StateDb } from "../store/state-db.ts";
 import { type Facilitation, type PaymentMode, createFacilitation, paymentMode } from "./facilitator.ts";
 import { PaymentLedger } from "./ledger.ts";
-import { dollars, priceTable } from "./prices.ts";
+import { PaymentRequiredError } from "./payment-required.ts";
+import { type PriceList, dollars } from "./prices.ts";
+import { reconcileUnknown } from "./reconcile.ts";
 
 /** How long a settlement may take before its outcome counts as unknown. */
 export const SETTLE_TIMEOUT_MS = 60_000;
 const RECONCILE_EVERY_MS = 30_000;
-const AUTHORIZATION_STATE_ABI = [
-  {
-    type: "function",
-    name: "authorizationState",
-    stateMutability: "view",
-    inputs: [{ name: "authorizer", type: "address" }, { name: "nonce", type: "bytes32" }],
-    outputs: [{ type: "bool" }],
-  },
-] as const;
 
-/** A 402: the x402 PaymentRequired object goes in the header and as the body. */
-export class PaymentRequiredError extends Error {
-  private encoded: string | undefined;
-
-  constructor(readonly paymentRequired: PaymentRequired) {
-    super(paymentRequired.error ?? "payment required");
-    this.name = "PaymentRequiredError";
-  }
-
-  private text: string | undefined;
-
-  get header(): string {
-    this.encoded ??= encodePaymentRequiredHeader(this.paymentRequired);
-    return this.encoded;
-  }
-
-  /** The same object as the JSON body. */
-  get body(): string {
-    this.text ??= JSON.stringify(this.paymentRequired);
-    return this.text;
-  }
+/** What the gate needs of an operation: its name (the price key) and a line describing the resource. */
+export interface PaidOperation {
+  readonly name: string;
+  readonly summary: string;
 }
 
 /** What a transport hands the gate: the resource paid for, and the payment if one came with it. */
@@ -81,7 +56,6 @@ export interface PaidRequest {
 
 export class PaymentGate {
   readonly mode: PaymentMode;
-  private readonly prices: Map<string, number>;
   private readonly ledger: PaymentLedger;
   private server: x402ResourceServer | undefined;
   private facilitation: Facilitation | undefined;
@@ -95,12 +69,12 @@ export class PaymentGate {
 
   constructor(
     private readonly config: Config,
-    operations: readonly AnyOperation[],
+    /** The server's one price list (payments/prices.ts). */
+    readonly prices: PriceList,
     state: StateDb,
     private readonly log: Logger,
   ) {
     this.mode = paymentMode(config);
-    this.prices = priceTable(operations, config.prices);
     this.ledger = new PaymentLedger(state);
     if (this.mode !== "off") {
       this.facilitation = createFacilitation(config);
@@ -129,10 +103,6 @@ export class PaymentGate {
     return this.ready;
   }
 
-  /** The price of an operation in USD; 0 when free or when payments are off. */
-  priceOf(op: AnyOperation): number {
-    return this.mode === "off" ? 0 : (this.prices.get(op.name) ?? 0);
-  }
 
   status(): Record<string, unknown> {
     return {
@@ -145,8 +115,8 @@ export class PaymentGate {
   }
 
   /** For a paid route: the challenge, or a verified and claimed payment. Undefined when the route is free. */
-  async begin(op: AnyOperation, offer: PaymentOffer, requestId: string): Promise<PaidRequest | undefined> {
-    const price = this.priceOf(op);
+  async begin(op: PaidOperation, offer: PaymentOffer, requestId: string): Promise<PaidRequest | undefined> {
+    const price = this.prices.of(op.name);
     if (price === 0 || !this.server) return undefined;
     try {
       if (!this.started) await this.start();
@@ -257,39 +227,17 @@ export class PaymentGate {
     };
   }
 
-  /** Settles the ledger's unknown payments by reading the token's authorization state on chain. */
-  async reconcile(): Promise<number> {
+  /** Settles the ledger's unknown payments from the chain (payments/reconcile.ts); how many it settled. */
+  reconcile(): Promise<number> {
     const chain = this.facilitation?.chain;
-    if (!chain) return 0;
-    let resolved = 0;
-    for (const record of this.ledger.unknown()) {
-      if (!record.payer || !record.nonce) continue;
-      try {
-        const used = await chain.readContract({
-          address: record.asset as `0x${string}`,
-          abi: AUTHORIZATION_STATE_ABI,
-          functionName: "authorizationState",
-          args: [record.payer as `0x${string}`, record.nonce as `0x${string}`],
-        });
-        if (used) {
-          this.ledger.mark(record.payment_key, "settled", { error: "reconciled: the authorization was used on chain" });
-          resolved++;
-        } else if (record.valid_before !== null && Date.now() / 1000 > record.valid_before) {
-          this.ledger.mark(record.payment_key, "failed", { error: "reconciled: the authorization expired unused" });
-          resolved++;
-        }
-      } catch (error) {
-        this.log.warn({ payment: record.payment_key, err: (error as Error).message }, "reconciling a payment failed; will retry");
-      }
-    }
-    return resolved;
+    return chain ? reconcileUnknown(this.ledger, chain, this.log) : Promise.resolve(0);
   }
 
   close(): void {
     if (this.reconciler) clearInterval(this.reconciler);
   }
 
-  private async requirementsFor(op: AnyOperation, price: number): Promise<PaymentRequirements[]> {
+  private async requirementsFor(op: PaidOperation, price: number): Promise<PaymentRequirements[]> {
     let accepts = this.requirements.get(op.name);
     if (!accepts) {
       accepts = await this.server!.buildPaymentRequirements({

@@ -7,7 +7,7 @@
  * one entity at a time, so 600,000 documents never sit in memory together.
  */
 import type { World } from "../dataset/world.ts";
-import { ENTITY_TYPES, isEntityType } from "../graph/vocabulary.ts";
+import { ENTITY_TYPES, isEntityType } from "../entities/vocabulary.ts";
 import { countryWords } from "./countries.ts";
 import { type FeatureBag, addField, addName } from "./features.ts";
 

@@ -4,7 +4,7 @@
  * manifest (for its queries: vectors only compare with vectors made the same way).
  */
 import type { Config } from "../config/config.ts";
-import type { SnapshotManifest } from "../snapshot/manifest.ts";
+import type { SnapshotManifest } from "../store/manifest.ts";
 import { type Embedder, LsaEmbedder } from "./embedder.ts";
 import { loadLsa } from "./lsa.ts";
 import { OnnxEmbedder } from "./onnx-embedder.ts";

@@ -13,7 +13,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import usearch from "usearch";
-import type { EntityType } from "../graph/vocabulary.ts";
+import type { EntityType } from "../entities/vocabulary.ts";
 
 const { MetricKind, exactSearch } = usearch;
 

@@ -15,8 +15,8 @@
 import type { DuckDBInstance } from "@duckdb/node-api";
 import { sqlString, withConnection } from "../store/duckdb.ts";
 import { countryPhrases, regionOf } from "./countries.ts";
-import type { IndexedNode, NameIndex } from "./name-index.ts";
-import { nameWords } from "./word-index.ts";
+import type { IndexedNode, NameIndex } from "../entities/name-index.ts";
+import { nameWords } from "../entities/word-index.ts";
 
 const CHAIN_SCOPE_WORDS = new Set(["on", "in", "of", "across", "over"]);
 /** Chain names are short: "Arbitrum One", "BNB Smart Chain Mainnet". */

@@ -19,10 +19,10 @@
  * country or a peg: "... on solana", "korean exchange", "euro stablecoin"; see scope).
  */
 import { z } from "zod";
-import { ENTITY_TYPES, type EntityType, type NodeType } from "../graph/vocabulary.ts";
+import { ENTITY_TYPES, type EntityType, type NodeType } from "../entities/vocabulary.ts";
 import { type ScopeFacts, type Scope, findScope } from "./scope.ts";
 import type { Embedder } from "./embedder.ts";
-import { NameIndex, normalizeName } from "./name-index.ts";
+import { NameIndex, normalizeName } from "../entities/name-index.ts";
 import type { VectorIndexes } from "./vector-index.ts";
 import type { VectorRows } from "./vector-rows.ts";
 

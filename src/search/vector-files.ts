@@ -6,7 +6,7 @@
  */
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { EntityType } from "../graph/vocabulary.ts";
+import type { EntityType } from "../entities/vocabulary.ts";
 
 export const idsFile = (type: EntityType) => `${type.toLowerCase()}.ids.json`;
 export const vectorsFile = (type: EntityType) => `${type.toLowerCase()}.vectors.f32`;

@@ -23,7 +23,7 @@
 import { closeSync, openSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import type { EntityType } from "../graph/vocabulary.ts";
+import type { EntityType } from "../entities/vocabulary.ts";
 import { SCAN_WORKER_URL } from "../runtime.ts";
 import { IVF_MIN_ROWS, trainLists, writeLists } from "./ivf.ts";
 import { codesFile, idsFile, quantize, rowCount, vectorsFile } from "./vector-files.ts";

@@ -7,8 +7,8 @@
  * float vectors are memory-mapped: pages are read only for the rows scored.
  */
 import { join } from "node:path";
-import { ENTITY_TYPES, type EntityType } from "../graph/vocabulary.ts";
-import type { NameIndex } from "./name-index.ts";
+import { ENTITY_TYPES, type EntityType } from "../entities/vocabulary.ts";
+import type { NameIndex } from "../entities/name-index.ts";
 import { readIds, vectorsFile } from "./vector-files.ts";
 
 export class VectorRows {

@@ -10,7 +10,7 @@
  */
 import { join } from "node:path";
 import usearch from "usearch";
-import type { EntityType } from "../graph/vocabulary.ts";
+import type { EntityType } from "../entities/vocabulary.ts";
 import { readLists } from "./ivf.ts";
 import { codesFile, quantize, readRows, readScales, rowCount, vectorsFile } from "./vector-files.ts";
 

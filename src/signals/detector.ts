@@ -8,10 +8,9 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import type { z } from "zod";
 import type { Kind } from "../timeseries/kinds.ts";
 import type { Bands, Severity } from "./bands.ts";
+import type { DataPoint } from "./kit.ts";
 import type { GraphFacts } from "./graph-facts.ts";
 import type { Narrator } from "./narratives.ts";
-/** Date arithmetic for detectors' SQL parameters, from the one place it is defined. */
-export { addDays } from "../time.ts";
 
 export const CATEGORIES = [
   "Smart Money & Insider Activity",
@@ -26,16 +25,6 @@ export type Category = (typeof CATEGORIES)[number];
 
 /** An input a detector reads: a kind of time-series table, or a relation of the graph. */
 export type Input = `ts:${Kind}` | `graph:${string}` | "signals";
-
-/** One number the finding rests on, with where it came from. */
-export interface DataPoint {
-  /** Published table (ts_synthetic_pool) or `graph`. */
-  table: string;
-  entity: string;
-  date: string | null;
-  column: string;
-  value: number | string | null;
-}
 
 export interface Finding {
   /** Graph ids (`pool/x`) or outside identifiers (a CAIP-10 wallet); the first is the main subject. */
@@ -123,27 +112,6 @@ export function defineDetector<D extends z.ZodRawShape>(detector: Detector<D>): 
   return detector;
 }
 
-/** Rows of a query as plain objects (BIGINT as number, DATE as YYYY-MM-DD). */
-export async function rowsOf<T>(c: DuckDBConnection, sql: string): Promise<T[]> {
-  const reader = await c.runAndReadAll(sql);
-  return reader.getRowObjectsJson() as T[];
-}
-
-/** Rounds for evidence: figures people read, not float noise. */
-export function round(value: number, digits = 2): number {
-  const f = 10 ** digits;
-  return Math.round(value * f) / f;
-}
-
-export function usd(value: number): string {
-  const abs = Math.abs(value);
-  const sign = value < 0 ? "-" : "";
-  if (abs >= 1e9) return `${sign}${(abs / 1e9).toFixed(2)}B USD`;
-  if (abs >= 1e6) return `${sign}${(abs / 1e6).toFixed(2)}M USD`;
-  if (abs >= 1e3) return `${sign}${(abs / 1e3).toFixed(1)}K USD`;
-  return `${sign}${abs.toFixed(0)} USD`;
-}
-
 /**
  * Types among `findings` that are independent of each other: taken strongest first, a type counts
  * when it reads none of the inputs of a type already counted (insider-accumulation and flow-anomaly
@@ -160,11 +128,4 @@ export function independentTypes(findings: ScoredFinding[]): string[] {
     picked.push(f.type);
   }
   return picked.sort();
-}
-
-/** Adds `value` to the list under `key` (in place: detectors group tens of thousands of findings). */
-export function append<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
 }

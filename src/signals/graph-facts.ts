@@ -13,7 +13,7 @@
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { sqlString } from "../store/duckdb.ts";
-import { append, rowsOf } from "./detector.ts";
+import { append, rowsOf } from "./kit.ts";
 
 export interface GraphFacts {
   /** Token -> the protocol that issues it. */

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { CkgError } from "../errors.ts";
-import type { IndexedNode } from "../search/name-index.ts";
+import type { IndexedNode } from "../entities/name-index.ts";
 import type { StateDb } from "../store/state-db.ts";
 import { SEVERITIES } from "./bands.ts";
 import { DETECTORS } from "./detectors/index.ts";

@@ -16,7 +16,7 @@
  * scan is idempotent. All of it is one transaction.
  */
 import type { StateDb } from "../store/state-db.ts";
-import { append } from "./detector.ts";
+import { append } from "./kit.ts";
 import type { Candidate } from "./score.ts";
 import type { Qualification, SignalRow } from "./store.ts";
 

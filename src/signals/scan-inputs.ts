@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
-import type { SnapshotManifest } from "../snapshot/manifest.ts";
+import type { SnapshotManifest } from "../store/manifest.ts";
 import { openDuck, sqlString } from "../store/duckdb.ts";
 import { KINDS, type Kind } from "../timeseries/kinds.ts";
 

@@ -7,7 +7,7 @@
  * algorithms never hold up requests.
  */
 import type { Logger } from "../log.ts";
-import { type SnapshotManifest, readManifest } from "../snapshot/manifest.ts";
+import { type SnapshotManifest, readManifest } from "../store/manifest.ts";
 import { type DataDir, currentSnapshotId, snapshotPath } from "../store/data-dir.ts";
 import type { StateDb } from "../store/state-db.ts";
 import type { Kind } from "../timeseries/kinds.ts";

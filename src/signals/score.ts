@@ -3,7 +3,7 @@
  * From a detector's finding to a scored candidate: band and score from the raw metric (with the
  * finding's cap or floor), screens (freshness, size floor), the evidence object, and URIs.
  */
-import { type Namespaces, entityUri, typeOfId } from "../graph/vocabulary.ts";
+import { type Namespaces, entityUri, typeOfId } from "../entities/vocabulary.ts";
 import { type Severity, SCORE_AT, SEVERITIES, bandOf, scoreOf, severityRank } from "./bands.ts";
 import type { Detector, Finding } from "./detector.ts";
 import { marked } from "./synthetic.ts";

@@ -12,11 +12,11 @@ import { generateSeries } from "../dataset/series/index.ts";
 import { startTimeseriesDbBuild } from "../timeseries/database.ts";
 import { type SearchIndexInfo, buildSearchIndex } from "../search/build-index.ts";
 import type { Embedder } from "../search/embedder.ts";
-import { namespaces } from "../graph/vocabulary.ts";
+import { namespaces } from "../entities/vocabulary.ts";
 import type { Logger } from "../log.ts";
 import { isAlive } from "../runtime.ts";
 import { type DataDir, clearStaleStaging, ensureDataDir, newSnapshotId, publishSnapshot, stagingPath } from "../store/data-dir.ts";
-import type { SnapshotManifest } from "./manifest.ts";
+import type { SnapshotManifest } from "../store/manifest.ts";
 import { writeSnapshot } from "./write.ts";
 
 export interface BuildOptions {

@@ -7,9 +7,9 @@
 import { z } from "zod";
 import { type Ontology, ontologyClassSchema, ontologyPredicateSchema } from "../graph/ontology.ts";
 import { defaultPrefixes } from "../graph/sparql.ts";
-import { ENTITY_TYPES, FOCUS_CATEGORIES, type Namespaces } from "../graph/vocabulary.ts";
+import { ENTITY_TYPES, FOCUS_CATEGORIES, type Namespaces } from "../entities/vocabulary.ts";
 import { KINDS, type Kind } from "../timeseries/kinds.ts";
-import { type SnapshotManifest, sourceSummarySchema } from "./manifest.ts";
+import { type SnapshotManifest, sourceSummarySchema } from "../store/manifest.ts";
 
 export const timeseriesTableSchema = z.object({
   name: z.string(),

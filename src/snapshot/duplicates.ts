@@ -15,9 +15,9 @@
  */
 import { join } from "node:path";
 import type { DuckDBInstance } from "@duckdb/node-api";
-import { normalizeName } from "../search/name-index.ts";
+import { normalizeName } from "../entities/name-index.ts";
 import { sqlString, withConnection } from "../store/duckdb.ts";
-import type { SnapshotManifest } from "./manifest.ts";
+import type { SnapshotManifest } from "../store/manifest.ts";
 
 export type DuplicateReason = "contract_address" | "chain_key" | "external_id" | "name_and_symbol";
 

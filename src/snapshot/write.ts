@@ -24,9 +24,9 @@ import {
   entityUri,
   predicateIri,
   type ClassName,
-} from "../graph/vocabulary.ts";
-import { normalizeName } from "../search/name-index.ts";
-import { MANIFEST_FILE, type SnapshotManifest } from "./manifest.ts";
+} from "../entities/vocabulary.ts";
+import { normalizeName } from "../entities/name-index.ts";
+import { MANIFEST_FILE, type SnapshotManifest } from "../store/manifest.ts";
 import { VERSION } from "../version.ts";
 import { GROUND_TRUTH_FILE, type SeriesResult } from "../dataset/series/index.ts";
 import type { SearchIndexInfo } from "../search/build-index.ts";

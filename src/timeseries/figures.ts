@@ -6,7 +6,7 @@
  * place: explore and insights say so (NO_SERIES_NOTE).
  */
 import { z } from "zod";
-import type { SnapshotManifest } from "../snapshot/manifest.ts";
+import type { SnapshotManifest } from "../store/manifest.ts";
 import { sqlString } from "../store/duckdb.ts";
 import { FIGURES, type Kind } from "./kinds.ts";
 import type { TimeseriesStore } from "./store.ts";

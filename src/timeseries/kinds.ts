@@ -8,7 +8,7 @@
  * (`https://ckg.example/id/token/usdc-usdc`). Metric columns are camelCase, as the providers name
  * them; quote them in SQL ("currentPrice").
  */
-import type { NodeType } from "../graph/vocabulary.ts";
+import type { NodeType } from "../entities/vocabulary.ts";
 
 export type ColumnType = "VARCHAR" | "DATE" | "DOUBLE" | "BIGINT" | "BOOLEAN";
 

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { type DuckDBConnection, type DuckDBInstance, DuckDBTypeId } from "@duckdb/node-api";
 import { z } from "zod";
 import { CkgError, isCkgError } from "../errors.ts";
-import type { SnapshotManifest } from "../snapshot/manifest.ts";
+import type { SnapshotManifest } from "../store/manifest.ts";
 import { openDuck } from "../store/duckdb.ts";
 import { CATALOG_VIEW } from "./kinds.ts";
 import { type CheckedQuery, checkQuery, sqlError } from "./sql-guard.ts";
@@ -70,7 +70,8 @@ export class TimeseriesStore {
   }
 
   /** Runs one user query: guarded, time-limited, row-capped. */
-  async query(sql: string, options: { timeoutMs: number; maxRows?: number }): Promise<SqlAnswer> {
+  /** Runs user SQL: its text (checked here) or what `check` returned for it. */
+  async query(sql: string | CheckedQuery, options: { timeoutMs: number; maxRows?: number }): Promise<SqlAnswer> {
     const maxRows = options.maxRows ?? MAX_SQL_ROWS;
     const connection = await this.acquire();
     let timedOut = false;
@@ -79,7 +80,7 @@ export class TimeseriesStore {
       connection.interrupt();
     }, options.timeoutMs);
     try {
-      const checked = await this.guard(connection, sql);
+      const checked = typeof sql === "string" ? await this.guard(connection, sql) : sql;
       // Streamed, and read only up to the row cap: the engine stops producing rows past it, and the
       // query runs as written (an outer LIMIT wrapper cost a point query 12% here).
       let reader = await connection.streamAndReadUntil(checked.sql, maxRows + 1);
@@ -120,10 +121,10 @@ export class TimeseriesStore {
   }
 
   /** Runs the guard alone (before a paid query is charged): throws the 4xx the query would get. */
-  async check(sql: string): Promise<void> {
+  async check(sql: string): Promise<CheckedQuery> {
     const connection = await this.acquire();
     try {
-      await this.guard(connection, sql);
+      return await this.guard(connection, sql);
     } catch (error) {
       throw isCkgError(error) ? error : engineError((error as Error).message);
     } finally {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { FOCUS_CATEGORIES } from "../../src/graph/vocabulary.ts";
+import { FOCUS_CATEGORIES } from "../../src/entities/vocabulary.ts";
 import { type Running, json, startServices } from "../support/fixture.ts";
 
 let run: Running;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { HTTP_STATUS } from "../../src/api/http-errors.ts";
-import { createApp } from "../../src/api/app.ts";
-import { pathParams } from "../../src/api/operation.ts";
-import { OPERATIONS } from "../../src/api/operations/index.ts";
+import { HTTP_STATUS } from "../../src/operations/error-status.ts";
+import { createServer } from "../../src/server/app.ts";
+import { pathParams } from "../../src/operations/operation.ts";
+import { OPERATIONS } from "../../src/operations/table/index.ts";
 import { ERROR_CODES } from "../../src/errors.ts";
 import { VERSION } from "../../src/version.ts";
 import { type Running, json, startServices } from "../support/fixture.ts";
@@ -17,7 +17,7 @@ describe("the operations table", () => {
   test("two operations with one name or one route fail at start, naming every offender", () => {
     const [sparql, search] = OPERATIONS;
     const table = [sparql, search, { ...sparql, path: "/api/sparql2" }, { ...search, name: "search_again" }];
-    expect(() => createApp(run.services, { baseUrl: "http://127.0.0.1:8402", operations: table })).toThrow(
+    expect(() => createServer(run.services, { baseUrl: "http://127.0.0.1:8402", operations: table })).toThrow(
       `Operations must be unique: name ${sparql.name} (2 operations); route ${search.method} ${search.path} (2 operations)`,
     );
   });
@@ -96,9 +96,10 @@ describe("OpenAPI and docs", () => {
     for (const op of OPERATIONS) {
       const entry = body.paths[op.path.replace(/:([a-z_]+)/g, "{$1}")][op.method.toLowerCase()];
       expect(entry.operationId).toBe(op.name);
-      expect(entry["x-price-usd"]).toBe(op.priceUsd);
+      // Payments are off here (no pay-to address): nothing is advertised as paid (test/payments for prices on).
+      expect(entry["x-price-usd"]).toBe(0);
       expect(entry.responses["200"].content["application/json"].schema).toBeDefined();
-      if (op.priceUsd > 0) expect(entry.responses["402"]).toBeDefined();
+      expect(entry.responses["402"]).toBeUndefined();
     }
     expect(body.paths["/api/changes"].get.parameters.map((p: any) => p.name).sort()).toEqual(
       ["cursor", "entity_uri", "limit", "operation", "since_hours", "summary"].sort(),
@@ -119,6 +120,7 @@ describe("OpenAPI and docs", () => {
   test("the docs page lists every operation", async () => {
     const html = await (await run.request("GET", "/docs")).text();
     for (const op of OPERATIONS) expect(html).toContain(`${op.method} ${op.path}`);
+    expect(html).not.toContain("per request (x402)");
   });
 
   test("every error code has an HTTP status", () => {

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { generateWorld } from "../../src/dataset/generate.ts";
 import { planScale } from "../../src/dataset/scale.ts";
 import { SYNTHETIC_SOURCE } from "../../src/dataset/synthetic/context.ts";
-import { ENTITY_TYPES } from "../../src/graph/vocabulary.ts";
+import { ENTITY_TYPES } from "../../src/entities/vocabulary.ts";
 import { silentLogger } from "../../src/log.ts";
 
 const asOf = new Date("2026-11-20T00:00:00Z");

@@ -8,12 +8,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { createApp } from "../../src/api/app.ts";
+import { createServer } from "../../src/server/app.ts";
 import { loadReferenceData } from "../../src/dataset/reference.ts";
 import { SYNTHETIC_SOURCE } from "../../src/dataset/synthetic/context.ts";
 import { silentLogger } from "../../src/log.ts";
-import { normalizeName } from "../../src/search/name-index.ts";
-import { Services } from "../../src/services.ts";
+import { normalizeName } from "../../src/entities/name-index.ts";
+import { Services } from "../../src/server/services.ts";
 import { SYNTHETIC_MARK } from "../../src/signals/synthetic.ts";
 import { openDuck, sqlString, withConnection } from "../../src/store/duckdb.ts";
 import { copyOf, defaultWorldDataDir, json, testConfig } from "../support/fixture.ts";
@@ -30,7 +30,7 @@ interface EntityRow {
 let root: string;
 let entities: EntityRow[];
 let services: Services;
-let app: ReturnType<typeof createApp>;
+let app: ReturnType<typeof createServer>;
 
 beforeAll(async () => {
   root = copyOf(await defaultWorldDataDir());
@@ -43,7 +43,7 @@ beforeAll(async () => {
   services = await Services.open(testConfig({ data_dir: root }), silentLogger);
   await services.start();
   await scan(root, services.state, manifest.as_of.slice(0, 10));
-  app = createApp(services, { baseUrl: "http://127.0.0.1:8402" });
+  app = createServer(services, { baseUrl: "http://127.0.0.1:8402" });
 });
 
 afterAll(async () => {

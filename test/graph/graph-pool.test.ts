@@ -58,17 +58,17 @@ describe("graph query time limit", () => {
 
 describe("while the graph loads", () => {
   test("graph routes answer 503 not_ready with Retry-After; other routes answer", async () => {
-    const { Services } = await import("../../src/services.ts");
+    const { Services } = await import("../../src/server/services.ts");
     const { silentLogger } = await import("../../src/log.ts");
     const { copyOfFixture, testConfig } = await import("../support/fixture.ts");
-    const { createApp } = await import("../../src/api/app.ts");
+    const { createServer } = await import("../../src/server/app.ts");
     const { currentSnapshotId, dataDir } = await import("../../src/store/data-dir.ts");
     const dir = await copyOfFixture();
     // The real graph process, started a second late so the loading window is wide enough to observe.
     const { selfCommand } = await import("../../src/runtime.ts");
     const delayed = ["sh", "-c", 'sleep 1; exec "$@"', "sh", ...selfCommand("__graph-worker")];
     const services = await Services.open(testConfig({ data_dir: dir }), silentLogger, { graphCommand: delayed });
-    const app = createApp(services, { baseUrl: "http://127.0.0.1" });
+    const app = createServer(services, { baseUrl: "http://127.0.0.1" });
     const call = (method: string, path: string, body?: unknown) =>
       app.handle(new Request(`http://127.0.0.1${path}`, { method, body: body ? JSON.stringify(body) : undefined })).then(json);
     try {

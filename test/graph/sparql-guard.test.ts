@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { oxigraph } from "../../src/graph/oxigraph.ts";
 import { prepareQuery } from "../../src/graph/sparql.ts";
 import { scanQuery } from "../../src/graph/sparql-guard.ts";
-import { namespaces } from "../../src/graph/vocabulary.ts";
+import { namespaces } from "../../src/entities/vocabulary.ts";
 
 const ns = namespaces();
 const store = new oxigraph.Store();

@@ -12,7 +12,7 @@ import { ingest } from "../../src/ingest/ingest.ts";
 import { RawStore } from "../../src/ingest/raw-store.ts";
 import type { Logger } from "../../src/log.ts";
 import { type DuplicateReport, findDuplicates } from "../../src/snapshot/duplicates.ts";
-import { readManifest } from "../../src/snapshot/manifest.ts";
+import { readManifest } from "../../src/store/manifest.ts";
 import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
 import { openDuck, sqlString, withConnection } from "../../src/store/duckdb.ts";
 import { tempDir } from "../support/temp-dirs.ts";

@@ -9,7 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { OPERATIONS } from "../../src/api/operations/index.ts";
+import { OPERATIONS } from "../../src/operations/table/index.ts";
 import { allowedHosts } from "../../src/mcp/origin.ts";
 import { selfCommand } from "../../src/runtime.ts";
 import { type Running, copyOfFixture, startServices } from "../support/fixture.ts";

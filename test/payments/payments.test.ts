@@ -15,11 +15,12 @@ import { wrapFetchWithPayment } from "@x402/fetch";
 import { http, createPublicClient, createTestClient, parseEther, toHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { baseSepolia } from "viem/chains";
-import { createApp } from "../../src/api/app.ts";
-import { OPERATIONS } from "../../src/api/operations/index.ts";
+import { createServer } from "../../src/server/app.ts";
+import { OPERATIONS } from "../../src/operations/table/index.ts";
 import { silentLogger } from "../../src/log.ts";
 import { PaymentGate } from "../../src/payments/gate.ts";
-import { Services } from "../../src/services.ts";
+import { PriceList } from "../../src/payments/prices.ts";
+import { Services } from "../../src/server/services.ts";
 import { type LocalChain, PAYER_KEY, PAY_TO, SETTLER_KEY, USDC, startChain } from "../support/chain.ts";
 import { copyOfFixture, testConfig } from "../support/fixture.ts";
 import { scan, snapshotOf } from "../signals/support.ts";
@@ -30,14 +31,15 @@ let chain: LocalChain;
 let dir: string;
 let keyFile: string;
 let services: Services;
-let app: ReturnType<typeof createApp>;
+let app: ReturnType<typeof createServer>;
 const payer = privateKeyToAccount(PAYER_KEY);
 
 async function startApp(): Promise<void> {
-  const config = testConfig({ data_dir: dir, pay_to: PAY_TO, network: "eip155:84532", rpc_url: chain.rpcUrl, settlement_key_file: keyFile });
+  // One price overridden (CKG_PRICES): the gate, OpenAPI, the docs page and MCP must all say the same.
+  const config = testConfig({ data_dir: dir, pay_to: PAY_TO, network: "eip155:84532", rpc_url: chain.rpcUrl, settlement_key_file: keyFile, prices: "timeseries=0.15" });
   services = await Services.open(config, silentLogger);
   await services.start();
-  app = createApp(services, { baseUrl: BASE });
+  app = createServer(services, { baseUrl: BASE });
 }
 
 const send = (input: string | URL | Request, init?: RequestInit) => app.handle(new Request(input as string, init));
@@ -115,7 +117,8 @@ describe("paid routes", () => {
     expect(await unpaid.json()).toEqual(header);
     expect(header.x402Version).toBe(2);
     const accept = header.accepts[0]!;
-    expect(accept).toMatchObject({ scheme: "exact", network: "eip155:84532", payTo: PAY_TO, amount: String(Math.round(op.priceUsd * 1e6)) });
+    const price = name === "timeseries" ? 0.15 : op.priceUsd;
+    expect(accept).toMatchObject({ scheme: "exact", network: "eip155:84532", payTo: PAY_TO, amount: String(Math.round(price * 1e6)) });
     expect(accept.asset.toLowerCase()).toBe(USDC.toLowerCase());
 
     const before = await chain.balanceOf(PAY_TO);
@@ -125,6 +128,30 @@ describe("paid routes", () => {
     expect(receipt.success).toBe(true);
     expect(receipt.transaction).toMatch(/^0x[0-9a-f]{64}$/);
     expect((await chain.balanceOf(PAY_TO)) - before).toBe(BigInt(accept.amount));
+  });
+
+  test("one price list: OpenAPI, the docs page and the MCP tools show what the gate charges", async () => {
+    const prices = PriceList.forConfig(OPERATIONS, services.config);
+    const openapi = (await (await send(`${BASE}/openapi.json`)).json()) as any;
+    const docs = await (await send(`${BASE}/docs`)).text();
+    const tools = (await (
+      await send(`${BASE}/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+      })
+    ).json()) as { result: { tools: { name: string; description: string }[] } };
+    for (const op of OPERATIONS) {
+      const price = prices.of(op.name);
+      expect(price).toBe(op.name === "timeseries" ? 0.15 : op.priceUsd);
+      const entry = openapi.paths[op.path.replace(/:([a-z_]+)/g, "{$1}")][op.method.toLowerCase()];
+      expect(entry["x-price-usd"], op.name).toBe(price);
+      expect(entry.responses["402"] !== undefined, op.name).toBe(price > 0);
+      const section = docs.slice(docs.indexOf(`<section id="${op.name}">`));
+      expect(section.slice(0, section.indexOf("</section>"))).toContain(price > 0 ? `$${price.toFixed(2)} per request (x402)` : "free");
+      const tool = tools.result.tools.find((t) => t.name === op.name)!;
+      expect(tool.description).toContain(price > 0 ? `Costs ${price.toFixed(2)} USD per call` : "Free.");
+    }
   });
 
   test("free routes never ask for payment", async () => {
@@ -267,7 +294,7 @@ describe("failures never charge for nothing", () => {
     expect(paid.status).toBe(200);
     // As if the settlement had timed out: the ledger says unknown; the chain says it happened.
     services.state.query("UPDATE payments SET state = 'unknown' WHERE state = 'settled'").run();
-    const gate = new PaymentGate(services.config, OPERATIONS, services.state, silentLogger);
+    const gate = new PaymentGate(services.config, PriceList.forConfig(OPERATIONS, services.config), services.state, silentLogger);
     expect(await gate.reconcile()).toBeGreaterThan(0);
     expect(services.state.query("SELECT count(*) AS n FROM payments WHERE state = 'unknown'").get()).toEqual({ n: 0 });
     gate.close();

@@ -6,12 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { createApp } from "../../src/api/app.ts";
+import { createServer } from "../../src/server/app.ts";
 import { silentLogger } from "../../src/log.ts";
 import { selfCommand } from "../../src/runtime.ts";
 import { OnnxEmbedder } from "../../src/search/onnx-embedder.ts";
-import { Services } from "../../src/services.ts";
-import { readManifest } from "../../src/snapshot/manifest.ts";
+import { Services } from "../../src/server/services.ts";
+import { readManifest } from "../../src/store/manifest.ts";
 import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
 import { FIXTURE_SCALE, json, testConfig } from "../support/fixture.ts";
 import { type FakeEmbeddingsApi, TOY_DIMS, startFakeEmbeddingsApi, toyEmbedding, writeToyOnnxModel } from "../support/toy-embeddings.ts";
@@ -33,7 +33,7 @@ async function build(dir: string, embedder: string, env: Record<string, string> 
 async function serve(dir: string, overrides: Parameters<typeof testConfig>[0] = {}) {
   const services = await Services.open(testConfig({ data_dir: dir, ...overrides }), silentLogger);
   await services.start();
-  const app = createApp(services, { baseUrl: "http://127.0.0.1:8402" });
+  const app = createServer(services, { baseUrl: "http://127.0.0.1:8402" });
   const post = (path: string, body: unknown) =>
     app.handle(new Request(`http://127.0.0.1:8402${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).then(json);
   return { services, post };

@@ -11,8 +11,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DuckDBInstance } from "@duckdb/node-api";
 import { z } from "zod";
-import { ENTITY_TYPES } from "../../src/graph/vocabulary.ts";
-import { normalizeName } from "../../src/search/name-index.ts";
+import { ENTITY_TYPES } from "../../src/entities/vocabulary.ts";
+import { normalizeName } from "../../src/entities/name-index.ts";
 import type { SearchAnswer } from "../../src/search/search.ts";
 import { sqlString, withConnection } from "../../src/store/duckdb.ts";
 

@@ -6,10 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
-import { createApp } from "../../src/api/app.ts";
+import { createServer } from "../../src/server/app.ts";
 import { silentLogger } from "../../src/log.ts";
 import type { SearchAnswer } from "../../src/search/search.ts";
-import { Services } from "../../src/services.ts";
+import { Services } from "../../src/server/services.ts";
 import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
 import { copyOf, defaultWorldDataDir, testConfig } from "../support/fixture.ts";
 import { type Quality, judge, labelledQueries, scoreQuery, summarize } from "./labelled-set.ts";
@@ -47,14 +47,14 @@ let real: RealNameQuality;
 /** Real-name queries whose expected entity is not in the default data (none may be). */
 let realUnresolved: string[];
 let post: (body: unknown) => Promise<SearchAnswer>;
-let app: ReturnType<typeof createApp>;
+let app: ReturnType<typeof createServer>;
 
 beforeAll(async () => {
   root = copyOf(await defaultWorldDataDir());
   const built = { path: snapshotPath(dataDir(root), currentSnapshotId(dataDir(root))!) };
   services = await Services.open(testConfig({ data_dir: root }), silentLogger);
   await services.start();
-  app = createApp(services, { baseUrl: "http://127.0.0.1:8402" });
+  app = createServer(services, { baseUrl: "http://127.0.0.1:8402" });
   post = async (body) => {
     const response = await app.handle(
       new Request("http://127.0.0.1:8402/api/search", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),

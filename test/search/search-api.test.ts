@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ENTITY_TYPES } from "../../src/graph/vocabulary.ts";
+import { ENTITY_TYPES } from "../../src/entities/vocabulary.ts";
 import { type Running, json, startServices } from "../support/fixture.ts";
 
 let run: Running;

@@ -7,7 +7,7 @@ import { SCORE_AT, type Bands, bandOf, scoreOf } from "../../src/signals/bands.t
 import type { Finding } from "../../src/signals/detector.ts";
 import { DETECTORS } from "../../src/signals/detectors/index.ts";
 import { scoreFinding } from "../../src/signals/score.ts";
-import { namespaces } from "../../src/graph/vocabulary.ts";
+import { namespaces } from "../../src/entities/vocabulary.ts";
 
 const finding = (value: number): Finding => ({
   entities: ["token/x"],

@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
-import { entityUri, typeOfId } from "../../src/graph/vocabulary.ts";
-import { addDays } from "../../src/signals/detector.ts";
+import { entityUri, typeOfId } from "../../src/entities/vocabulary.ts";
+import { addDays } from "../../src/time.ts";
 import { DETECTORS } from "../../src/signals/detectors/index.ts";
 import { evidenceSchema } from "../../src/signals/evidence.ts";
 import type { ScanReport } from "../../src/signals/scan.ts";

@@ -3,7 +3,7 @@
  * errors in the documented shape, the free overview and catalog, entity insights and the batch.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { addDays } from "../../src/signals/detector.ts";
+import { addDays } from "../../src/time.ts";
 import { DETECTORS } from "../../src/signals/detectors/index.ts";
 import { SYNTHETIC_MARK } from "../../src/signals/synthetic.ts";
 import { type Running, json, startServices } from "../support/fixture.ts";

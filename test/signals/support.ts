@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { silentLogger } from "../../src/log.ts";
 import { OfflineNarrator, type Narrator } from "../../src/signals/narratives.ts";
 import { type ScanReport, runScan } from "../../src/signals/scan.ts";
-import { readManifest } from "../../src/snapshot/manifest.ts";
+import { readManifest } from "../../src/store/manifest.ts";
 import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
 import type { StateDb } from "../../src/store/state-db.ts";
 import type { GroundTruth } from "../../src/dataset/series/index.ts";

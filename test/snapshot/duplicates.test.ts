@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import type { SnapshotManifest } from "../../src/snapshot/manifest.ts";
+import type { SnapshotManifest } from "../../src/store/manifest.ts";
 import { findDuplicates } from "../../src/snapshot/duplicates.ts";
-import { readManifest } from "../../src/snapshot/manifest.ts";
+import { readManifest } from "../../src/store/manifest.ts";
 import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
 import { openDuck, sqlString, withConnection } from "../../src/store/duckdb.ts";
 import { selfCommand } from "../../src/runtime.ts";

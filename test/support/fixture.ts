@@ -5,10 +5,10 @@
  */
 import { cpSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { createApp } from "../../src/api/app.ts";
+import { createServer } from "../../src/server/app.ts";
 import { type Config, loadConfig } from "../../src/config/config.ts";
 import { silentLogger } from "../../src/log.ts";
-import { Services } from "../../src/services.ts";
+import { Services } from "../../src/server/services.ts";
 import { buildSnapshot } from "../../src/snapshot/build.ts";
 import { dataDir } from "../../src/store/data-dir.ts";
 import { tempDir } from "./temp-dirs.ts";
@@ -78,7 +78,7 @@ export function testConfig(overrides: Partial<Record<keyof Config, string | numb
 
 export interface Running {
   services: Services;
-  app: ReturnType<typeof createApp>;
+  app: ReturnType<typeof createServer>;
   dir: string;
   /** app.handle with a JSON body helper. */
   request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
@@ -91,7 +91,7 @@ export async function startServices(overrides: Parameters<typeof testConfig>[0] 
   const config = testConfig({ data_dir: dir, ...overrides });
   const services = await Services.open(config, silentLogger);
   await services.start();
-  const app = createApp(services, { baseUrl: "http://127.0.0.1:8402" });
+  const app = createServer(services, { baseUrl: "http://127.0.0.1:8402" });
   return {
     services,
     app,

@@ -5,7 +5,7 @@
  * over the seven days before the world's as-of time. Reference entities are the baseline and have
  * no history. Later ingests append real differences to the same log.
  */
-import { type NodeType, fieldName } from "../../graph/vocabulary.ts";
+import { type NodeType, fieldName } from "../../entities/vocabulary.ts";
 import type { GenContext } from "./context.ts";
 import { isoSeconds } from "../../time.ts";
 

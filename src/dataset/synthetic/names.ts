@@ -7,7 +7,7 @@
  * so a reader (or search) cannot mistake made-up figures for a real token's or chain's.
  */
 import { Faker, en } from "@faker-js/faker";
-import { normalizeName } from "../../search/name-index.ts";
+import { normalizeName } from "../../entities/name-index.ts";
 import type { ReferenceData } from "../reference.ts";
 import type { Rng } from "../rng.ts";
 import type { World } from "../world.ts";

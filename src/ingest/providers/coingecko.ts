@@ -22,7 +22,7 @@
  * of the range each was asked for; a day's market snapshot supplies the supply figures a chart lacks.
  */
 import { z } from "zod";
-import type { ClassName } from "../../graph/vocabulary.ts";
+import type { ClassName } from "../../entities/vocabulary.ts";
 import type { Connector, FetchContext } from "../connector.ts";
 import { fetchOnce, zodIssue } from "../connector.ts";
 import { ProviderError } from "../http.ts";

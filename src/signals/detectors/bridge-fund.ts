@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { defineDetector, round } from "../detector.ts";
+import { defineDetector } from "../detector.ts";
+import { round } from "../kit.ts";
 import { betweenness, communities, investmentGraph } from "../networks.ts";
 import { lowerBound } from "../../sorted.ts";
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { addDays, defineDetector, round, rowsOf, usd } from "../detector.ts";
+import { defineDetector } from "../detector.ts";
+import { addDays, point, round, rowsOf, usd } from "../kit.ts";
 
 /** Fees growing faster than the capital behind them: the same TVL earns more. */
 export default defineDetector({
@@ -32,8 +33,8 @@ export default defineDetector({
         lastDataDate: r.last,
         size: r.fees,
         dataPoints: [
-          { table: r.src, entity: r.id, date: null, column: "feesUsd growth", value: round(r.fg * 100, 2) },
-          { table: r.src, entity: r.id, date: null, column: "tvlUsd growth", value: round(r.tg * 100, 2) },
+          point(r, "feesUsd growth", round(r.fg * 100, 2)),
+          point(r, "tvlUsd growth", round(r.tg * 100, 2)),
         ],
         summary: `${ctx.graph.name(r.id)}: fees grew ${(r.fg * 100).toFixed(1)}% on the month before while TVL moved ${(r.tg * 100).toFixed(1)}% (now ${usd(r.fees)} a day on ${usd(r.tvl)}).`,
         details: { fees_growth_pct: round(r.fg * 100, 2), tvl_growth_pct: round(r.tg * 100, 2), fees_7d_mean_usd: round(r.fees), tvl_usd: round(r.tvl) },

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { addDays, append, defineDetector, round, rowsOf, usd } from "../detector.ts";
+import { defineDetector } from "../detector.ts";
+import { addDays, append, round, rowsOf, usd } from "../kit.ts";
 import { sharedInvestorPairs } from "../graph-facts.ts";
 
 /**

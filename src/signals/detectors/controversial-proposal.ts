@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { addDays, defineDetector, round } from "../detector.ts";
+import { defineDetector } from "../detector.ts";
+import { addDays, point, round } from "../kit.ts";
 import { closedProposals } from "./proposals.ts";
 
 /** Proposals that passed in the last 30 days by a thin margin. */
@@ -20,8 +21,8 @@ export default defineDetector({
       window: { from: addDays(ctx.asOf, -29), to: ctx.asOf },
       lastDataDate: r.closed,
       dataPoints: [
-        { table: r.src, entity: r.proposal, date: r.closed, column: "votesFor", value: round(r.for, 2) },
-        { table: r.src, entity: r.proposal, date: r.closed, column: "votesAgainst", value: round(r.against, 2) },
+        point({ src: r.src, id: r.proposal }, "votesFor", round(r.for, 2), r.closed),
+        point({ src: r.src, id: r.proposal }, "votesAgainst", round(r.against, 2), r.closed),
       ],
       summary: `${ctx.graph.name(r.proposal)} (${ctx.graph.name(r.org)}) passed on ${r.closed} by a ${(r.margin * 100).toFixed(1)}% margin.`,
       details: { closed_on: r.closed, votes_for: round(r.for, 2), votes_against: round(r.against, 2), turnout_pct: round(r.turnout * 100, 4) },

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { typeOfId } from "../../graph/vocabulary.ts";
-import { append, defineDetector, independentTypes } from "../detector.ts";
+import { typeOfId } from "../../entities/vocabulary.ts";
+import { defineDetector, independentTypes } from "../detector.ts";
+import { append } from "../kit.ts";
 
 /** Entities on which three or more detector types fire in the same scan (screened findings only). */
 export default defineDetector({

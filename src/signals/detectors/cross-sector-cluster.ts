@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { append, defineDetector } from "../detector.ts";
+import { defineDetector } from "../detector.ts";
+import { append } from "../kit.ts";
 import { coInvestmentGraph, communities } from "../networks.ts";
 
 /**

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { defineDetector, round, rowsOf, usd } from "../detector.ts";
+import { defineDetector } from "../detector.ts";
+import { point, round, rowsOf, usd } from "../kit.ts";
 
 /** Borrowing against a governance debt ceiling: near the cap, new borrowing stops. */
 export default defineDetector({
@@ -27,8 +28,8 @@ export default defineDetector({
         lastDataDate: r.last,
         size: r.supply,
         dataPoints: [
-          { table: r.src, entity: r.id, date: r.last, column: "totalBorrowUsd", value: round(r.borrow) },
-          { table: r.src, entity: r.id, date: r.last, column: "debtCeilingUsd", value: round(r.ceiling) },
+          point(r, "totalBorrowUsd", round(r.borrow), r.last),
+          point(r, "debtCeilingUsd", round(r.ceiling), r.last),
         ],
         summary: `${ctx.graph.name(r.id)}: ${usd(r.borrow)} borrowed is ${use.toFixed(1)}% of its ${usd(r.ceiling)} debt ceiling.`,
         details: { total_borrow_usd: round(r.borrow), debt_ceiling_usd: round(r.ceiling), headroom_usd: round(r.ceiling - r.borrow), protocol_id: r.protocol, asset_id: r.asset },

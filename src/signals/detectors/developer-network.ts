@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { defineDetector, rowsOf, usd } from "../detector.ts";
+import { defineDetector } from "../detector.ts";
+import { rowsOf, usd } from "../kit.ts";
 import { invert, pairsSharing } from "../graph-facts.ts";
 import { sqlString } from "../../store/duckdb.ts";
 

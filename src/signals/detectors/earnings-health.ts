@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { addDays, defineDetector, round, rowsOf, usd } from "../detector.ts";
+import { defineDetector } from "../detector.ts";
+import { addDays, point, round, rowsOf, usd } from "../kit.ts";
 
 /** Protocols losing money (incentives above revenue), and whether the loss deepens or eases. */
 export default defineDetector({
@@ -33,8 +34,8 @@ export default defineDetector({
         window: { from: addDays(ctx.asOf, -59), to: ctx.asOf },
         lastDataDate: r.last,
         dataPoints: [
-          { table: r.src, entity: r.id, date: null, column: "mean earningsUsd D-29..D", value: round(-r.loss) },
-          { table: r.src, entity: r.id, date: null, column: "mean earningsUsd D-59..D-30", value: round(-before) },
+          point(r, "mean earningsUsd D-29..D", round(-r.loss)),
+          point(r, "mean earningsUsd D-59..D-30", round(-before)),
         ],
         summary: `${ctx.graph.name(r.id)} lost ${usd(r.loss)} a day over the last 30 days (${usd(before)} a day the 30 days before: ${trend}).`,
         details: { trend: trend as "worsening" | "improving" | "steady", daily_loss_prior_30d_usd: round(before) },

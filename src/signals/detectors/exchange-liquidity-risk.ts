@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { defineDetector, round, rowsOf, usd } from "../detector.ts";
+import { defineDetector } from "../detector.ts";
+import { point, round, rowsOf, usd } from "../kit.ts";
 
 /**
  * Thin listings: few exchanges and wide spreads. The raw metric adds both, so that two exchanges
@@ -35,8 +36,8 @@ export default defineDetector({
         lastDataDate: r.last,
         size: r.cap ?? 0,
         dataPoints: [
-          { table: r.src, entity: r.id, date: r.last, column: "exchanges", value: r.n },
-          { table: r.src, entity: r.id, date: r.last, column: "max spreadPct", value: round(r.spread, 4) },
+          point(r, "exchanges", r.n, r.last),
+          point(r, "max spreadPct", round(r.spread, 4), r.last),
         ],
         summary: `${ctx.graph.name(r.id)} trades on ${r.n} exchange${r.n === 1 ? "" : "s"} with spreads up to ${r.spread.toFixed(2)}% (${usd(r.volume)} daily volume).`,
         details: { exchanges: r.n, widest_spread_pct: round(r.spread, 4), exchange_ids: r.ids, volume_usd: round(r.volume), market_cap_usd: r.cap === null ? null : round(r.cap) },

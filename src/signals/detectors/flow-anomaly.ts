@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { addDays, defineDetector, round, rowsOf, usd } from "../detector.ts";
+import { defineDetector } from "../detector.ts";
+import { addDays, point, round, rowsOf, usd } from "../kit.ts";
 
 /**
  * A token's insider flow on the as-of day against the 30 days before (days without flow count as
@@ -38,9 +39,9 @@ export default defineDetector({
         window: { from: addDays(ctx.asOf, -30), to: ctx.asOf },
         lastDataDate: ctx.asOf,
         dataPoints: [
-          { table: r.src, entity: r.id, date: ctx.asOf, column: "netFlowUsd (sum of wallets)", value: round(r.flow) },
-          { table: r.src, entity: r.id, date: null, column: "mean netFlowUsd D-30..D-1", value: round(r.mean) },
-          { table: r.src, entity: r.id, date: null, column: "sd netFlowUsd D-30..D-1", value: round(r.sd) },
+          point(r, "netFlowUsd (sum of wallets)", round(r.flow), ctx.asOf),
+          point(r, "mean netFlowUsd D-30..D-1", round(r.mean)),
+          point(r, "sd netFlowUsd D-30..D-1", round(r.sd)),
         ],
         summary: `Insiders of ${ctx.graph.name(r.id)} moved ${usd(r.flow)} on ${ctx.asOf}, ${Math.abs(z).toFixed(1)} standard deviations ${z > 0 ? "above" : "below"} their 30-day mean of ${usd(r.mean)}.`,
         details: { flow_usd: round(r.flow), baseline_mean_usd: round(r.mean), baseline_sd_usd: round(r.sd), baseline_active_days: r.active },

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { addDays, defineDetector, round } from "../detector.ts";
+import { defineDetector } from "../detector.ts";
+import { addDays, point, round } from "../kit.ts";
 import { closedProposals } from "./proposals.ts";
 
 /** Proposals that closed in the last 30 days with almost nobody voting. */
@@ -20,8 +21,8 @@ export default defineDetector({
       window: { from: addDays(ctx.asOf, -29), to: ctx.asOf },
       lastDataDate: r.closed,
       dataPoints: [
-        { table: r.src, entity: r.proposal, date: r.closed, column: "turnout", value: round(r.turnout, 6) },
-        { table: r.src, entity: r.proposal, date: r.closed, column: "status", value: r.status },
+        point({ src: r.src, id: r.proposal }, "turnout", round(r.turnout, 6), r.closed),
+        point({ src: r.src, id: r.proposal }, "status", r.status, r.closed),
       ],
       summary: `${ctx.graph.name(r.proposal)} (${ctx.graph.name(r.org)}) ${r.status} on ${r.closed} with ${(r.turnout * 100).toFixed(2)}% turnout.`,
       details: { proposal_status: r.status, closed_on: r.closed, votes_cast: round(r.votes, 2), margin_pct: round(r.margin * 100, 2) },

@@ -33,7 +33,7 @@ import whaleCrossProtocol from "./whale-cross-protocol.ts";
 import yieldAnomaly from "./yield-anomaly.ts";
 import yieldSustainability from "./yield-sustainability.ts";
 
-export const DETECTORS: readonly Detector[] = [
+export const DETECTORS = [
   insiderAccumulation,
   whaleCrossProtocol,
   sectorRotation,
@@ -62,7 +62,7 @@ export const DETECTORS: readonly Detector[] = [
   exchangeLiquidityRisk,
   convergenceAlert,
   narrativeSynthesis,
-] as Detector[];
+] as const satisfies readonly Detector[];
 
 export const SIGNAL_TYPES: readonly string[] = DETECTORS.map((d) => d.slug);
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { addDays, defineDetector, round, rowsOf, usd } from "../detector.ts";
+import { defineDetector } from "../detector.ts";
+import { addDays, point, round, rowsOf, usd } from "../kit.ts";
 
 /** Net buying or selling by a token's insiders over 30 days; high needs the flow to go one way. */
 export default defineDetector({
@@ -36,7 +37,7 @@ export default defineDetector({
         cap: skew >= 0.6 ? undefined : { severity: "moderate" as const, reason: `flows are mixed (skew ${skew.toFixed(2)}, 0.6 needed for high)` },
         window: { from: addDays(ctx.asOf, -29), to: ctx.asOf },
         lastDataDate: r.last,
-        dataPoints: r.top.map((t) => ({ table: r.src, entity: r.id, date: null, column: `netFlowUsd of ${t.wallet} D-29..D`, value: round(t.net) })),
+        dataPoints: r.top.map((t) => point(r, `netFlowUsd of ${t.wallet} D-29..D`, round(t.net))),
         summary: `Insiders of ${ctx.graph.name(r.id)} were net ${buying ? "buyers" : "sellers"} of ${usd(Math.abs(r.net))} over 30 days across ${r.n} wallet${r.n === 1 ? "" : "s"} (skew ${skew.toFixed(2)}).`,
         details: {
           direction: buying ? ("buying" as const) : ("selling" as const),

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { typeOfId } from "../../graph/vocabulary.ts";
-import { append, defineDetector, independentTypes, round, type ScanContext, type ScoredFinding } from "../detector.ts";
+import { typeOfId } from "../../entities/vocabulary.ts";
+import { defineDetector, independentTypes, type ScanContext, type ScoredFinding } from "../detector.ts";
+import { append, round } from "../kit.ts";
 import { ACTIONABILITY, type Actionability, type Brief } from "../narratives.ts";
 import { marked } from "../synthetic.ts";
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { defineDetector, round, rowsOf } from "../detector.ts";
+import { defineDetector } from "../detector.ts";
+import { point, round, rowsOf } from "../kit.ts";
 
 /** The five largest holders' share of a token's supply: who can swing a vote or the market. */
 export default defineDetector({
@@ -25,7 +26,7 @@ export default defineDetector({
       value: round(r.top5 * 100, 4),
       window: { from: r.last, to: r.last },
       lastDataDate: r.last,
-      dataPoints: r.holders.map((h) => ({ table: r.src, entity: r.id, date: r.last, column: `shareOfSupply rank ${h.rank}`, value: round(h.share, 6) })),
+      dataPoints: r.holders.map((h) => point(r, `shareOfSupply rank ${h.rank}`, round(h.share, 6), r.last)),
       summary: `The five largest holders of ${ctx.graph.name(r.id)} own ${(r.top5 * 100).toFixed(1)}% of its supply.`,
       details: { holders: r.holders.map((h) => ({ rank: h.rank, wallet: h.wallet, holder_id: h.holder_id, share_pct: round(h.share * 100, 3) })) },
     }));

@@ -3,7 +3,8 @@
  * Proposals that closed in the 30 days up to the as-of date, with their final tally: shared by the
  * two governance detectors (not a detector itself).
  */
-import { type ScanContext, rowsOf } from "../detector.ts";
+import { type ScanContext } from "../detector.ts";
+import { rowsOf } from "../kit.ts";
 
 export interface ClosedProposal {
   proposal: string;

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { addDays, defineDetector, round, rowsOf, usd } from "../detector.ts";
+import { defineDetector } from "../detector.ts";
+import { addDays, point, round, rowsOf, usd } from "../kit.ts";
 
 /** Revenue of the last 30 days against the 90 days before; high needs a strong trend before the jump. */
 export default defineDetector({
@@ -40,8 +41,8 @@ export default defineDetector({
         lastDataDate: r.last,
         size: r.prior,
         dataPoints: [
-          { table: r.src, entity: r.id, date: null, column: "mean revenueUsd D-29..D", value: round(r.recent) },
-          { table: r.src, entity: r.id, date: null, column: "mean revenueUsd D-119..D-30", value: round(r.prior) },
+          point(r, "mean revenueUsd D-29..D", round(r.recent)),
+          point(r, "mean revenueUsd D-119..D-30", round(r.prior)),
         ],
         summary: `${ctx.graph.name(r.id)}: revenue averaged ${usd(r.recent)} a day over 30 days, ${growth.toFixed(0)}% above the ${usd(r.prior)} of the 90 days before (prior trend ${trend.toFixed(0)}%).`,
         details: { revenue_30d_mean_usd: round(r.recent), revenue_prior_90d_mean_usd: round(r.prior), prior_trend_pct: round(trend, 2) },

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { addDays, defineDetector, round, rowsOf, usd } from "../detector.ts";
+import { defineDetector } from "../detector.ts";
+import { addDays, round, rowsOf, usd } from "../kit.ts";
 
 /** Insider flows summed by sector (the category of each token's issuing protocol). */
 export default defineDetector({

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { defineDetector, round, rowsOf } from "../detector.ts";
+import { defineDetector } from "../detector.ts";
+import { point, round, rowsOf } from "../kit.ts";
 
 /** The largest holder's balance against four weeks earlier: the best-informed wallet moving. */
 export default defineDetector({
@@ -29,8 +30,8 @@ export default defineDetector({
         window: { from: r.d0, to: r.d },
         lastDataDate: r.d,
         dataPoints: [
-          { table: r.src, entity: r.id, date: r.d0, column: `balance of ${r.wallet}`, value: round(r.before, 4) },
-          { table: r.src, entity: r.id, date: r.d, column: `balance of ${r.wallet}`, value: round(r.now, 4) },
+          point(r, `balance of ${r.wallet}`, round(r.before, 4), r.d0),
+          point(r, `balance of ${r.wallet}`, round(r.now, 4), r.d),
         ],
         summary: `The largest holder of ${ctx.graph.name(r.id)}${r.holder ? ` (${ctx.graph.name(r.holder)})` : ""} ${change > 0 ? "added" : "cut"} ${Math.abs(change).toFixed(1)}% of its balance in four weeks.`,
         details: { wallet: r.wallet, holder_id: r.holder, direction: change > 0 ? ("accumulating" as const) : ("distributing" as const), balance: round(r.now, 4), balance_before: round(r.before, 4) },

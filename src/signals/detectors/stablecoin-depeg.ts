@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { defineDetector, round, rowsOf, usd } from "../detector.ts";
+import { defineDetector } from "../detector.ts";
+import { point, round, rowsOf, usd } from "../kit.ts";
 
 /**
  * Price off its peg on the as-of day. USD stablecoins are measured against 1; others against their
@@ -34,8 +35,8 @@ export default defineDetector({
         lastDataDate: r.last,
         size: r.circ,
         dataPoints: [
-          { table: r.src, entity: r.id, date: r.last, column: "price", value: round(r.price, 6) },
-          { table: r.src, entity: r.id, date: r.last, column: "circulatingUsd", value: round(r.circ) },
+          point(r, "price", round(r.price, 6), r.last),
+          point(r, "circulatingUsd", round(r.circ), r.last),
         ],
         summary: `${ctx.graph.name(r.id)} trades at ${r.price.toFixed(4)}, ${dev.toFixed(2)}% ${below ? "below" : "above"} its ${r.currency ?? "USD"} peg of ${r.peg.toFixed(4)}, with ${usd(r.circ)} circulating.`,
         details: { price: round(r.price, 6), peg: round(r.peg, 6), peg_currency: r.currency, direction: below ? ("below" as const) : ("above" as const), circulating_usd: round(r.circ) },

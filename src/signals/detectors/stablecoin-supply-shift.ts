@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { addDays, defineDetector, round, rowsOf, usd } from "../detector.ts";
+import { defineDetector } from "../detector.ts";
+import { addDays, point, round, rowsOf, usd } from "../kit.ts";
 
 /** Week-over-week change of a stablecoin's circulating supply: large mints or redemptions. */
 export default defineDetector({
@@ -27,8 +28,8 @@ export default defineDetector({
         lastDataDate: r.last,
         size: Math.max(r.now, r.before),
         dataPoints: [
-          { table: r.src, entity: r.id, date: addDays(ctx.asOf, -7), column: "circulatingUsd", value: round(r.before) },
-          { table: r.src, entity: r.id, date: r.last, column: "circulatingUsd", value: round(r.now) },
+          point(r, "circulatingUsd", round(r.before), addDays(ctx.asOf, -7)),
+          point(r, "circulatingUsd", round(r.now), r.last),
         ],
         summary: `${ctx.graph.name(r.id)}: circulating supply ${change > 0 ? "grew" : "shrank"} ${Math.abs(change).toFixed(1)}% in a week, from ${usd(r.before)} to ${usd(r.now)}.`,
         details: { direction: change > 0 ? ("mint" as const) : ("redemption" as const), circulating_usd: round(r.now), circulating_usd_week_before: round(r.before) },

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { defineDetector, round, rowsOf, usd } from "../detector.ts";
+import { defineDetector } from "../detector.ts";
+import { point, round, rowsOf, usd } from "../kit.ts";
 
 /** Treasuries held mostly in their own token, and how long their other reserves last. */
 export default defineDetector({
@@ -35,9 +36,9 @@ export default defineDetector({
         lastDataDate: r.last,
         size: r.total,
         dataPoints: [
-          { table: r.src, entity: r.id, date: r.last, column: "ownTokenShare", value: round(r.share, 6) },
-          { table: r.src, entity: r.id, date: r.last, column: "totalUsd", value: round(r.total) },
-          { table: r.src, entity: r.id, date: r.last, column: "monthlyExpensesUsd", value: r.monthly === null ? null : round(r.monthly) },
+          point(r, "ownTokenShare", round(r.share, 6), r.last),
+          point(r, "totalUsd", round(r.total), r.last),
+          point(r, "monthlyExpensesUsd", r.monthly === null ? null : round(r.monthly), r.last),
         ],
         summary: `${ctx.graph.name(r.id)} holds ${(r.share * 100).toFixed(1)}% of its ${usd(r.total)} treasury in its own token${runway === null ? "" : `; other reserves last ${runway.toFixed(0)} days`}.`,
         details: { runway_days: runway === null ? null : round(runway, 1), total_usd: round(r.total), own_token_usd: round(r.own), token_id: r.token },

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { addDays, defineDetector, round, rowsOf, usd } from "../detector.ts";
+import { defineDetector } from "../detector.ts";
+import { addDays, point, round, rowsOf, usd } from "../kit.ts";
 
 /** Scheduled unlocks over the next 30 days as a share of what circulates now. */
 export default defineDetector({
@@ -27,7 +28,7 @@ export default defineDetector({
       value: round(r.share * 100, 4),
       window: { from: addDays(ctx.asOf, 1), to: addDays(ctx.asOf, 30) },
       lastDataDate: null,
-      dataPoints: r.events.slice(0, 10).map((e) => ({ table: r.src, entity: r.id, date: e.date, column: "shareOfCirculating", value: round(e.share, 6) })),
+      dataPoints: r.events.slice(0, 10).map((e) => point(r, "shareOfCirculating", round(e.share, 6), e.date)),
       summary: `${ctx.graph.name(r.id)}: ${(r.share * 100).toFixed(1)}% of its circulating supply (${usd(r.value)}) unlocks in the next 30 days over ${r.events.length} event${r.events.length > 1 ? "s" : ""}.`,
       details: {
         unlock_value_usd: round(r.value),

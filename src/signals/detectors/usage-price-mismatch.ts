@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { addDays, defineDetector, round, rowsOf } from "../detector.ts";
+import { defineDetector } from "../detector.ts";
+import { addDays, round, rowsOf } from "../kit.ts";
 
 /** A protocol's user growth against its own token's price growth over the same month. */
 export default defineDetector({

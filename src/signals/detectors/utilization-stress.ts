@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { defineDetector, round, rowsOf, usd } from "../detector.ts";
+import { defineDetector } from "../detector.ts";
+import { point, round, rowsOf, usd } from "../kit.ts";
 
 /** Lending markets borrowed close to their supply: withdrawals may fail, rates jump. */
 export default defineDetector({
@@ -34,9 +35,9 @@ export default defineDetector({
       lastDataDate: r.last,
       size: r.supply,
       dataPoints: [
-        { table: r.src, entity: r.id, date: r.last, column: "utilization", value: round(r.u, 6) },
-        { table: r.src, entity: r.id, date: r.last, column: "totalSupplyUsd", value: round(r.supply) },
-        { table: r.src, entity: r.id, date: r.last, column: "totalBorrowUsd", value: round(r.borrow) },
+        point(r, "utilization", round(r.u, 6), r.last),
+        point(r, "totalSupplyUsd", round(r.supply), r.last),
+        point(r, "totalBorrowUsd", round(r.borrow), r.last),
       ],
       summary: `${ctx.graph.name(r.id)}: ${(r.u * 100).toFixed(1)}% of ${usd(r.supply)} supplied is borrowed (at or above 85% on ${r.days} of the last 7 days).`,
       details: { days_above_85_pct: r.days, total_supply_usd: round(r.supply), total_borrow_usd: round(r.borrow), borrow_apy: r.apy === null ? null : round(r.apy, 4), protocol_id: r.protocol, asset_id: r.asset },

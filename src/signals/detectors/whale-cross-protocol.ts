@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { addDays, defineDetector, round, rowsOf, usd } from "../detector.ts";
+import { defineDetector } from "../detector.ts";
+import { addDays, round, rowsOf, usd } from "../kit.ts";
 
 /** Large wallets moving through many protocols in a month. */
 export default defineDetector({

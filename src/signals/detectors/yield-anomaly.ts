@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { addDays, defineDetector, round, rowsOf, usd } from "../detector.ts";
+import { defineDetector } from "../detector.ts";
+import { addDays, point, round, rowsOf, usd } from "../kit.ts";
 
 /** APY on the as-of day against its mean over the seven days before: spikes and collapses alike. */
 export default defineDetector({
@@ -40,9 +41,9 @@ export default defineDetector({
         lastDataDate: r.last,
         size: r.tvl,
         dataPoints: [
-          { table: r.src, entity: r.id, date: ctx.asOf, column: "apy", value: round(r.apy, 4) },
-          { table: r.src, entity: r.id, date: null, column: "mean apy D-7..D-1", value: round(r.base, 4) },
-          { table: r.src, entity: r.id, date: ctx.asOf, column: "tvlUsd", value: round(r.tvl) },
+          point(r, "apy", round(r.apy, 4), ctx.asOf),
+          point(r, "mean apy D-7..D-1", round(r.base, 4)),
+          point(r, "tvlUsd", round(r.tvl), ctx.asOf),
         ],
         summary: `${ctx.graph.name(r.id)}: APY ${spike ? "spiked" : "collapsed"} to ${r.apy.toFixed(2)}% from a 7-day mean of ${r.base.toFixed(2)}% (${round(change, 0)}% change) with ${usd(r.tvl)} TVL.`,
         details: { direction: spike ? ("spike" as const) : ("collapse" as const), apy: round(r.apy, 4), baseline_apy: round(r.base, 4), tvl_usd: round(r.tvl), protocol_id: r.protocol, chain_id: r.chain },

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { addDays, defineDetector, round, rowsOf, usd } from "../detector.ts";
+import { defineDetector } from "../detector.ts";
+import { addDays, point, round, rowsOf, usd } from "../kit.ts";
 
 /** Reward APY against base APY over the last week: yields paid in emissions rather than fees or interest. */
 export default defineDetector({
@@ -28,9 +29,9 @@ export default defineDetector({
         lastDataDate: r.last,
         size: r.tvl,
         dataPoints: [
-          { table: r.src, entity: r.id, date: null, column: "mean apyReward D-6..D", value: round(r.reward, 4) },
-          { table: r.src, entity: r.id, date: null, column: "mean apyBase D-6..D", value: round(r.base, 4) },
-          { table: r.src, entity: r.id, date: r.last, column: "tvlUsd", value: round(r.tvl) },
+          point(r, "mean apyReward D-6..D", round(r.reward, 4)),
+          point(r, "mean apyBase D-6..D", round(r.base, 4)),
+          point(r, "tvlUsd", round(r.tvl), r.last),
         ],
         summary: `${ctx.graph.name(r.id)}: reward APY ${r.reward.toFixed(2)}% is ${ratio.toFixed(1)}x its base APY of ${r.base.toFixed(2)}% over the last week (${usd(r.tvl)} TVL).`,
         details: { apy_reward: round(r.reward, 4), apy_base: round(r.base, 4), tvl_usd: round(r.tvl), protocol_id: r.protocol },

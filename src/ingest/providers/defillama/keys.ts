@@ -2,7 +2,7 @@
  * @module ingest/providers/defillama/keys
  * Keys and ids shared by DefiLlama's fetch and parse.
  */
-import { slugify } from "../../../graph/vocabulary.ts";
+import { slugify } from "../../../entities/vocabulary.ts";
 import { key } from "../../records.ts";
 
 export const P = "defillama" as const;

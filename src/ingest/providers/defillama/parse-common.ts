@@ -3,7 +3,7 @@
  * What the parsers share: reading saved answers, rejecting with a reason, prominence.
  */
 import { z } from "zod";
-import type { Attribute, Relation } from "../../../graph/vocabulary.ts";
+import type { Attribute, Relation } from "../../../entities/vocabulary.ts";
 import type { RawStore } from "../../raw-store.ts";
 import { type ProviderOutput, dayOf } from "../../records.ts";
 import { zodIssue } from "../../connector.ts";

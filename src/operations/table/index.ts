@@ -1,5 +1,5 @@
 /**
- * @module api/operations
+ * @module operations/table
  * The operations table: every capability of the service, listed explicitly (no discovery by
  * glob), so the bundler, the router, OpenAPI and the MCP server all see the same set.
  */

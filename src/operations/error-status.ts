@@ -1,5 +1,5 @@
 /**
- * @module api/http-errors
+ * @module operations/error-status
  * The one table from error code to HTTP status (decisions.md), and the error response itself.
  */
 import { type CkgError, type ErrorCode, asCkgError } from "../errors.ts";

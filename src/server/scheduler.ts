@@ -1,5 +1,5 @@
 /**
- * @module signals/scheduler
+ * @module server/scheduler
  * When the server scans: once on the first start of a data directory that was never scanned (the
  * day before and the day, so lasting signals qualify at once), then on the configured cron. Every
  * scan is `ckg scan` in a child process, so detectors and graph algorithms never hold up requests;
@@ -13,7 +13,7 @@ import type { Logger } from "../log.ts";
 import { selfCommand } from "../runtime.ts";
 import type { DataDir } from "../store/data-dir.ts";
 import type { StateDb } from "../store/state-db.ts";
-import { recentScans } from "./store.ts";
+import { recentScans } from "../signals/store.ts";
 import { isoSeconds } from "../time.ts";
 
 export interface SchedulerStatus {

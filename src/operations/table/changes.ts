@@ -17,13 +17,13 @@ export const changes = defineOperation({
   output: changesAnswerSchema,
   needs: ["snapshot"],
   example: { since_hours: 72, limit: 20 },
-  precheck(input, { services }) {
-    const live = services.snapshot();
+  prepare(input, { live }) {
     if (input.entity_uri && !live.names.byUri(input.entity_uri)) {
       throw new CkgError("entity_not_found", `No entity has the URI ${input.entity_uri}.`, {
         details: { entity_uri: input.entity_uri, expected_pattern: live.schema.entity_uri_pattern },
       });
     }
+    return input;
   },
   async handler(input, { services }) {
     return queryChanges(services.state, input);

@@ -1,5 +1,5 @@
 /**
- * @module snapshot/manifest
+ * @module store/manifest
  * manifest.json: what a snapshot holds and where it came from. The schema endpoint's provenance,
  * /readyz and the server's loaders all read it; nothing else describes a snapshot.
  */

@@ -12,7 +12,7 @@ import {
   idPrefix,
   namespaces,
   typeOfId,
-} from "../../src/graph/vocabulary.ts";
+} from "../../src/entities/vocabulary.ts";
 
 const ontology = loadOntology();
 

@@ -1,5 +1,5 @@
 /**
- * @module search/name-index
+ * @module entities/name-index
  * Every node of the live snapshot by id, URI and normalised name. Explore, insights and search
  * resolve "Uniswap", "uniswap " or a URI to entities here, without a graph round trip.
  *
@@ -10,7 +10,7 @@
 import { distance } from "fastest-levenshtein";
 import type { DuckDBInstance } from "@duckdb/node-api";
 import { sqlString, withConnection } from "../store/duckdb.ts";
-import { ENTITY_TYPES, type NodeType, type Namespaces, SUPPORT_TYPES, entityIdOf } from "../graph/vocabulary.ts";
+import { ENTITY_TYPES, type NodeType, type Namespaces, SUPPORT_TYPES, entityIdOf } from "./vocabulary.ts";
 import { lowerBound } from "../sorted.ts";
 import { WordIndex } from "./word-index.ts";
 

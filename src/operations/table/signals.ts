@@ -1,5 +1,5 @@
 /**
- * @module api/operations/signals
+ * @module operations/table/signals
  * The signal routes of spec 4.6-4.8, 4.10 and 4.11: per-type lists, the free overview and
  * catalog, one entity's analysis, and the batch of up to ten entities.
  */
@@ -19,15 +19,15 @@ import {
 import { countByType, querySignals } from "../../signals/store.ts";
 import { SYNTHETIC_MARK } from "../../signals/synthetic.ts";
 import { seriesTablesOf } from "../../timeseries/figures.ts";
-import type { Services } from "../../services.ts";
+import type { OperationContext } from "../context.ts";
 import { defineOperation } from "../operation.ts";
 
 const sinceHours = (fallback: number) => z.number().min(1).max(8760).default(fallback).describe("look-back window in hours (1..8760): signals a scan found since then");
 const limit = z.number().int().min(1).max(500).default(50).describe("maximum signals (1..500)");
 const MAX_BATCH = 10;
 
-function ready(services: Services) {
-  const live = services.snapshot();
+/** The live snapshot, once a first scan has run (503 before: no signal answer would be complete). */
+function ready({ services, live }: OperationContext) {
   assertScanned(services.state, services.scans.running);
   return live;
 }
@@ -52,9 +52,10 @@ export const signalsByType = defineOperation({
   output: signalListSchema,
   needs: ["snapshot"],
   example: { signal_type: "yield-anomaly", since_hours: 72, limit: 10, qualification: "all" },
-  precheck(input, { services }) {
+  prepare(input, ctx) {
     assertSignalType(input.signal_type);
-    ready(services);
+    ready(ctx);
+    return input;
   },
   async handler(input, { services }) {
     const { signals, total } = querySignals(services.state, {
@@ -89,9 +90,9 @@ export const signalsOverview = defineOperation({
   }),
   needs: ["snapshot"],
   example: { limit: 20, qualification: "qualified" },
-  async handler(input, { services }) {
+  async handler(input, ctx) {
     if (input.signal_type) assertSignalType(input.signal_type);
-    const live = ready(services);
+    const live = ready(ctx);
     let entity: { uri: string; name: string } | null = null;
     if (input.entity) {
       if (/^[a-z0-9-]+:[a-zA-Z0-9-]+:0x[0-9a-fA-F]{40}$/.test(input.entity)) entity = { uri: input.entity, name: input.entity };
@@ -106,8 +107,8 @@ export const signalsOverview = defineOperation({
       since: sinceIso(input.since_hours),
       entities: entity ? [entity.uri] : undefined,
     };
-    const { signals, total } = querySignals(services.state, { ...query, limit: input.limit });
-    return { signals, count: signals.length, total, by_type: countByType(services.state, query), entity };
+    const { signals, total } = querySignals(ctx.services.state, { ...query, limit: input.limit });
+    return { signals, count: signals.length, total, by_type: countByType(ctx.services.state, query), entity };
   },
 });
 
@@ -127,12 +128,10 @@ export const entityInsights = defineOperation({
   output: entityAnalysisSchema,
   needs: ["snapshot"],
   example: { entity_name: "Aave", since_hours: 168 },
-  precheck(input, { services }) {
-    resolveEntity(ready(services).names, input.entity_name);
+  prepare(input, ctx) {
+    return { input, entity: resolveEntity(ready(ctx).names, input.entity_name) };
   },
-  async handler(input, { services }) {
-    const live = services.snapshot();
-    const { node, others } = resolveEntity(live.names, input.entity_name);
+  async handler({ input, entity: { node, others } }, { services, live }) {
     return analyseEntity(services.state, node, others, input.since_hours, await seriesTablesOf(live.timeseries, live.manifest, node.id));
   },
 });
@@ -162,16 +161,16 @@ export const insightsBatch = defineOperation({
   output: z.object({ results: z.array(batchItemSchema), count: z.number().int(), found: z.number().int() }),
   needs: ["snapshot"],
   example: { entities: ["Aave", "Uniswap"], since_hours: 168 },
-  precheck(input, { services }) {
+  prepare(input, ctx) {
     if (input.entities.length === 0 || input.entities.length > MAX_BATCH) {
       throw new CkgError("too_many_entities", `A batch takes 1 to ${MAX_BATCH} entities; this one has ${input.entities.length}.`, {
         details: { given: input.entities.length, max: MAX_BATCH },
       });
     }
-    ready(services);
+    ready(ctx);
+    return input;
   },
-  async handler(input, { services }) {
-    const live = services.snapshot();
+  async handler(input, { services, live }) {
     const results = await Promise.all(
       input.entities.map(async (query) => {
         let found;

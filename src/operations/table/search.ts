@@ -21,7 +21,7 @@ export const search = defineOperation({
   output: searchAnswerSchema,
   needs: ["snapshot"],
   example: { query: "decentralized exchange on solana", limit: 10, entity_types: ["Protocol"] },
-  handler(input, { services }) {
-    return services.snapshot().search.search(input);
+  handler(input, { live }) {
+    return live.search.search(input);
   },
 });

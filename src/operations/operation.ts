@@ -1,25 +1,21 @@
 /**
- * @module api/operation
+ * @module operations/operation
  * An operation is one capability: name, route, input schema, output schema, price and handler.
- * The operations table (operations/index.ts) is the single place each capability is described;
- * the HTTP routes, OpenAPI document, docs page, and later the MCP tools and payment prices, are all
- * derived from it.
+ * The operations table (operations/table) is the single place each capability is described;
+ * the HTTP routes, OpenAPI document, docs page, MCP tools and payment prices are all derived from it.
  */
 import type { z } from "zod";
 import { CkgError } from "../errors.ts";
-import type { Logger } from "../log.ts";
-import type { Services } from "../services.ts";
-
-export interface OperationContext {
-  services: Services;
-  requestId: string;
-  log: Logger;
-}
+import type { OperationContext } from "./context.ts";
 
 /** What a handler may need before it can run; unmet needs answer 503 not_ready before payment. */
 export type Need = "snapshot" | "graph";
 
-export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+/**
+ * I: input schema, O: output schema, P: what `prepare` hands the handler (the input itself when an
+ * operation has no `prepare`).
+ */
+export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType, P = z.output<I>> {
   /** Stable id: operationId in OpenAPI, MCP tool name, price key. */
   name: string;
   method: "GET" | "POST";
@@ -35,21 +31,23 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   output: O;
   needs: Need[];
   /**
-   * Checks that need the live services (an entity exists, a query parses, a batch's size): run
-   * before payment is asked for, so a request that would fail is answered 4xx and never charged.
+   * The work that can fail on the caller's input (an entity exists, a query parses, a batch's
+   * size), done before payment is asked for so a request that would fail is answered 4xx and never
+   * charged; what it finds (the parsed query, the resolved entity) is handed to the handler, so
+   * nothing is done twice. Without it the handler gets the validated input.
    */
-  precheck?(input: z.output<I>, ctx: OperationContext): Promise<void> | void;
-  handler(input: z.output<I>, ctx: OperationContext): Promise<z.input<O>>;
+  prepare?(input: z.output<I>, ctx: OperationContext): Promise<P> | P;
+  handler(prepared: P, ctx: OperationContext): Promise<z.input<O>> | z.input<O>;
   /** A valid example input, for the docs page and OpenAPI. */
   example: z.input<I>;
 }
 
-export function defineOperation<I extends z.ZodType, O extends z.ZodType>(operation: Operation<I, O>): Operation<I, O> {
+export function defineOperation<I extends z.ZodType, O extends z.ZodType, P = z.output<I>>(operation: Operation<I, O, P>): Operation<I, O, P> {
   return operation;
 }
 
 /** Any operation: the table holds operations of different input and output shapes. */
-export type AnyOperation = Operation<any, any>;
+export type AnyOperation = Operation<any, any, any>;
 
 /**
  * Fails when two operations share a name (one MCP tool, one price key would silently win) or a

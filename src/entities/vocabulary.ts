@@ -1,8 +1,8 @@
 /**
- * @module graph/vocabulary
+ * @module entities/vocabulary
  * Names of the graph: namespaces, entity types, focus categories, the predicates code writes, and
  * how an entity id maps to its URI. data/ontology.ttl describes the same terms for people and the
- * schema endpoint; test/graph/vocabulary.test.ts checks that the two agree.
+ * schema endpoint; test/entities/vocabulary.test.ts checks that the two agree.
  */
 
 export const RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type";

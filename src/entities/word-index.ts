@@ -1,5 +1,5 @@
 /**
- * @module search/word-index
+ * @module entities/word-index
  * The words of every name and alias, for lexical search. A query matches an entity when each of
  * its words matches a word of the entity's name or of one alias: the same word, a word it starts
  * ("arbi" -> arbitrum), or a close spelling ("arbitrm", "coinbsae", "cardona": one edit in words

@@ -17,7 +17,7 @@ export const schema = defineOperation({
   output: schemaDocumentSchema,
   needs: ["snapshot"],
   example: {},
-  async handler(_input, { services }) {
-    return services.snapshot().schema;
+  handler(_input, { live }) {
+    return live.schema;
   },
 });

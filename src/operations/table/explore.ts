@@ -23,11 +23,10 @@ export const explore = defineOperation({
   output: exploreResultSchema,
   needs: ["graph"],
   example: { entity_name: "Ethereum", focus: ["ecosystem", "lineage"] },
-  precheck(input, { services }) {
-    resolveEntity(services.snapshot().names, input.entity_name, input.entity_type);
+  prepare(input, { live }) {
+    return { input, entity: resolveEntity(live.names, input.entity_name, input.entity_type) };
   },
-  async handler(input, { services }) {
-    const live = services.snapshot();
+  async handler({ input, entity }, { services, live }) {
     return exploreEntity(
       {
         graph: services.graph,
@@ -39,6 +38,7 @@ export const explore = defineOperation({
         seriesTables: (id) => seriesTablesOf(live.timeseries, live.manifest, id),
         syntheticSources: new Set(live.manifest.sources.filter((s) => s.synthetic).map((s) => s.id)),
       },
+      entity,
       input,
     );
   },

@@ -27,10 +27,10 @@ export const timeseries = defineOperation({
     sql_query:
       `SELECT entity_id, "currentPrice", "marketCap" FROM ts_synthetic_token WHERE date = (SELECT max(date) FROM ts_synthetic_token) ORDER BY "marketCap" DESC LIMIT 7`,
   },
-  async precheck(input, { services }) {
-    await services.snapshot().timeseries.check(input.sql_query);
+  prepare(input, { live }) {
+    return live.timeseries.check(input.sql_query);
   },
-  async handler(input, { services }) {
-    return services.snapshot().timeseries.query(input.sql_query, { timeoutMs: services.config.query_timeout_ms });
+  handler(checked, { services, live }) {
+    return live.timeseries.query(checked, { timeoutMs: services.config.query_timeout_ms });
   },
 });

@@ -1,9 +1,9 @@
 /**
- * The word index (src/search/word-index.ts) on a small catalogue: which names a query matches by
+ * The word index (src/entities/word-index.ts) on a small catalogue: which names a query matches by
  * word, prefix and close spelling, how coverage orders them, and the type filter.
  */
 import { describe, expect, test } from "bun:test";
-import { WordIndex, nameWords } from "../../src/search/word-index.ts";
+import { WordIndex, nameWords } from "../../src/entities/word-index.ts";
 
 const CATALOGUE: { texts: string[]; group: number }[] = [
   { texts: ["Arbitrum One", "arbitrum"], group: 0 }, // 0: a chain with an alias

@@ -22,15 +22,10 @@ export const sparql = defineOperation({
   output: sparqlAnswerSchema,
   needs: ["graph"],
   example: { query: "SELECT ?token ?name WHERE { ?token a ckg:Stablecoin ; schema:name ?name } LIMIT 5" },
-  precheck(input, { services }) {
-    prepareQuery(input.query, services.snapshot().ns);
+  prepare(input, { live }) {
+    return { query: prepareQuery(input.query, live.ns), typed: input.typed };
   },
-  async handler(input, { services }) {
-    const live = services.snapshot();
-    return runSparql(services.graph, input.query, {
-      ns: live.ns,
-      timeoutMs: services.config.query_timeout_ms,
-      typed: input.typed,
-    });
+  handler({ query, typed }, { services }) {
+    return runSparql(services.graph, query, { timeoutMs: services.config.query_timeout_ms, typed });
   },
 });

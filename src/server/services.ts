@@ -1,5 +1,5 @@
 /**
- * @module services
+ * @module server/services
  * What a running server holds: the data directory, the state database, DuckDB, the graph
  * processes, the signal scan scheduler and the live snapshot with its indexes; and how it gets
  * there: build a first snapshot when the data directory is empty (in a child process, so the server
@@ -7,26 +7,28 @@
  * services; they never build them.
  */
 import type { DuckDBInstance } from "@duckdb/node-api";
-import type { Config } from "./config/config.ts";
-import { CkgError } from "./errors.ts";
-import { applySnapshotChanges } from "./graph/change-log.ts";
-import { GraphPool } from "./graph/graph-pool.ts";
-import { type Ontology, loadOntology } from "./graph/ontology.ts";
-import type { Namespaces } from "./graph/vocabulary.ts";
-import type { Logger } from "./log.ts";
-import { selfCommand } from "./runtime.ts";
-import { ScopeFacts } from "./search/scope.ts";
-import { SearchEngine } from "./search/engine.ts";
-import { NameIndex } from "./search/name-index.ts";
-import { type SchemaDocument, describeSchema, syntheticNotice } from "./snapshot/describe.ts";
-import { type SnapshotManifest, readManifest } from "./snapshot/manifest.ts";
-import { type DataDir, currentSnapshotId, dataDir, ensureDataDir, snapshotPath } from "./store/data-dir.ts";
-import { openDuck } from "./store/duckdb.ts";
-import { ScanScheduler } from "./signals/scheduler.ts";
-import { TimeseriesStore } from "./timeseries/store.ts";
-import { type StateDb, openStateDb } from "./store/state-db.ts";
+import type { ApiServices, Phase } from "../api/services.ts";
+import type { Config } from "../config/config.ts";
+import type { LiveSnapshot } from "../operations/context.ts";
+import { CkgError } from "../errors.ts";
+import { applySnapshotChanges } from "../graph/change-log.ts";
+import { GraphPool } from "../graph/graph-pool.ts";
+import { type Ontology, loadOntology } from "../graph/ontology.ts";
+import type { Namespaces } from "../entities/vocabulary.ts";
+import type { Logger } from "../log.ts";
+import { selfCommand } from "../runtime.ts";
+import { ScopeFacts } from "../search/scope.ts";
+import { SearchEngine } from "../search/engine.ts";
+import { NameIndex } from "../entities/name-index.ts";
+import { type SchemaDocument, describeSchema, syntheticNotice } from "../snapshot/describe.ts";
+import { type SnapshotManifest, readManifest } from "../store/manifest.ts";
+import { type DataDir, currentSnapshotId, dataDir, ensureDataDir, snapshotPath } from "../store/data-dir.ts";
+import { openDuck } from "../store/duckdb.ts";
+import { ScanScheduler } from "./scheduler.ts";
+import { TimeseriesStore } from "../timeseries/store.ts";
+import { type StateDb, openStateDb } from "../store/state-db.ts";
 import { join } from "node:path";
-import { VERSION } from "./version.ts";
+import { VERSION } from "../version.ts";
 
 /** How long a replaced snapshot's SQL database stays open for the requests still using it. */
 const RETIRE_AFTER_MS = 60_000;
@@ -34,21 +36,7 @@ const RETIRE_AFTER_MS = 60_000;
 const START_RETRY_MS = 5_000;
 const START_RETRY_MAX_MS = 300_000;
 
-export type Phase = "starting" | "building" | "loading" | "ready" | "failed";
-
-export interface LiveSnapshot {
-  id: string;
-  dir: string;
-  manifest: SnapshotManifest;
-  ns: Namespaces;
-  ontology: Ontology;
-  names: NameIndex;
-  search: SearchEngine;
-  schema: SchemaDocument;
-  timeseries: TimeseriesStore;
-}
-
-export class Services {
+export class Services implements ApiServices {
   phase: Phase = "starting";
   error: string | undefined;
   live: LiveSnapshot | undefined;

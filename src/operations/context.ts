@@ -1,0 +1,70 @@
+/**
+ * @module operations/context
+ * What an operation may use: the services a running server holds (server/services.ts implements
+ * them) and the live snapshot, pinned once per request so a snapshot switch mid-request cannot run
+ * a precheck and its handler on different data. Declared here, below both transports, so HTTP and
+ * MCP hand operations the same thing and neither imports the server.
+ */
+import type { Config } from "../config/config.ts";
+import type { NameIndex } from "../entities/name-index.ts";
+import type { Namespaces } from "../entities/vocabulary.ts";
+import type { GraphPool } from "../graph/graph-pool.ts";
+import type { Ontology } from "../graph/ontology.ts";
+import type { Logger } from "../log.ts";
+import type { SearchEngine } from "../search/engine.ts";
+import type { SchemaDocument } from "../snapshot/describe.ts";
+import type { SnapshotManifest } from "../store/manifest.ts";
+import type { StateDb } from "../store/state-db.ts";
+import type { TimeseriesStore } from "../timeseries/store.ts";
+
+/** One published snapshot made live: its manifest and everything loaded from it. */
+export interface LiveSnapshot {
+  id: string;
+  dir: string;
+  manifest: SnapshotManifest;
+  ns: Namespaces;
+  ontology: Ontology;
+  names: NameIndex;
+  search: SearchEngine;
+  schema: SchemaDocument;
+  timeseries: TimeseriesStore;
+}
+
+/** The services operations run on. */
+export interface OperationServices {
+  readonly config: Config;
+  readonly log: Logger;
+  readonly state: StateDb;
+  readonly graph: GraphPool;
+  /** Whether a signal scan is running now (signal routes answer 503 before the first scan ends). */
+  readonly scans: { readonly running: boolean };
+  /** The live snapshot, or 503 not_ready while there is none yet. */
+  snapshot(): LiveSnapshot;
+}
+
+export interface OperationContext {
+  services: OperationServices;
+  /** The live snapshot when the request began (503 not_ready when there is none); the same object for the whole request. */
+  readonly live: LiveSnapshot;
+  requestId: string;
+  log: Logger;
+}
+
+/**
+ * A request's context: the snapshot is pinned on first use (invoke touches it first for operations
+ * that need one) and the logger is made on first use (a child logger costs more than most handlers log).
+ */
+export function operationContext(services: OperationServices, requestId: string, bindings: Record<string, string> = {}): OperationContext {
+  let live: LiveSnapshot | undefined;
+  let log: Logger | undefined;
+  return {
+    services,
+    requestId,
+    get live() {
+      return (live ??= services.snapshot());
+    },
+    get log() {
+      return (log ??= services.log.child({ req_id: requestId, ...bindings }));
+    },
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * @module server/app
+ * Where the server is assembled: the operations table, the one price list (operations' defaults
+ * and CKG_PRICES), the payment gate, the HTTP API and, mounted on it, the MCP endpoint behind its
+ * Host/Origin check. HTTP (api/) and MCP (mcp/) sit side by side below this and never import each
+ * other.
+ */
+import { createApp } from "../api/app.ts";
+import { allowedHosts, checkOrigin } from "../mcp/origin.ts";
+import { McpEndpoint } from "../mcp/server.ts";
+import { type AnyOperation, assertUniqueOperations } from "../operations/operation.ts";
+import { OPERATIONS } from "../operations/table/index.ts";
+import { PaymentGate } from "../payments/gate.ts";
+import { PriceList } from "../payments/prices.ts";
+import type { Services } from "./services.ts";
+
+export interface ServerOptions {
+  /** Public base URL, for OpenAPI `servers`, the docs page and MCP payments (a function: the port may be picked at listen). */
+  baseUrl: string | (() => string);
+  /** The operations served (default: the table). */
+  operations?: readonly AnyOperation[];
+}
+
+/** The payment side of a server: the price list, and the gate that charges from it. */
+export function createPayments(services: Pick<Services, "config" | "state" | "log">, operations: readonly AnyOperation[]): { prices: PriceList; payments: PaymentGate } {
+  assertUniqueOperations(operations);
+  const prices = PriceList.forConfig(operations, services.config);
+  return { prices, payments: new PaymentGate(services.config, prices, services.state, services.log) };
+}
+
+export function createServer(services: Services, options: ServerOptions) {
+  const operations = options.operations ?? OPERATIONS;
+  const { config } = services;
+  const { prices, payments } = createPayments(services, operations);
+  payments.start().catch(() => undefined); // logged by the gate; paid routes retry and answer 503 meanwhile
+  const baseUrl = typeof options.baseUrl === "string" ? () => options.baseUrl as string : options.baseUrl;
+  const mcp = new McpEndpoint({ services, operations, payments, prices, endpoint: () => `${baseUrl()}/mcp` });
+  /** The names /mcp answers to (mcp/origin), known once the server listens (port 0 picks one). */
+  let mcpHosts: { hosts: Set<string> | undefined } | undefined;
+  const app = createApp(services, {
+    operations,
+    baseUrl,
+    payments,
+    prices,
+    mounts: [
+      {
+        path: "/mcp",
+        methods: ["GET", "POST", "DELETE"],
+        // Stateless Streamable HTTP: nothing is kept between calls.
+        handle(request) {
+          mcpHosts ??= {
+            hosts: allowedHosts({ host: config.host, baseUrl: baseUrl(), configured: config.base_url !== undefined, port: config.port || Number(new URL(baseUrl()).port) }),
+          };
+          checkOrigin(request, mcpHosts.hosts);
+          return mcp.handle(request);
+        },
+      },
+    ],
+  });
+  app.onStop(() => payments.close());
+  return app;
+}
+
+export type Server = ReturnType<typeof createServer>;
