@@ -1,7 +1,8 @@
 /**
  * The layers of src/, highest first (README, "Layout"): a module may import its own folder or any
  * folder below its own, never one above it, and folders on one line never import each other (HTTP
- * and MCP both sit on the operations). No import cycles, not even inside a folder.
+ * and MCP both sit on the operations). No import cycles, not even inside a folder. croner (the
+ * scheduler) is the supervisor's alone.
  * `npm run lint` checks it; CI runs it.
  */
 const LAYERS = [
@@ -52,12 +53,19 @@ module.exports = {
       from: { path: "^src/", pathNot: listed },
       to: {},
     },
+    {
+      name: "croner-in-server",
+      comment: "scheduling is the supervisor's (src/server/): croner is imported nowhere else",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/server/" },
+      to: { path: "node_modules/croner/" },
+    },
     ...upward,
   ],
   options: {
     doNotFollow: { path: "node_modules" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
-    exclude: { path: "^(node_modules|test|scripts)/" },
+    exclude: { path: "^(test|scripts)/" },
   },
 };

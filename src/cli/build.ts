@@ -3,6 +3,7 @@
  * `ckg build`: generate the default dataset (real reference data plus the labelled synthetic fill)
  * as a new snapshot and make it the live one.
  */
+import { COMMAND_SETTINGS } from "../config/commands.ts";
 import { createLogger } from "../log.ts";
 import type { Command } from "./command.ts";
 
@@ -12,7 +13,7 @@ export const build: Command = {
     "Build a snapshot of the default dataset (real reference entities plus a seeded synthetic fill, labelled synthetic) " +
     "into the data directory and make it the live snapshot. --scale full builds the published size (586,000+ entities).",
   usage: "[options]",
-  settings: ["data_dir", "scale", "seed", "ontology_ns", "embedder", "embeddings_model", "embeddings_api_key", "log_level"],
+  settings: COMMAND_SETTINGS.build,
   options: {
     clean: { type: "boolean", help: "build the world without the planted anomalies (the baseline the signal tests compare with)" },
   },

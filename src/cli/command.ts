@@ -25,7 +25,7 @@ export interface Command {
   /** Text after `ckg <name>` in the usage line. */
   usage: string;
   /** Settings this command reads (shown in its --help). */
-  settings: SettingName[];
+  settings: readonly SettingName[];
   options?: Record<string, CommandOption>;
   /** Internal commands are not listed in `ckg --help`. */
   hidden?: boolean;

@@ -5,6 +5,7 @@
  * source), the manifest and a SOURCES.md that says where every fact comes from and which are
  * synthetic.
  */
+import { COMMAND_SETTINGS } from "../config/commands.ts";
 import type { Command } from "./command.ts";
 import { UsageError } from "./command.ts";
 
@@ -12,7 +13,7 @@ export const exportCommand: Command = {
   name: "export",
   summary: "Write the live snapshot to <dir> as Parquet tables plus an RDF dump (N-Quads), with its manifest and source attribution.",
   usage: "<dir> [options]",
-  settings: ["data_dir"],
+  settings: COMMAND_SETTINGS.export,
   async run({ config, positionals }) {
     const [{ copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync }, { join }, { currentSnapshotId, dataDir, snapshotPath }, { readManifest, MANIFEST_FILE }] =
       await Promise.all([import("node:fs"), import("node:path"), import("../store/data-dir.ts"), import("../store/manifest.ts")]);

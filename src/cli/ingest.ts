@@ -7,12 +7,12 @@
  * entities and the demo fill, which `--without-demo` then leaves out), so a first real-data step
  * is one command.
  */
+import { COMMAND_SETTINGS } from "../config/commands.ts";
 import type { Config } from "../config/config.ts";
 import type { Command } from "./command.ts";
 import { UsageError } from "./command.ts";
 
 /** Scale, seed and namespace build the base world when the data directory has no snapshot yet. */
-const SHARED_SETTINGS = ["data_dir", "log_level", "embedder", "embeddings_model", "embeddings_api_key", "scale", "seed", "ontology_ns"] as const;
 
 export const ingest: Command = {
   name: "ingest",
@@ -20,23 +20,7 @@ export const ingest: Command = {
     "Fetch real data from the providers (DefiLlama, CoinGecko, chain list, Snapshot, GitHub), resolve it onto the live snapshot's entities " +
     "and publish the result as a new snapshot; a running server switches to it without a restart. Resumes an interrupted run.",
   usage: "[options]",
-  settings: [
-    ...SHARED_SETTINGS,
-    "ingest_providers",
-    "ingest_detail_limit",
-    "defillama_url",
-    "defillama_yields_url",
-    "defillama_stablecoins_url",
-    "defillama_pro_url",
-    "defillama_api_key",
-    "coingecko_url",
-    "coingecko_api_key",
-    "coingecko_min_interval_ms",
-    "chainlist_url",
-    "snapshot_url",
-    "github_url",
-    "github_token",
-  ],
+  settings: COMMAND_SETTINGS.ingest,
   options: {
     providers: { type: "string", help: "comma-separated providers to read (default: the ingest_providers setting)" },
     "without-demo": { type: "boolean", help: "leave the generated demo data out of the new snapshot (real data only)" },
@@ -63,7 +47,7 @@ export const importCommand: Command = {
   name: "import",
   summary: "Build a snapshot from provider answers saved to disk (<dir>/<provider>/...json, as `ckg ingest` saves them), with the same parsers; no network.",
   usage: "<dir> [options]",
-  settings: [...SHARED_SETTINGS],
+  settings: COMMAND_SETTINGS.import,
   options: {
     providers: { type: "string", help: "comma-separated providers to import (default: every provider folder found in <dir>)" },
     "without-demo": { type: "boolean", help: "leave the generated demo data out of the new snapshot (real data only)" },

@@ -3,13 +3,14 @@
  * `ckg mcp`: the same tools over stdio for a local agent (payments off: the agent runs on your
  * machine). stdout carries the protocol only; logs go to stderr.
  */
+import { COMMAND_SETTINGS } from "../config/commands.ts";
 import type { Command } from "./command.ts";
 
 export const mcp: Command = {
   name: "mcp",
   summary: "Serve the MCP tools over stdio for a local agent (no payments). Builds the default dataset first if the data directory is empty.",
   usage: "[options]",
-  settings: ["data_dir", "log_level", "query_timeout_ms", "sql_memory_limit", "scale", "seed", "graph_replicas", "ontology_ns", "embedder", "embeddings_model", "embeddings_api_key"],
+  settings: COMMAND_SETTINGS.mcp,
   async run({ config }) {
     const [{ Services }, { createPayments }, { McpEndpoint }, { StdioServerTransport }, { OPERATIONS }, { createLogger }] = await Promise.all([
       import("../server/services.ts"),

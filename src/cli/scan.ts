@@ -4,6 +4,7 @@
  * a terminal (one log line per type otherwise), then print the per-type summary. The server runs
  * its scans through this command in a child process.
  */
+import { COMMAND_SETTINGS } from "../config/commands.ts";
 import type { Command } from "./command.ts";
 import { UsageError } from "./command.ts";
 
@@ -11,7 +12,7 @@ export const scan: Command = {
   name: "scan",
   summary: "Scan the live snapshot for signals now (all 28 types), record qualification moves, print a summary.",
   usage: "[options]",
-  settings: ["data_dir", "log_level", "narrative_url", "narrative_model", "narrative_api_key"],
+  settings: COMMAND_SETTINGS.scan,
   options: {
     "as-of": { type: "string", help: "scan the data as of this date, YYYY-MM-DD (default: the snapshot's as-of date)" },
     days: { type: "string", help: "scan each of the last N days up to the as-of date, oldest first (default 1)" },

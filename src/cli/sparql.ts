@@ -3,6 +3,7 @@
  * `ckg sparql`: run one read-only SPARQL query on the live snapshot of a data directory, without
  * a server, and print the JSON answer (the same shape as POST /api/sparql).
  */
+import { COMMAND_SETTINGS } from "../config/commands.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createLogger } from "../log.ts";
@@ -12,7 +13,7 @@ export const sparql: Command = {
   name: "sparql",
   summary: "Run a read-only SPARQL SELECT or ASK query on the data directory's live snapshot and print JSON.",
   usage: "[options] <query>",
-  settings: ["data_dir", "log_level"],
+  settings: COMMAND_SETTINGS.sparql,
   options: {
     file: { type: "string", help: "read the query from a file instead of the argument", short: "f" },
     typed: { type: "boolean", help: "print SPARQL JSON terms instead of plain values" },

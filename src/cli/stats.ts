@@ -3,6 +3,7 @@
  * `ckg stats`: what the live snapshot holds (entities by type, real beside synthetic; sources), and
  * with `--duplicates` the entities that look like one real thing left as two (snapshot/duplicates).
  */
+import { COMMAND_SETTINGS } from "../config/commands.ts";
 import { join } from "node:path";
 import { type Command, UsageError } from "./command.ts";
 
@@ -10,7 +11,7 @@ export const stats: Command = {
   name: "stats",
   summary: "Print what the live snapshot holds (entities by type, real and synthetic; sources), and with --duplicates the entities that look like one thing left as two.",
   usage: "[options]",
-  settings: ["data_dir", "log_level"],
+  settings: COMMAND_SETTINGS.stats,
   options: {
     duplicates: { type: "boolean", help: "list entities sharing a contract address, chain key, external page, or type, name and symbol" },
     limit: { type: "string", help: "duplicate groups to print (default 50; --json prints all)" },

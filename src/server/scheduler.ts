@@ -7,14 +7,13 @@
  */
 import type { Subprocess } from "bun";
 import { Cron } from "croner";
-import type { Config } from "../config/config.ts";
-import { envName } from "../config/settings.ts";
+import { type Config, ConfigError } from "../config/config.ts";
 import type { Logger } from "../log.ts";
-import { selfCommand } from "../runtime.ts";
 import type { DataDir } from "../store/data-dir.ts";
 import type { StateDb } from "../store/state-db.ts";
 import { recentScans } from "../signals/store.ts";
 import { isoSeconds } from "../time.ts";
+import { spawnCommand } from "./spawn.ts";
 
 export interface SchedulerStatus {
   running: { trigger: string; since: string } | null;
@@ -33,13 +32,6 @@ export interface SchedulerStatus {
     errors: { type: string; message: string }[];
   }[];
 }
-
-/** Settings the ingest child reads, passed on in its environment (the server may have had them as flags). */
-const INGEST_SETTINGS = [
-  "ingest_providers", "ingest_detail_limit", "defillama_url", "defillama_yields_url", "defillama_stablecoins_url", "defillama_pro_url",
-  "defillama_api_key", "coingecko_url", "coingecko_api_key", "coingecko_min_interval_ms", "chainlist_url", "snapshot_url", "github_url",
-  "github_token", "embedder", "embeddings_model", "embeddings_api_key",
-] as const satisfies readonly (keyof Config)[];
 
 export interface IngestStatus {
   cron: string;
@@ -61,7 +53,12 @@ export class ScanScheduler {
     private readonly dir: DataDir,
     private readonly state: StateDb,
     private readonly log: Logger,
-  ) {}
+  ) {
+    const problems = (["scan_cron", "ingest_cron"] as const).filter((name) => !validCron(config[name]));
+    if (problems.length > 0) {
+      throw new ConfigError(problems.map((name) => `setting ${name} = ${JSON.stringify(config[name])}: a cron pattern such as '0 6 * * *', or off`));
+    }
+  }
 
   /** Starts the schedule, and the first scan when this data directory has never been scanned. */
   start(): void {
@@ -84,16 +81,8 @@ export class ScanScheduler {
   async ingest(): Promise<number> {
     if (this.ingesting) return this.ingesting.child.exited;
     const since = isoSeconds();
-    const env: Record<string, string> = {};
-    for (const name of INGEST_SETTINGS) {
-      const value = this.config[name];
-      if (value !== undefined) env[envName(name)] = String(value);
-    }
     this.log.info({}, "ingest starting");
-    const child = Bun.spawn(selfCommand("ingest", "--data-dir", this.dir.root, "--log-level", this.config.log_level), {
-      stdio: ["ignore", "ignore", "inherit"],
-      env: { ...process.env, ...env },
-    });
+    const child = spawnCommand("ingest", { ...this.config, data_dir: this.dir.root });
     this.ingesting = { since, child };
     const code = await child.exited;
     this.ingesting = undefined;
@@ -117,19 +106,8 @@ export class ScanScheduler {
     if (this.current) return this.current.done;
     const since = isoSeconds();
     this.log.info({ trigger }, "signal scan starting");
-    const child = Bun.spawn(
-      selfCommand("scan", "--data-dir", this.dir.root, "--trigger", trigger, "--log-level", this.config.log_level, ...extra),
-      {
-        // The report goes to the scans table; the child's log lines (stderr) join the server's.
-        stdio: ["ignore", "ignore", "inherit"],
-        env: {
-          ...process.env,
-          ...(this.config.narrative_url ? { CKG_NARRATIVE_URL: this.config.narrative_url } : {}),
-          CKG_NARRATIVE_MODEL: this.config.narrative_model,
-          ...(this.config.narrative_api_key ? { CKG_NARRATIVE_API_KEY: this.config.narrative_api_key } : {}),
-        },
-      },
-    );
+    // The report goes to the scans table.
+    const child = spawnCommand("scan", { ...this.config, data_dir: this.dir.root }, { args: ["--trigger", trigger, ...extra] });
     this.child = child;
     const done = child.exited.then((code) => {
       this.current = undefined;
@@ -181,6 +159,17 @@ export class ScanScheduler {
       this.child.kill("SIGTERM");
       await this.child.exited;
     }
+  }
+}
+
+/** "off", or a pattern croner's own parser accepts. */
+function validCron(pattern: string): boolean {
+  if (pattern === "off") return true;
+  try {
+    new Cron(pattern, { paused: true, timezone: "UTC" }).stop();
+    return true;
+  } catch {
+    return false;
   }
 }
 

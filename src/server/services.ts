@@ -17,6 +17,7 @@ import { type Ontology, loadOntology } from "../graph/ontology.ts";
 import type { Namespaces } from "../entities/vocabulary.ts";
 import type { Logger } from "../log.ts";
 import { selfCommand } from "../runtime.ts";
+import { spawnCommand } from "./spawn.ts";
 import { ScopeFacts } from "../search/scope.ts";
 import { SearchEngine } from "../search/engine.ts";
 import { NameIndex } from "../entities/name-index.ts";
@@ -67,10 +68,17 @@ export class Services implements ApiServices {
     const dir = dataDir(config.data_dir);
     ensureDataDir(dir);
     const state = openStateDb(dir.stateDb);
+    let scans: ScanScheduler;
+    try {
+      scans = new ScanScheduler(config, dir, state, log); // checks the cron settings: a bad one stops the start here
+    } catch (error) {
+      state.close();
+      throw error;
+    }
     const duck = await openDuck({ threads: 2 });
     const command = options.graphCommand ?? selfCommand("__graph-worker");
     const graph = new GraphPool({ replicas: config.graph_replicas, command, log });
-    const services = new Services(config, log, dir, state, duck, graph, new ScanScheduler(config, dir, state, log));
+    const services = new Services(config, log, dir, state, duck, graph, scans);
     services.childLogsTo = options.childLogsTo ?? 1;
     services.startRetryMs = options.startRetryMs ?? START_RETRY_MS;
     return services;
@@ -238,23 +246,7 @@ export class Services implements ApiServices {
   private async buildFirstSnapshot(): Promise<void> {
     const { config } = this;
     this.log.info({ data_dir: this.dir.root, scale: String(config.scale) }, "data directory is empty: building the default dataset");
-    const proc = Bun.spawn(
-      selfCommand(
-        "build",
-        "--data-dir", this.dir.root,
-        "--scale", String(config.scale),
-        "--seed", String(config.seed),
-        "--ontology-ns", config.ontology_ns,
-        "--embedder", config.embedder,
-        "--embeddings-model", config.embeddings_model,
-        "--log-level", config.log_level,
-      ),
-      {
-        stdio: ["ignore", this.childLogsTo === 2 ? 2 : "inherit", "inherit"],
-        // A key stays out of the process list: it travels in the environment.
-        env: { ...process.env, ...(config.embeddings_api_key ? { CKG_EMBEDDINGS_API_KEY: config.embeddings_api_key } : {}) },
-      },
-    );
+    const proc = spawnCommand("build", { ...config, data_dir: this.dir.root }, { stdout: this.childLogsTo === 2 ? 2 : "inherit" });
     const code = await proc.exited;
     if (code !== 0) throw new Error(`building the default dataset failed (exit code ${code}); see the log above`);
   }

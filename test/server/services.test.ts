@@ -1,10 +1,10 @@
 import { expect, test } from "bun:test";
 import { renameSync } from "node:fs";
 import { join } from "node:path";
-import { silentLogger } from "../src/log.ts";
-import { Services } from "../src/server/services.ts";
-import { currentSnapshotId, dataDir, snapshotPath } from "../src/store/data-dir.ts";
-import { copyOfFixture, testConfig } from "./support/fixture.ts";
+import { silentLogger } from "../../src/log.ts";
+import { Services } from "../../src/server/services.ts";
+import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
+import { copyOfFixture, testConfig } from "../support/fixture.ts";
 
 test("a failed start is tried again, and the server comes up once the cause is gone", async () => {
   const root = await copyOfFixture();

@@ -1,0 +1,43 @@
+/**
+ * @module config/commands
+ * The settings each command reads, in one place: the command's --help lists them (cli/), and a
+ * server that runs the command as a child process (the first build, scans, ingests) forwards exactly
+ * these from its own configuration (server/spawn.ts), so a child sees what a person would have set.
+ */
+import type { SettingName } from "./settings.ts";
+
+const EMBEDDER = ["embedder", "embeddings_model", "embeddings_api_key"] as const;
+/** What a base world is built with: build, and ingest or import into an empty data directory. */
+const WORLD = ["data_dir", "log_level", "scale", "seed", "ontology_ns", ...EMBEDDER] as const;
+
+const INGEST = [
+  ...WORLD,
+  "ingest_providers",
+  "ingest_detail_limit",
+  "defillama_url",
+  "defillama_yields_url",
+  "defillama_stablecoins_url",
+  "defillama_pro_url",
+  "defillama_api_key",
+  "coingecko_url",
+  "coingecko_api_key",
+  "coingecko_min_interval_ms",
+  "chainlist_url",
+  "snapshot_url",
+  "github_url",
+  "github_token",
+] as const;
+
+export const COMMAND_SETTINGS = {
+  build: WORLD,
+  ingest: INGEST,
+  import: WORLD,
+  scan: ["data_dir", "log_level", "narrative_url", "narrative_model", "narrative_api_key"],
+  mcp: ["data_dir", "log_level", "query_timeout_ms", "sql_memory_limit", "scale", "seed", "graph_replicas", "ontology_ns", ...EMBEDDER],
+  export: ["data_dir"],
+  sparql: ["data_dir", "log_level"],
+  stats: ["data_dir", "log_level"],
+  "__graph-worker": [],
+} as const satisfies Record<string, readonly SettingName[]>;
+
+export type CommandName = keyof typeof COMMAND_SETTINGS;
