@@ -40,7 +40,6 @@ export interface Connector {
   parse(raw: RawStore, out: ProviderOutput): void;
 }
 
-/** Fetches a request once: an answer saved by an earlier (killed) attempt of this run is reused. */
 /** A failed parse's first issue, with its path, as the reason a record is rejected for. */
 export function zodIssue(error: z.ZodError): string {
   const first = error.issues[0];
@@ -48,6 +47,36 @@ export function zodIssue(error: z.ZodError): string {
   return first.path.length > 0 ? `${first.path.join(".")}: ${first.message}` : first.message;
 }
 
+/**
+ * Each item of a provider's list that `schema` accepts, parsed. Any other item goes to `onReject`
+ * with its first issue (usually `out.reject(what, issue)`), or is skipped silently without one.
+ * Lazy: a loop that stops early leaves the rest unread and unreported.
+ */
+export function* parseEach<T>(items: Iterable<unknown>, schema: z.ZodType<T>, onReject?: (item: unknown, issue: string) => void): Generator<T> {
+  for (const item of items) {
+    const parsed = schema.safeParse(item);
+    if (parsed.success) yield parsed.data;
+    else onReject?.(item, zodIssue(parsed.error));
+  }
+}
+
+/** Unix seconds or milliseconds (as providers give times), or an ISO string, as a UTC day (YYYY-MM-DD); undefined when not a time. */
+export function dayOf(value: unknown): string | undefined {
+  let ms: number;
+  if (typeof value === "number" && Number.isFinite(value)) ms = value < 1e11 ? value * 1000 : value;
+  else if (typeof value === "string" && /^\d+$/.test(value)) return dayOf(Number(value));
+  else if (typeof value === "string") ms = Date.parse(value);
+  else return undefined;
+  if (!Number.isFinite(ms)) return undefined;
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** The unix second a UTC day (YYYY-MM-DD) starts at, as providers take the ends of a time range. */
+export function unixOf(day: string): number {
+  return Math.floor(Date.parse(`${day}T00:00:00Z`) / 1000);
+}
+
+/** Fetches a request once: an answer saved by an earlier (killed) attempt of this run is reused. */
 export async function fetchOnce(ctx: FetchContext, provider: ProviderId, key: string, get: () => Promise<unknown>): Promise<boolean> {
   if (ctx.raw.has(provider, key)) return false;
   ctx.raw.save(provider, key, await get());

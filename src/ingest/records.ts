@@ -168,14 +168,3 @@ export class ProviderOutput {
     return n;
   }
 }
-
-/** Unix seconds or milliseconds, or an ISO string, as a UTC day (YYYY-MM-DD); undefined when not a time. */
-export function dayOf(value: unknown): string | undefined {
-  let ms: number;
-  if (typeof value === "number" && Number.isFinite(value)) ms = value < 1e11 ? value * 1000 : value;
-  else if (typeof value === "string" && /^\d+$/.test(value)) return dayOf(Number(value));
-  else if (typeof value === "string") ms = Date.parse(value);
-  else return undefined;
-  if (!Number.isFinite(ms)) return undefined;
-  return new Date(ms).toISOString().slice(0, 10);
-}

@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import type { Connector } from "../connector.ts";
-import { fetchOnce, zodIssue } from "../connector.ts";
+import { fetchOnce, parseEach } from "../connector.ts";
 import { isTestNetwork } from "../../dataset/test-network.ts";
 import { key } from "../records.ts";
 
@@ -48,13 +48,7 @@ export const chains: Connector = {
     const list = raw.load("chains", "chains");
     if (list === undefined) return;
     if (!Array.isArray(list)) return out.reject("chains.json", "not a list");
-    for (const item of list) {
-      const parsed = chainSchema.safeParse(item);
-      if (!parsed.success) {
-        out.reject(`chain ${JSON.stringify((item as { name?: unknown })?.name ?? null)}`, zodIssue(parsed.error));
-        continue;
-      }
-      const chain = parsed.data;
+    for (const chain of parseEach(list, chainSchema, (item, issue) => out.reject(`chain ${JSON.stringify((item as { name?: unknown })?.name ?? null)}`, issue))) {
       const what = `chain ${chain.name} (${chain.chainId})`;
       if (chain.status === "deprecated") {
         out.skip(what, "deprecated chain");

@@ -24,7 +24,7 @@
 import { z } from "zod";
 import type { ClassName } from "../../entities/vocabulary.ts";
 import type { Connector, FetchContext } from "../connector.ts";
-import { fetchOnce, zodIssue } from "../connector.ts";
+import { dayOf, fetchOnce, parseEach, unixOf, zodIssue } from "../connector.ts";
 import { ProviderError } from "../http.ts";
 import type { ProviderOutput, SeriesRow } from "../records.ts";
 import { addressKey, key } from "../records.ts";
@@ -105,7 +105,6 @@ export function prominenceOfRank(rank: number): number {
   return Math.max(0.01, Math.min(1, 1 - Math.log10(rank) / 5));
 }
 
-const unixOf = (day: string) => Math.floor(Date.parse(`${day}T00:00:00Z`) / 1000);
 const isDay = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && Number.isFinite(Date.parse(`${s}T00:00:00Z`));
 
 
@@ -200,10 +199,7 @@ async function fetchAll(ctx: FetchContext): Promise<void> {
       break;
     }
     if (!Array.isArray(answer) || answer.length === 0) break;
-    for (const item of answer) {
-      const parsed = marketSchema.safeParse(item);
-      if (parsed.success) markets.push(parsed.data);
-    }
+    markets.push(...parseEach(answer, marketSchema));
   }
 
   await attempt(() => fetchOnce(ctx, P, `stablecoins/${day}`, get(marketsUrl(base, 1, "stablecoins"))));
@@ -218,7 +214,7 @@ async function fetchAll(ctx: FetchContext): Promise<void> {
     .slice(0, Math.max(0, ctx.detailLimit))
     .map(({ m }) => m.id);
   total = done + top.length;
-  const end = Math.floor(Date.parse(`${day}T00:00:00Z`) / 1000) + 86_399;
+  const end = unixOf(day) + 86_399;
   for (const id of top) {
     const since = ctx.since(tokenKey(id));
     const from = since && isDay(since) ? addDays(since, 1) : addDays(day, -HISTORY_DAYS);
@@ -248,13 +244,7 @@ function parsePlatforms(raw: RawStore, out: ProviderOutput): void {
   if (list === undefined) return;
   if (!Array.isArray(list)) return out.reject(k, "not a list of asset platforms");
   const seen = new Set<string>();
-  for (const item of list) {
-    const parsed = platformSchema.safeParse(item);
-    if (!parsed.success) {
-      out.reject(`asset platform ${idOf(item)}`, zodIssue(parsed.error));
-      continue;
-    }
-    const p = parsed.data;
+  for (const p of parseEach(list, platformSchema, (item, issue) => out.reject(`asset platform ${idOf(item)}`, issue))) {
     if (seen.has(p.id)) continue;
     seen.add(p.id);
     const evm = typeof p.chain_identifier === "number";
@@ -293,13 +283,8 @@ function loadMarkets(raw: RawStore, out: ProviderOutput): { latest: Map<string, 
     if (!Array.isArray(answer)) return out.reject(k, `not a list of ${what}`);
     let records = byDay.get(day);
     if (!records) byDay.set(day, (records = new Map()));
-    for (const item of answer) {
-      const parsed = marketSchema.safeParse(item);
-      if (!parsed.success) {
-        out.reject(`market ${idOf(item)} (${k})`, zodIssue(parsed.error));
-        continue;
-      }
-      if (!records.has(parsed.data.id)) records.set(parsed.data.id, parsed.data);
+    for (const m of parseEach(answer, marketSchema, (item, issue) => out.reject(`market ${idOf(item)} (${k})`, issue))) {
+      if (!records.has(m.id)) records.set(m.id, m);
     }
   };
   for (const { k, day } of pages) read(k, day, "markets");
@@ -325,10 +310,7 @@ function stablecoinIds(raw: RawStore): Set<string> {
     return ids; // rejected once already by loadMarkets
   }
   if (!Array.isArray(answer)) return ids;
-  for (const item of answer) {
-    const parsed = marketSchema.safeParse(item);
-    if (parsed.success) ids.add(parsed.data.id);
-  }
+  for (const m of parseEach(answer, marketSchema)) ids.add(m.id);
   return ids;
 }
 
@@ -345,13 +327,7 @@ function parseCoins(raw: RawStore, out: ProviderOutput, latest: Map<string, Mark
   const k = `coins_list/${day}`;
   const list = day ? load(raw, out, k) : undefined;
   if (list !== undefined && !Array.isArray(list)) out.reject(k, "not a list of coins");
-  for (const item of Array.isArray(list) ? list : []) {
-    const parsed = coinSchema.safeParse(item);
-    if (!parsed.success) {
-      out.reject(`coin ${idOf(item)}`, zodIssue(parsed.error));
-      continue;
-    }
-    const coin = parsed.data;
+  for (const coin of parseEach(Array.isArray(list) ? list : [], coinSchema, (item, issue) => out.reject(`coin ${idOf(item)}`, issue))) {
     if (claimed.has(coin.id)) {
       out.reject(`coin ${JSON.stringify(coin.id)}`, "listed twice");
       continue;
@@ -397,15 +373,10 @@ type DayValues = { price: number | null; marketCap: number | null; volume: numbe
 
 /** One value per UTC day, the last of the day; malformed points rejected. */
 function lastOfDay(points: unknown[] | undefined, what: string, out: ProviderOutput, into: Map<string, Map<string, [number, number]>>, field: string): void {
-  for (const point of points ?? []) {
-    const parsed = pointSchema.safeParse(point);
-    if (!parsed.success) {
-      out.reject(what, `${field} point ${JSON.stringify(point)}: ${zodIssue(parsed.error)}`);
-      continue;
-    }
-    const [ms, value] = parsed.data;
+  for (const [ms, value] of parseEach(points ?? [], pointSchema, (point, issue) => out.reject(what, `${field} point ${JSON.stringify(point)}: ${issue}`))) {
     if (value === null || !Number.isFinite(value)) continue;
-    const day = new Date(ms < 1e11 ? ms * 1000 : ms).toISOString().slice(0, 10);
+    const day = dayOf(ms);
+    if (!day) continue;
     let byField = into.get(day);
     if (!byField) into.set(day, (byField = new Map()));
     const previous = byField.get(field);

@@ -16,7 +16,7 @@
  */
 import { z } from "zod";
 import type { Connector, FetchContext } from "../connector.ts";
-import { fetchOnce, zodIssue } from "../connector.ts";
+import { fetchOnce, parseEach } from "../connector.ts";
 import { ProviderError } from "../http.ts";
 import type { RawStore } from "../raw-store.ts";
 import { type ProviderOutput, key } from "../records.ts";
@@ -72,13 +72,8 @@ function keptRepos(raw: RawStore, org: string, out?: ProviderOutput): Repo[] {
       if (!errorSchema.safeParse(page).success) out?.reject(`github answer ${k}`, "not a list of repositories");
       continue;
     }
-    for (const item of page) {
-      const parsed = repoSchema.safeParse(item);
-      if (!parsed.success) {
-        out?.reject(`repository ${JSON.stringify((item as { full_name?: unknown } | null)?.full_name ?? null)}`, zodIssue(parsed.error));
-        continue;
-      }
-      if (!parsed.data.fork && !parsed.data.archived) byName.set(parsed.data.full_name.toLowerCase(), parsed.data);
+    for (const repo of parseEach(page, repoSchema, (item, issue) => out?.reject(`repository ${JSON.stringify((item as { full_name?: unknown } | null)?.full_name ?? null)}`, issue))) {
+      if (!repo.fork && !repo.archived) byName.set(repo.full_name.toLowerCase(), repo);
     }
   }
   return [...byName.values()]
@@ -205,16 +200,13 @@ export const github: Connector = {
           continue;
         }
         let kept = 0;
-        for (const item of answer) {
-          const parsed = contributorSchema.safeParse(item);
-          if (!parsed.success) {
-            out.reject(`contributor ${JSON.stringify((item as { login?: unknown } | null)?.login ?? null)} of ${repo.full_name}`, zodIssue(parsed.error));
-            continue;
-          }
-          if (isBot(parsed.data) || parsed.data.type === "Anonymous") continue;
+        const rejectContributor = (item: unknown, issue: string) => out.reject(`contributor ${JSON.stringify((item as { login?: unknown } | null)?.login ?? null)} of ${repo.full_name}`, issue);
+        // Lazy: contributors after the kept ones are neither read nor rejected.
+        for (const contributor of parseEach(answer, contributorSchema, rejectContributor)) {
+          if (isBot(contributor) || contributor.type === "Anonymous") continue;
           if (kept++ >= CONTRIBUTORS_PER_REPO) break;
-          const id = parsed.data.login.toLowerCase();
-          const person = people.get(id) ?? { login: parsed.data.login, repos: [] };
+          const id = contributor.login.toLowerCase();
+          const person = people.get(id) ?? { login: contributor.login, repos: [] };
           if (!person.repos.includes(repo.full_name)) person.repos.push(repo.full_name);
           people.set(id, person);
         }

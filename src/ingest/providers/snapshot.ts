@@ -26,10 +26,10 @@
  */
 import { z } from "zod";
 import type { Connector, FetchContext } from "../connector.ts";
-import { fetchOnce, zodIssue } from "../connector.ts";
+import { dayOf, fetchOnce, parseEach, unixOf } from "../connector.ts";
 import { ProviderError } from "../http.ts";
 import type { RawStore } from "../raw-store.ts";
-import { type SeriesRow, dayOf, key } from "../records.ts";
+import { type SeriesRow, key } from "../records.ts";
 import { addDays } from "../../time.ts";
 
 export const SNAPSHOT_API = "https://hub.snapshot.org/graphql";
@@ -162,11 +162,12 @@ function listOf(answer: unknown, field: "spaces" | "proposals" | "ranking"): unk
   return Array.isArray(value) ? value : undefined;
 }
 
+/** A record's id as a rejection names it ("uniswap.eth", or null). */
+const idOf = (item: unknown) => JSON.stringify((item as { id?: unknown } | null)?.id ?? null);
 
 const spaceKey = (id: string) => key("Organization", "snapshot", id);
 const proposalKey = (id: string) => key("GovernanceProposal", "snapshot", id);
 
-const unixOf = (day: string) => Math.floor(Date.parse(`${day}T00:00:00Z`) / 1000);
 // ---------------------------------------------------------------------------------------------
 // Votes and results.
 
@@ -270,10 +271,7 @@ export const snapshot: Connector = {
         const k = `ranking/${skip}`;
         await fetchOnce(ctx, "snapshot", k, () => graphql(ctx, api, RANKING_QUERY, { first: RANKING_PAGE, skip }, "ranking"));
         const page = savedList(ctx.raw, k, "ranking");
-        for (const item of page) {
-          const parsed = spaceSchema.safeParse(item);
-          if (parsed.success) items.push(parsed.data);
-        }
+        items.push(...parseEach(page, spaceSchema));
         if (page.length < RANKING_PAGE) break;
       }
       items.sort((a, b) => (b.followersCount ?? 0) - (a.followersCount ?? 0));
@@ -290,10 +288,7 @@ export const snapshot: Connector = {
         const chunk = asked.slice(i * SPACES_PER_QUERY, (i + 1) * SPACES_PER_QUERY);
         const k = `spaces/${i}`;
         await fetchOnce(ctx, "snapshot", k, () => graphql(ctx, api, SPACES_QUERY, { ids: chunk, first: chunk.length }, "spaces"));
-        for (const item of savedList(ctx.raw, k, "spaces")) {
-          const parsed = spaceSchema.safeParse(item);
-          if (parsed.success) found.set(parsed.data.id.toLowerCase(), parsed.data.id);
-        }
+        for (const space of parseEach(savedList(ctx.raw, k, "spaces"), spaceSchema)) found.set(space.id.toLowerCase(), space.id);
       }
       const missing = asked.filter((id) => !found.has(id.toLowerCase()));
       if (missing.length > 0) ctx.log.info({ missing }, "Snapshot: spaces named by DefiLlama that the hub does not know (or answers unreadably)");
@@ -327,14 +322,7 @@ export const snapshot: Connector = {
         out.reject(`snapshot answer ${k}`, `no data.${field === "ranking" ? "ranking.items" : "spaces"} list`);
         continue;
       }
-      for (const item of list) {
-        const parsed = spaceSchema.safeParse(item);
-        if (!parsed.success) {
-          out.reject(`space ${JSON.stringify((item as { id?: unknown } | null)?.id ?? null)}`, zodIssue(parsed.error));
-          continue;
-        }
-        spaces.set(parsed.data.id.toLowerCase(), parsed.data);
-      }
+      for (const space of parseEach(list, spaceSchema, (item, issue) => out.reject(`space ${idOf(item)}`, issue))) spaces.set(space.id.toLowerCase(), space);
     }
     const maxFollowers = Math.max(0, ...[...spaces.values()].map((s) => s.followersCount ?? 0));
     for (const space of spaces.values()) {
@@ -374,14 +362,9 @@ export const snapshot: Connector = {
         out.reject(`snapshot answer ${k}`, "no data.proposals list");
         continue;
       }
-      for (const item of list) {
-        const parsed = proposalSchema.safeParse(item);
-        if (!parsed.success) {
-          out.reject(`proposal ${JSON.stringify((item as { id?: unknown } | null)?.id ?? null)}`, zodIssue(parsed.error));
-          continue;
-        }
-        const seen = proposals.get(parsed.data.id);
-        if (!seen || STATE_RANK[parsed.data.state] >= STATE_RANK[seen.state]) proposals.set(parsed.data.id, parsed.data);
+      for (const proposal of parseEach(list, proposalSchema, (item, issue) => out.reject(`proposal ${idOf(item)}`, issue))) {
+        const seen = proposals.get(proposal.id);
+        if (!seen || STATE_RANK[proposal.state] >= STATE_RANK[seen.state]) proposals.set(proposal.id, proposal);
       }
     }
     const run = runSchema.safeParse(raw.load("snapshot", "run"));

@@ -5,8 +5,8 @@
 import { z } from "zod";
 import type { Attribute, Relation } from "../../../entities/vocabulary.ts";
 import type { RawStore } from "../../raw-store.ts";
-import { type ProviderOutput, dayOf } from "../../records.ts";
-import { zodIssue } from "../../connector.ts";
+import type { ProviderOutput } from "../../records.ts";
+import { dayOf, parseEach } from "../../connector.ts";
 import { record, type Saved, savedSchema } from "./schemas.ts";
 import { P } from "./keys.ts";
 
@@ -56,15 +56,6 @@ export function loadSaved(raw: RawStore, out: ProviderOutput, rawKey: string): S
     return undefined;
   }
   return saved.data;
-}
-
-/** Each record of a list through its schema; the malformed ones rejected. */
-export function* records<T>(out: ProviderOutput, list: unknown[], schema: z.ZodType<T>, what: (item: unknown) => string): Generator<T> {
-  for (const item of list) {
-    const parsed = schema.safeParse(item);
-    if (parsed.success) yield parsed.data;
-    else out.reject(what(item), zodIssue(parsed.error));
-  }
 }
 
 /** The list at `field` of a saved body (or the body itself when `field` is undefined); rejected when the answer has another shape. */
@@ -120,7 +111,7 @@ export function* savedHistories(raw: RawStore, out: ProviderOutput, prefix: stri
  */
 export function pointsByDay<T>(out: ProviderOutput, what: string, points: unknown[], schema: z.ZodType<T>, timeOf: (point: T) => unknown, keep: (day: string) => boolean): [string, T][] {
   const byDay = new Map<string, T>();
-  for (const point of records(out, points, schema, () => `${what} point`)) {
+  for (const point of parseEach(points, schema, (_, issue) => out.reject(`${what} point`, issue))) {
     const day = dayOf(timeOf(point));
     if (!day) out.reject(`${what} point`, "not a time");
     else if (keep(day)) byDay.set(day, point);

@@ -3,9 +3,10 @@
  * Token unlocks from the pro emissions answer.
  */
 import type { RawStore } from "../../raw-store.ts";
-import { type ProviderOutput, dayOf, key } from "../../records.ts";
+import { type ProviderOutput, key } from "../../records.ts";
+import { dayOf, parseEach } from "../../connector.ts";
 import { geckoKey, llamaSlug, P } from "./keys.ts";
-import { attributes, label, listOf, loadSaved, records, usable } from "./parse-common.ts";
+import { attributes, label, listOf, loadSaved, usable } from "./parse-common.ts";
 import { emissionSchema } from "./schemas.ts";
 
 export const ALLOCATION_GROUP: Record<string, string> = {
@@ -22,7 +23,7 @@ export function parseEmissions(raw: RawStore, out: ProviderOutput): void {
   const saved = loadSaved(raw, out, "emissions");
   const list = saved && listOf(out, "emissions", saved.body);
   if (!saved || !list) return;
-  for (const emission of records(out, list, emissionSchema, (item) => `emission ${label(item, "token", "name")}`)) {
+  for (const emission of parseEach(list, emissionSchema, (item, issue) => out.reject(`emission ${label(item, "token", "name")}`, issue))) {
     const gecko = /^coingecko:(.+)$/.exec(emission.token)?.[1] ?? usable(emission.gecko_id);
     if (!gecko) {
       out.reject(`emission ${JSON.stringify(emission.token)}`, "token is not coingecko:<id>");

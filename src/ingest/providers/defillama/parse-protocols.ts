@@ -5,8 +5,8 @@
 import type { RawStore } from "../../raw-store.ts";
 import { type ProviderOutput, addressKey, key } from "../../records.ts";
 import { chainKey, geckoKey, llamaSlug, P, protocolKey } from "./keys.ts";
-import { after, attributes, CHAIN_PREFIX_ALIASES, type Known, label, listOf, loadSaved, pointsByDay, prominenceByRank, records, Relations, usable } from "./parse-common.ts";
-import { zodIssue } from "../../connector.ts";
+import { after, attributes, CHAIN_PREFIX_ALIASES, type Known, label, listOf, loadSaved, pointsByDay, prominenceByRank, Relations, usable } from "./parse-common.ts";
+import { parseEach, zodIssue } from "../../connector.ts";
 import { chainSchema, chartPoint, feesSchema, type Parent, parentSchema, protocolDetailSchema, protocolSchema, tvlPoint } from "./schemas.ts";
 
 export function parseChains(raw: RawStore, out: ProviderOutput, known: Known): void {
@@ -14,7 +14,7 @@ export function parseChains(raw: RawStore, out: ProviderOutput, known: Known): v
   if (!saved) return;
   const list = listOf(out, "chains", saved.body);
   if (!list) return;
-  const chains = [...records(out, list, chainSchema, (item) => `chain ${label(item, "name")}`)];
+  const chains = [...parseEach(list, chainSchema, (item, issue) => out.reject(`chain ${label(item, "name")}`, issue))];
   const prominence = prominenceByRank(chains, (chain) => chain.tvl);
   for (const chain of chains) {
     known.chainByPrefix.set(chain.name.toLowerCase().replace(/\s+/g, "_"), chain.name);
@@ -55,11 +55,11 @@ export function governanceSpaces(ids: string[] | null | undefined): string[] {
 export function parseProtocols(raw: RawStore, out: ProviderOutput, known: Known): void {
   const saved = loadSaved(raw, out, "protocols");
   const list = saved && listOf(out, "protocols", saved.body);
-  const protocols = list ? [...records(out, list, protocolSchema, (item) => `protocol ${label(item, "slug", "name", "id")}`)] : [];
+  const protocols = list ? [...parseEach(list, protocolSchema, (item, issue) => out.reject(`protocol ${label(item, "slug", "name", "id")}`, issue))] : [];
 
   const parentsSaved = loadSaved(raw, out, "parents");
   const parentList = parentsSaved && listOf(out, "parents", parentsSaved.body, "parentProtocols");
-  const parents = parentList ? [...records(out, parentList, parentSchema, (item) => `parent protocol ${label(item, "id", "name")}`)] : [];
+  const parents = parentList ? [...parseEach(parentList, parentSchema, (item, issue) => out.reject(`parent protocol ${label(item, "id", "name")}`, issue))] : [];
   if (!parentsSaved) {
     // Without the parents' list a child's parent link points at no claim: say so, per child.
     for (const p of protocols) {

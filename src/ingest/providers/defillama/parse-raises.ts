@@ -3,9 +3,10 @@
  * Funding rounds and their investors.
  */
 import type { RawStore } from "../../raw-store.ts";
-import { type ProviderOutput, dayOf, key } from "../../records.ts";
+import { type ProviderOutput, key } from "../../records.ts";
+import { dayOf, parseEach } from "../../connector.ts";
 import { investorKey, P, protocolKey } from "./keys.ts";
-import { attributes, type Known, label, listOf, loadSaved, records, Relations, usable } from "./parse-common.ts";
+import { attributes, type Known, label, listOf, loadSaved, Relations, usable } from "./parse-common.ts";
 import { raiseSchema } from "./schemas.ts";
 
 export function parseRaises(raw: RawStore, out: ProviderOutput, known: Known): void {
@@ -13,7 +14,7 @@ export function parseRaises(raw: RawStore, out: ProviderOutput, known: Known): v
   const list = saved && listOf(out, "raises", saved.body, "raises");
   if (!list) return;
   const investors = new Set<string>();
-  for (const raise of records(out, list, raiseSchema, (item) => `raise ${label(item, "name")}`)) {
+  for (const raise of parseEach(list, raiseSchema, (item, issue) => out.reject(`raise ${label(item, "name")}`, issue))) {
     const day = dayOf(raise.date);
     if (!day) {
       out.reject(`raise ${JSON.stringify(raise.name)}`, "date: not a time");

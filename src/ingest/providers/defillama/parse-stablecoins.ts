@@ -4,9 +4,10 @@
  */
 import type { RawStore } from "../../raw-store.ts";
 import type { ProviderOutput } from "../../records.ts";
+import { parseEach } from "../../connector.ts";
 import { record, type Stablecoin, stablecoinPoint, stablecoinSchema } from "./schemas.ts";
 import { chainKey, geckoKey, llamaSlug, stablecoinKey } from "./keys.ts";
-import { after, label, listOf, loadSaved, pointsByDay, prominenceByRank, records, Relations, savedHistories, usable } from "./parse-common.ts";
+import { after, label, listOf, loadSaved, pointsByDay, prominenceByRank, Relations, savedHistories, usable } from "./parse-common.ts";
 
 export const pegCurrency = (pegType: string) => pegType.replace(/^pegged/, "");
 
@@ -28,7 +29,7 @@ export function parseStablecoins(raw: RawStore, out: ProviderOutput): void {
   const saved = loadSaved(raw, out, "stablecoins");
   const list = saved && listOf(out, "stablecoins", saved.body, "peggedAssets");
   if (saved && list) {
-    for (const coin of records(out, list, stablecoinSchema, (item) => `stablecoin ${label(item, "id", "name")}`)) coins.set(coin.id, coin);
+    for (const coin of parseEach(list, stablecoinSchema, (item, issue) => out.reject(`stablecoin ${label(item, "id", "name")}`, issue))) coins.set(coin.id, coin);
     const prominence = prominenceByRank([...coins.values()], (coin) => circulatingUsd(coin.circulating, coin.pegType, priceOf(coin.price)));
     for (const coin of coins.values()) {
       const own = stablecoinKey(coin.id);

@@ -4,8 +4,9 @@
  */
 import type { RawStore } from "../../raw-store.ts";
 import { type ProviderOutput, type SeriesRow, addressKey } from "../../records.ts";
+import { parseEach } from "../../connector.ts";
 import { chainKey, marketKey, poolKey, protocolKey } from "./keys.ts";
-import { after, attributes, type Known, label, listOf, loadSaved, pointsByDay, prominenceByRank, records, Relations, savedHistories, usable, ZERO_ADDRESS } from "./parse-common.ts";
+import { after, attributes, type Known, label, listOf, loadSaved, pointsByDay, prominenceByRank, Relations, savedHistories, usable, ZERO_ADDRESS } from "./parse-common.ts";
 import { lendBorrowSchema, type Pool, poolChartPoint, poolSchema } from "./schemas.ts";
 
 export function parsePools(raw: RawStore, out: ProviderOutput, known: Known): Map<string, Pool> {
@@ -13,7 +14,7 @@ export function parsePools(raw: RawStore, out: ProviderOutput, known: Known): Ma
   const saved = loadSaved(raw, out, "pools");
   const list = saved && listOf(out, "pools", saved.body, "data");
   if (!saved || !list) return pools;
-  for (const pool of records(out, list, poolSchema, (item) => `pool ${label(item, "pool", "symbol")}`)) pools.set(pool.pool, pool);
+  for (const pool of parseEach(list, poolSchema, (item, issue) => out.reject(`pool ${label(item, "pool", "symbol")}`, issue))) pools.set(pool.pool, pool);
   const prominence = prominenceByRank([...pools.values()], (pool) => pool.tvlUsd);
 
   for (const pool of pools.values()) {
@@ -77,7 +78,7 @@ export function parseLending(raw: RawStore, out: ProviderOutput, known: Known, p
   const saved = loadSaved(raw, out, "lendBorrow");
   const list = saved && listOf(out, "lendBorrow", saved.body);
   if (!saved || !list) return;
-  for (const market of records(out, list, lendBorrowSchema, (item) => `lending market ${label(item, "pool")}`)) {
+  for (const market of parseEach(list, lendBorrowSchema, (item, issue) => out.reject(`lending market ${label(item, "pool")}`, issue))) {
     const pool = pools.get(market.pool);
     if (!pool) continue; // lendBorrow lists pools the pools list no longer has: nothing to join.
     const own = marketKey(market.pool);
