@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { coingecko } from "../../src/ingest/providers/coingecko.ts";
+import { coingecko } from "../../src/ingest/providers/coingecko/index.ts";
 import { github } from "../../src/ingest/providers/github.ts";
 import { RawStore } from "../../src/ingest/raw-store.ts";
 import { ProviderOutput, addressKey, key } from "../../src/ingest/records.ts";

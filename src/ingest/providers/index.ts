@@ -7,7 +7,7 @@ import type { Config } from "../../config/config.ts";
 import type { Connector, ProviderSettings } from "../connector.ts";
 import type { ProviderId } from "../records.ts";
 import { chains } from "./chains.ts";
-import { coingecko } from "./coingecko.ts";
+import { coingecko } from "./coingecko/index.ts";
 import { defillama } from "./defillama/index.ts";
 import { github } from "./github.ts";
 import { snapshot } from "./snapshot.ts";
