@@ -15,8 +15,8 @@ const FIXTURES = join(import.meta.dir, "fixtures", "github");
 const fixture = <T>(name: string): T => JSON.parse(readFileSync(join(FIXTURES, name), "utf8")) as T;
 
 type Json = Record<string, unknown>;
-/** The /lite/protocols2 shape: `{ protocols: [...] }`, one entry without a slug. */
-const PROTOCOLS = fixture<{ protocols: Json[] }>("defillama-protocols.json");
+/** DefiLlama's /protocols records (only the fields read). */
+const PROTOCOLS = fixture<Json[]>("defillama-protocols.json");
 const UNISWAP = fixture<Json[]>("uniswap-repos.json");
 const AAVE = fixture<Json[]>("aave-repos.json");
 const SAMCZSUN = fixture<Json[]>("samczsun-repos.json");
@@ -79,10 +79,10 @@ function context(base: string, raw: RawStore, options: { detailLimit?: number; t
   return testFetchContext("github", raw, { urls: { api: base }, apiKey: options.token }, { today: "2024-07-01", detailLimit: options.detailLimit ?? 10 });
 }
 
-/** A raw store of its own, holding DefiLlama's protocols list unless `null`. */
-function freshRaw(protocols: unknown = PROTOCOLS): RawStore {
+/** A raw store of its own, holding DefiLlama's protocols list (as the DefiLlama connector saves it) unless `null`. */
+function freshRaw(protocols: Json[] | null = PROTOCOLS): RawStore {
   const raw = new RawStore(join(root, `raw-${++dirs}`));
-  if (protocols !== null) raw.save("defillama", "protocols", protocols);
+  if (protocols !== null) raw.save("defillama", "protocols", { day: "2024-07-01", since: null, body: protocols });
   return raw;
 }
 
@@ -92,7 +92,7 @@ function parse(raw: RawStore): ProviderOutput {
   return out;
 }
 
-const only = (...slugs: string[]) => ({ protocols: PROTOCOLS.protocols.filter((p) => slugs.includes((p.slug as string | undefined) ?? "uniswap-v2")) });
+const only = (...slugs: string[]) => PROTOCOLS.filter((p) => slugs.includes(p.slug as string));
 
 describe("github connector", () => {
   test("repositories, contributors and the protocols' links; the token is sent", async () => {

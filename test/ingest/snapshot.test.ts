@@ -69,10 +69,10 @@ function context(api: string, raw: RawStore, options: { detailLimit?: number; si
   return testFetchContext("snapshot", raw, { urls: { api: `${api}/graphql` } }, { today: TODAY, detailLimit: options.detailLimit ?? 10, since: (series) => options.since?.[series] });
 }
 
-/** A raw store of its own, holding DefiLlama's protocols list unless `null`. */
+/** A raw store of its own, holding DefiLlama's protocols list (as the DefiLlama connector saves it) unless `null`. */
 function freshRaw(protocols: unknown = PROTOCOLS): RawStore {
   const raw = new RawStore(join(root, `raw-${++dirs}`));
-  if (protocols !== null) raw.save("defillama", "protocols", protocols);
+  if (protocols !== null) raw.save("defillama", "protocols", { day: TODAY, since: null, body: protocols });
   return raw;
 }
 
@@ -92,7 +92,7 @@ describe("snapshot connector", () => {
     try {
       // Uniswap's protocol names its token (gecko_id); CoinGecko's markets page of the run has its supply.
       const raw = freshRaw(PROTOCOLS.map((p) => (p.slug === "uniswap-v2" ? { ...p, gecko_id: "uniswap" } : p)));
-      raw.save("coingecko", "markets/2024-07-01/1", [{ id: "uniswap", symbol: "uni", circulating_supply: 600_000_000 }, { id: "broken", symbol: 3 }]);
+      raw.save("coingecko", "markets/2024-07-01/1", [{ id: "uniswap", symbol: "uni", name: "Uniswap", circulating_supply: 600_000_000 }, { id: "broken", symbol: 3 }]);
       await snapshot.fetch(context(fake.url, raw));
       const rows = rowsOf(parse(raw));
       const uni = rows.find((r) => r.proposal_id === proposalKey("0x3ba0ea1a1fd21e5f35e4d3ea0c0e33ecfbd0e0b3e7bb5a0c4ac1d4b0a1e8a001"))!;

@@ -20,7 +20,7 @@ import { fetchOnce, parseEach } from "../connector.ts";
 import { ProviderError } from "../http.ts";
 import type { RawStore } from "../raw-store.ts";
 import { type ProviderOutput, key } from "../records.ts";
-import { knownProtocols } from "./snapshot.ts";
+import { knownProtocols } from "./defillama/known-protocols.ts";
 
 export const GITHUB_API = "https://api.github.com";
 export const REPO_PAGE = 100;

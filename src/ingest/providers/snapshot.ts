@@ -4,9 +4,9 @@
  * known protocols (DefiLlama's `governanceID: ["snapshot:<space>"]`, the largest by TVL first), their
  * proposals with status and vote tallies, and a `governance` row per proposal.
  *
- * Which spaces: the DefiLlama protocols list saved in the same raw store (`defillama/protocols`).
- * Without it the hub's `ranking` (spaces by popularity, which followers drive) stands in, the most
- * followed first.
+ * Which spaces: the DefiLlama protocols list saved in the same raw store (`defillama/protocols`), as
+ * DefiLlama's parser reads it (defillama/known-protocols). Without it the hub's `ranking` (spaces by
+ * popularity, which followers drive) stands in, the most followed first.
  *
  * Incremental, per space: the proposals created since the day after the space's last stored
  * governance day (`since(Organization:snapshot:<space>)`), or the last 180 days for a new space.
@@ -31,6 +31,8 @@ import { ProviderError } from "../http.ts";
 import type { RawStore } from "../raw-store.ts";
 import { type SeriesRow, key } from "../records.ts";
 import { addDays } from "../../time.ts";
+import { latestMarkets } from "./coingecko/markets.ts";
+import { knownProtocols } from "./defillama/known-protocols.ts";
 
 export const SNAPSHOT_API = "https://hub.snapshot.org/graphql";
 /** The hub's largest `first` for proposals; a shorter page is the last. */
@@ -58,69 +60,6 @@ export const PROPOSALS_QUERY = `query Proposals($spaces: [String], $from: Int!, 
 export const OPEN_PROPOSALS_QUERY = `query OpenProposals($spaces: [String], $before: Int!, $endFrom: Int!, $first: Int!, $skip: Int!) {
   proposals(first: $first, skip: $skip, where: { space_in: $spaces, created_lt: $before, end_gte: $endFrom }, orderBy: "created", orderDirection: asc) { ${PROPOSAL_FIELDS} }
 }`;
-
-// ---------------------------------------------------------------------------------------------
-// The known protocols: DefiLlama's list, saved by its connector in the same raw store.
-
-const llamaProtocolSchema = z.object({
-  slug: z.string().min(1).optional(),
-  name: z.string().min(1),
-  tvl: z.number().nullish(),
-  governanceID: z.array(z.string()).nullish(),
-  github: z.array(z.string()).nullish(),
-  gecko_id: z.string().nullish(),
-});
-
-export interface KnownProtocol {
-  slug: string;
-  name: string;
-  tvl: number;
-  /** Snapshot space ids named in `governanceID` ("snapshot:uniswap.eth" -> "uniswap.eth"). */
-  spaces: string[];
-  /** GitHub organizations or users named in `github`. */
-  orgs: string[];
-  /** CoinGecko id of the protocol's token. */
-  geckoId?: string;
-}
-
-/** DefiLlama's slug of a name, for list entries without one (the /lite/protocols2 shape). */
-export function llamaSlug(name: string): string {
-  return name.trim().toLowerCase().split(" ").join("-").split("'").join("");
-}
-
-/**
- * The protocols in the saved DefiLlama list (the /protocols array, or an object with a
- * `protocols` array as /lite/protocols2 answers), largest TVL first; `problem` says why there
- * are none. Entries of the wrong shape are skipped (DefiLlama's parser reports them).
- */
-export function knownProtocols(raw: RawStore): { protocols: KnownProtocol[]; problem?: string } {
-  let saved: unknown;
-  try {
-    saved = raw.load("defillama", "protocols");
-  } catch (error) {
-    return { protocols: [], problem: `the saved DefiLlama protocols list is unreadable (${(error as Error).message})` };
-  }
-  if (saved === undefined) return { protocols: [], problem: "no DefiLlama protocols list is saved in this run (run the defillama provider first)" };
-  // The DefiLlama connector saves its answers as {day, since, body}; a bare list or the
-  // /lite/protocols2 shape ({protocols}) is read as well.
-  const answer = saved !== null && typeof saved === "object" && "body" in saved ? (saved as { body: unknown }).body : saved;
-  const list = Array.isArray(answer) ? answer : (answer as { protocols?: unknown } | null)?.protocols;
-  if (!Array.isArray(list)) return { protocols: [], problem: "the saved DefiLlama protocols answer is not a list" };
-  const protocols: KnownProtocol[] = [];
-  for (const item of list) {
-    const parsed = llamaProtocolSchema.safeParse(item);
-    if (!parsed.success) continue;
-    const p = parsed.data;
-    const spaces = (p.governanceID ?? []).flatMap((g) => {
-      const m = /^snapshot:(.+)$/i.exec(g.trim());
-      return m ? [m[1]!.trim()] : [];
-    });
-    const orgs = (p.github ?? []).map((o) => o.trim()).filter((o) => /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,99})$/.test(o));
-    protocols.push({ slug: p.slug ?? llamaSlug(p.name), name: p.name, tvl: p.tvl ?? 0, spaces: [...new Set(spaces)], orgs: [...new Set(orgs)], geckoId: p.gecko_id ?? undefined });
-  }
-  protocols.sort((a, b) => b.tvl - a.tvl);
-  return { protocols };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Answers.
@@ -406,25 +345,12 @@ function turnoutOf(cast: number | null | undefined, supply: number | undefined):
   return Math.min(1, cast / supply);
 }
 
-const marketSchema = z.object({ id: z.string().min(1), symbol: z.string().min(1), circulating_supply: z.number().positive() });
-
-/** Coins' circulating supply from CoinGecko's markets pages of the latest day saved in the same run (`markets/<day>/<page>`). */
+/** Coins' symbol and circulating supply, by CoinGecko id, from CoinGecko's markets pages of the latest day saved in the same run. */
 function circulatingSupplies(raw: RawStore): Map<string, { symbol: string; supply: number }> {
   const out = new Map<string, { symbol: string; supply: number }>();
-  const keys = raw.keys("coingecko", "markets/");
-  const latest = keys.map((k) => k.split("/")[1]!).sort().at(-1);
-  for (const k of keys.filter((k) => k.split("/")[1] === latest)) {
-    let page: unknown;
-    try {
-      page = raw.load("coingecko", k);
-    } catch {
-      continue; // CoinGecko's parser reports an unreadable answer
-    }
-    if (!Array.isArray(page)) continue;
-    for (const item of page) {
-      const parsed = marketSchema.safeParse(item);
-      if (parsed.success) out.set(parsed.data.id, { symbol: parsed.data.symbol, supply: parsed.data.circulating_supply });
-    }
+  for (const m of latestMarkets(raw)) {
+    const supply = m.circulating_supply;
+    if (typeof supply === "number" && supply > 0 && m.symbol !== "") out.set(m.id, { symbol: m.symbol, supply });
   }
   return out;
 }

@@ -13,12 +13,12 @@ export function idOf(item: unknown): string {
   return JSON.stringify(id ?? null);
 }
 
-/** A saved answer, or undefined (with a rejection) when the file cannot be read. */
-export function load(raw: RawStore, out: ProviderOutput, k: string): unknown {
+/** A saved answer, or undefined (with a rejection, when `out` is given) when the file cannot be read. */
+export function load(raw: RawStore, out: ProviderOutput | undefined, k: string): unknown {
   try {
     return raw.load(P, k);
   } catch (error) {
-    out.reject(k, `unreadable saved answer: ${(error as Error).message}`);
+    out?.reject(k, `unreadable saved answer: ${(error as Error).message}`);
     return undefined;
   }
 }

@@ -40,8 +40,11 @@ export const label = (item: unknown, ...fields: string[]): string => {
   return "(unnamed)";
 };
 
+/** Where a parser's rejections go: the provider's output, or a reader that only wants to know why there is nothing. */
+type Rejects = Pick<ProviderOutput, "reject">;
+
 /** A saved answer's envelope, or undefined (rejected when present but unreadable). */
-export function loadSaved(raw: RawStore, out: ProviderOutput, rawKey: string): Saved | undefined {
+export function loadSaved(raw: RawStore, out: Rejects, rawKey: string): Saved | undefined {
   let value: unknown;
   try {
     value = raw.load(P, rawKey);
@@ -59,7 +62,7 @@ export function loadSaved(raw: RawStore, out: ProviderOutput, rawKey: string): S
 }
 
 /** The list at `field` of a saved body (or the body itself when `field` is undefined); rejected when the answer has another shape. */
-export function listOf(out: ProviderOutput, rawKey: string, body: unknown, field?: string): unknown[] | undefined {
+export function listOf(out: Rejects, rawKey: string, body: unknown, field?: string): unknown[] | undefined {
   const list = field === undefined ? body : record(body)[field];
   if (Array.isArray(list)) return list;
   out.reject(rawKey, field === undefined ? "answer is not a list" : `answer has no list "${field}"`);

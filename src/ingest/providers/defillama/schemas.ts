@@ -44,6 +44,8 @@ export const protocolSchema = z.object({
   parentProtocol: optStr,
   parentProtocolSlug: optStr,
   tvl: optNum,
+  /** GitHub organizations: read by the GitHub connector only, so a malformed value is dropped, not the protocol. */
+  github: z.array(z.string()).nullish().catch(null),
 });
 export type Protocol = z.infer<typeof protocolSchema>;
 
