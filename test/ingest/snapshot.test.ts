@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FetchContext } from "../../src/ingest/connector.ts";
 import type { ProviderHttp } from "../../src/ingest/http.ts";
-import { snapshot } from "../../src/ingest/providers/snapshot.ts";
+import { snapshot } from "../../src/ingest/providers/snapshot/index.ts";
 import { RawStore } from "../../src/ingest/raw-store.ts";
 import { ProviderOutput } from "../../src/ingest/records.ts";
 import { silentLogger } from "../../src/log.ts";

@@ -10,7 +10,7 @@ import { chains } from "./chains.ts";
 import { coingecko } from "./coingecko/index.ts";
 import { defillama } from "./defillama/index.ts";
 import { github } from "./github.ts";
-import { snapshot } from "./snapshot.ts";
+import { snapshot } from "./snapshot/index.ts";
 
 export const CONNECTORS: readonly Connector[] = [chains, coingecko, defillama, snapshot, github];
 
