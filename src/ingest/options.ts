@@ -1,0 +1,39 @@
+/**
+ * @module ingest/options
+ * What an ingest is asked to do: where the provider data comes from (fetched now, or imported from
+ * saved answers), the day it speaks for, the embedder, progress; and IngestError, the failure that
+ * publishes nothing.
+ */
+import type { Embedder } from "../search/embedder.ts";
+import type { DataDir } from "../store/data-dir.ts";
+import type { Logger } from "../log.ts";
+import type { HttpOptions } from "./http.ts";
+import type { ProviderConfig } from "./providers/index.ts";
+import type { ProviderId } from "./records.ts";
+
+export type IngestSource =
+  | { kind: "fetch"; providers: Map<ProviderId, ProviderConfig>; detailLimit: number; http?: Partial<Omit<HttpOptions, "log">> }
+  | { kind: "import"; from: string; providers: ProviderId[] };
+
+/** One step of one provider done (`done` of `total` requests or answers). */
+export interface IngestProgress {
+  provider: ProviderId;
+  step: "fetch" | "parse";
+  done: number;
+  total: number;
+}
+
+export interface IngestOptions {
+  dir: DataDir;
+  source: IngestSource;
+  log: Logger;
+  /** The day the run speaks for; defaults to today (UTC). */
+  today?: string;
+  embedder?: Embedder;
+  embedderModel?: string | null;
+  /** Leave the generated demo data out of the new snapshot: real data only. */
+  withoutDemo?: boolean;
+  onProgress?: (event: IngestProgress) => void;
+}
+
+export class IngestError extends Error {}
