@@ -25,6 +25,7 @@ export const ingest: Command = {
     providers: { type: "string", help: "comma-separated providers to read (default: the ingest_providers setting)" },
     "without-demo": { type: "boolean", help: "leave the generated demo data out of the new snapshot (real data only)" },
     json: { type: "boolean", help: "print the ingest report as JSON" },
+    trigger: { type: "string", help: "why this ingest runs, recorded with it (default manual; the server says schedule or catch-up)" },
   },
   async run({ config, options }) {
     const { parseProviders, providerConfig } = await import("../ingest/providers/index.ts");
@@ -35,7 +36,8 @@ export const ingest: Command = {
       throw new UsageError((error as Error).message);
     }
     if (ids.length === 0) throw new UsageError("--providers names no provider.");
-    return runIngest(config, options.json === true, options["without-demo"] === true, {
+    const trigger = typeof options.trigger === "string" ? options.trigger : "manual";
+    return runIngest(config, options.json === true, options["without-demo"] === true, trigger, {
       kind: "fetch",
       providers: new Map(ids.map((id) => [id, providerConfig(config, id)])),
       detailLimit: config.ingest_detail_limit,
@@ -70,11 +72,38 @@ export const importCommand: Command = {
       throw new UsageError((error as Error).message);
     }
     if (ids.length === 0) throw new UsageError(`${from} holds no provider folder (chains, coingecko, defillama, snapshot, github)`);
-    return runIngest(config, options.json === true, options["without-demo"] === true, { kind: "import", from: resolve(from), providers: ids });
+    return runIngest(config, options.json === true, options["without-demo"] === true, "import", { kind: "import", from: resolve(from), providers: ids });
   },
 };
 
-async function runIngest(config: Config, json: boolean, withoutDemo: boolean, source: import("../ingest/ingest.ts").IngestSource): Promise<number> {
+/**
+ * An ingest (or import), recorded in the ingests table while it runs (store/runs.ts): a run whose
+ * process dies stays visible as interrupted, and a server redoes it at its next start.
+ */
+async function runIngest(config: Config, json: boolean, withoutDemo: boolean, trigger: string, source: import("../ingest/ingest.ts").IngestSource): Promise<number> {
+  const [{ dataDir, ensureDataDir }, { openStateDb }, { startIngest, finishIngest }] = await Promise.all([
+    import("../store/data-dir.ts"),
+    import("../store/state-db.ts"),
+    import("../store/runs.ts"),
+  ]);
+  const dir = dataDir(config.data_dir);
+  ensureDataDir(dir);
+  const state = openStateDb(dir.stateDb);
+  const id = startIngest(state, trigger);
+  try {
+    const published = await ingestAndReport(config, json, withoutDemo, source);
+    finishIngest(state, id, published ? { status: "ok", snapshotId: published } : { status: "failed", error: "see the ingest's log" });
+    return published ? 0 : 1;
+  } catch (error) {
+    finishIngest(state, id, { status: "failed", error: (error as Error).message });
+    throw error;
+  } finally {
+    state.close();
+  }
+}
+
+/** Runs the ingest and prints its report; the published snapshot's id, or undefined when it failed (the live snapshot is unchanged). */
+async function ingestAndReport(config: Config, json: boolean, withoutDemo: boolean, source: import("../ingest/ingest.ts").IngestSource): Promise<string | undefined> {
   const [{ createLogger }, { currentSnapshotId, dataDir }, { ingest: run, IngestError }, { configuredEmbedder, embedderModel }, { default: progress }, { buildSnapshot }] =
     await Promise.all([
       import("../log.ts"),
@@ -114,7 +143,7 @@ async function runIngest(config: Config, json: boolean, withoutDemo: boolean, so
     bars?.stop();
     if (json) {
       console.log(JSON.stringify(report));
-      return 0;
+      return report.snapshot_id;
     }
     console.log(`snapshot ${report.snapshot_id} published in ${(report.duration_ms / 1000).toFixed(1)} s (on top of ${report.base_snapshot_id})`);
     for (const p of report.providers) {
@@ -129,12 +158,12 @@ async function runIngest(config: Config, json: boolean, withoutDemo: boolean, so
         `${r.chains_by_former_name} chains by a former name, ${r.relations_unresolved} links and ${r.rows_unresolved} rows unresolved; ` +
         `${report.conflicts} conflicts kept; changes: ${report.changes.CREATE} CREATE, ${report.changes.UPDATE} UPDATE`,
     );
-    return 0;
+    return report.snapshot_id;
   } catch (error) {
     bars?.stop();
     if (error instanceof IngestError) {
       console.error(`ingest failed: ${error.message}\nThe live snapshot is unchanged.`);
-      return 1;
+      return undefined;
     }
     throw error;
   }

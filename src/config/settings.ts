@@ -128,6 +128,12 @@ export const SETTINGS = {
     "0 6 * * *",
     "when the daily signal scan runs (cron, UTC); off disables it",
   ),
+  scan_grace_ms: setting(
+    "integer",
+    z.number().int().min(0).max(3_600_000),
+    20_000,
+    "on SIGTERM, how long a running scan or ingest may take to finish before it is stopped (and recorded interrupted, to be redone at the next start)",
+  ),
   first_scan: setting(
     "boolean",
     z.boolean(),

@@ -1,9 +1,12 @@
 /**
  * @module server/scheduler
- * When the server scans: once on the first start of a data directory that was never scanned (the
- * day before and the day, so lasting signals qualify at once), then on the configured cron. Every
- * scan is `ckg scan` in a child process, so detectors and graph algorithms never hold up requests;
- * one runs at a time. Results and failures are read back from the scans table (shown in /readyz).
+ * When the server scans and ingests: at start, what it owes (server/catch-up.ts: the first scan of a
+ * never-scanned data directory, missed as-of days, a scheduled run that fell while it was down, an
+ * interrupted ingest), then on the configured crons. Every scan is `ckg scan` and every ingest
+ * `ckg ingest` in a child process, so detectors and graph algorithms never hold up requests; one
+ * of each runs at a time. A run whose process is gone is recorded interrupted (store/runs.ts); on
+ * shutdown a running one may finish within the grace period. Results and failures are read back
+ * from the state database (shown in /readyz).
  */
 import type { Subprocess } from "bun";
 import { Cron } from "croner";
@@ -11,8 +14,10 @@ import { type Config, ConfigError } from "../config/config.ts";
 import type { Logger } from "../log.ts";
 import type { DataDir } from "../store/data-dir.ts";
 import type { StateDb } from "../store/state-db.ts";
+import { type IngestRecord, markInterrupted, recentIngests } from "../store/runs.ts";
 import { recentScans } from "../signals/store.ts";
 import { isoSeconds } from "../time.ts";
+import { ingestOwed, planScans } from "./catch-up.ts";
 import { spawnCommand } from "./spawn.ts";
 
 export interface SchedulerStatus {
@@ -37,14 +42,13 @@ export interface IngestStatus {
   cron: string;
   next_run: string | null;
   running: { since: string } | null;
-  last: { started_at: string; finished_at: string; exit_code: number } | null;
+  last: Omit<IngestRecord, "pid"> | null;
 }
 
 export class ScanScheduler {
   private cron: Cron | undefined;
   private ingestCron: Cron | undefined;
-  private ingesting: { since: string; child: Subprocess } | undefined;
-  private lastIngest: IngestStatus["last"] = null;
+  private ingesting: { since: string; child: Subprocess; done: Promise<number> } | undefined;
   private child: Subprocess | undefined;
   private current: { trigger: string; since: string; done: Promise<number> } | undefined;
 
@@ -60,36 +64,53 @@ export class ScanScheduler {
     }
   }
 
-  /** Starts the schedule, and the first scan when this data directory has never been scanned. */
-  start(): void {
+  /**
+   * Starts the schedules and does what a start owes: runs left "running" by a process that is gone
+   * are marked interrupted, then the missed ingest and scans run (server/catch-up.ts). `asOf` is the
+   * live snapshot's as-of day.
+   */
+  start(asOf: string): void {
+    const noticed = markInterrupted(this.state);
+    if (noticed.scans.length + noticed.ingests.length > 0) this.log.warn(noticed, "runs whose process was gone are marked interrupted; the missed work is redone");
     if (this.config.scan_cron !== "off" && !this.cron) {
       this.cron = new Cron(this.config.scan_cron, { timezone: "UTC", protect: true }, () => {
         void this.run("schedule");
       });
     }
     if (this.config.ingest_cron !== "off" && !this.ingestCron) {
-      this.ingestCron = new Cron(this.config.ingest_cron, { timezone: "UTC", protect: true }, async () => {
-        const code = await this.ingest();
-        // The scan reads the snapshot the ingest published (CURRENT), whether or not the server switched yet.
-        if (code === 0) await this.run("ingest");
-      });
+      this.ingestCron = new Cron(this.config.ingest_cron, { timezone: "UTC", protect: true }, () => this.ingestThenScan("ingest"));
     }
-    if (this.config.first_scan && recentScans(this.state, 1).length === 0) void this.run("first-start", ["--days", "2"]);
+    const ingestWhy = ingestOwed(this.state, this.ingestCron);
+    const scans = planScans(this.state, { asOf, cron: this.cron, firstScan: this.config.first_scan });
+    if (ingestWhy) {
+      this.log.info({ why: ingestWhy }, "catching up: ingest");
+      void this.ingestThenScan("catch-up");
+    } else if (scans) {
+      this.log.info({ why: scans.why }, `catching up: ${scans.trigger} scan`);
+      void this.run(scans.trigger, scans.args);
+    }
+  }
+
+  /** An ingest, then (when it published) a scan of the snapshot it published (CURRENT), whether or not the server switched yet. */
+  private async ingestThenScan(trigger: string): Promise<void> {
+    if ((await this.ingest(trigger)) === 0) await this.run("ingest");
   }
 
   /** Runs `ckg ingest` in a child process; resolves to its exit code. A failed ingest leaves the live snapshot serving. */
-  async ingest(): Promise<number> {
-    if (this.ingesting) return this.ingesting.child.exited;
+  async ingest(trigger = "manual"): Promise<number> {
+    if (this.ingesting) return this.ingesting.done;
     const since = isoSeconds();
-    this.log.info({}, "ingest starting");
-    const child = spawnCommand("ingest", { ...this.config, data_dir: this.dir.root });
-    this.ingesting = { since, child };
-    const code = await child.exited;
-    this.ingesting = undefined;
-    this.lastIngest = { started_at: since, finished_at: isoSeconds(), exit_code: code };
-    if (code === 0) this.log.info({}, "ingest finished");
-    else this.log.error({ code }, "ingest failed; the live snapshot keeps serving");
-    return code;
+    this.log.info({ trigger }, "ingest starting");
+    // The child records itself in the ingests table (store/runs.ts).
+    const child = spawnCommand("ingest", { ...this.config, data_dir: this.dir.root }, { args: ["--trigger", trigger] });
+    const done = child.exited.then((code) => {
+      this.ingesting = undefined;
+      if (code === 0) this.log.info({}, "ingest finished");
+      else this.log.error({ code }, "ingest failed; the live snapshot keeps serving");
+      return code;
+    });
+    this.ingesting = { since, child, done };
+    return done;
   }
 
   ingestStatus(): IngestStatus {
@@ -97,7 +118,7 @@ export class ScanScheduler {
       cron: this.config.ingest_cron,
       next_run: nextRunOf(this.ingestCron),
       running: this.ingesting ? { since: this.ingesting.since } : null,
-      last: this.lastIngest,
+      last: recentIngests(this.state, 1).map(({ pid: _pid, ...record }) => record)[0] ?? null,
     };
   }
 
@@ -148,17 +169,26 @@ export class ScanScheduler {
     };
   }
 
+  /**
+   * Stops the schedules; a running scan or ingest may finish within `scan_grace_ms`, then it is
+   * stopped (SIGTERM) and recorded interrupted, to be redone at the next start.
+   */
   async close(): Promise<void> {
     this.cron?.stop();
     this.ingestCron?.stop();
-    if (this.ingesting) {
-      this.ingesting.child.kill("SIGTERM");
-      await this.ingesting.child.exited;
+    const running = [this.current?.done, this.ingesting?.done].filter((p) => p !== undefined);
+    if (running.length === 0) return;
+    this.log.info({ grace_ms: this.config.scan_grace_ms }, "waiting for the running scan or ingest to finish");
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([Promise.all(running), new Promise((resolve) => (timer = setTimeout(resolve, this.config.scan_grace_ms)))]);
+    clearTimeout(timer);
+    for (const child of [this.child, this.ingesting?.child]) {
+      if (!child || child.exitCode !== null || child.signalCode !== null) continue;
+      child.kill("SIGTERM");
+      await child.exited;
     }
-    if (this.child) {
-      this.child.kill("SIGTERM");
-      await this.child.exited;
-    }
+    const noticed = markInterrupted(this.state);
+    if (noticed.scans.length + noticed.ingests.length > 0) this.log.warn(noticed, "stopped before finishing: recorded interrupted, redone at the next start");
   }
 }
 

@@ -102,7 +102,7 @@ export class Services implements ApiServices {
         if (!id) throw new Error("the first build finished without publishing a snapshot");
       }
       await this.activate(id);
-      this.scans.start();
+      this.scans.start(this.live!.manifest.as_of.slice(0, 10));
       this.startAttempts = 0;
       this.error = undefined;
     } catch (error) {

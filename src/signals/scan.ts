@@ -75,8 +75,8 @@ export async function runScan(options: ScanOptions): Promise<ScanReport> {
   const asOf = options.asOf ?? manifest.as_of.slice(0, 10);
   const scanId = `scan_${isoSeconds(started).replace(/[-:]/g, "")}_${asOf.replaceAll("-", "")}_${crypto.getRandomValues(new Uint8Array(3)).reduce((s, b) => s + b.toString(16).padStart(2, "0"), "")}`;
   options.state
-    .query("INSERT INTO scans (scan_id, started_at, snapshot_id, as_of, trigger, status) VALUES (?, ?, ?, ?, ?, 'running')")
-    .run(scanId, isoSeconds(started), snapshotId, asOf, options.trigger);
+    .query("INSERT INTO scans (scan_id, started_at, snapshot_id, as_of, trigger, status, pid) VALUES (?, ?, ?, ?, ?, 'running', ?)")
+    .run(scanId, isoSeconds(started), snapshotId, asOf, options.trigger, process.pid);
 
   const detectors = options.types ? DETECTORS.filter((d) => options.types!.includes(d.slug)) : DETECTORS;
   const reports: TypeReport[] = [];

@@ -134,8 +134,10 @@ export interface ScanRecord {
   snapshot_id: string;
   as_of: string;
   trigger: string;
-  status: "running" | "ok" | "partial" | "failed";
+  status: "running" | "ok" | "partial" | "failed" | "interrupted";
   report: Record<string, unknown> | null;
+  /** The process that ran it (null for scans recorded before processes were). */
+  pid: number | null;
 }
 
 export function recentScans(db: StateDb, limit: number): ScanRecord[] {
@@ -145,7 +147,14 @@ export function recentScans(db: StateDb, limit: number): ScanRecord[] {
     .map((row) => ({ ...row, report: row.report ? (JSON.parse(row.report) as Record<string, unknown>) : null }));
 }
 
+/** The newest finished scan (ok or partial) by as-of date: where catching up starts. */
+export function lastFinishedScan(db: StateDb): { as_of: string; started_at: string } | null {
+  return db
+    .query<{ as_of: string; started_at: string }, []>("SELECT as_of, started_at FROM scans WHERE status IN ('ok', 'partial') ORDER BY as_of DESC, started_at DESC LIMIT 1")
+    .get();
+}
+
 /** Whether any scan has finished (signal routes answer 503 until the first one has). */
 export function hasFinishedScan(db: StateDb): boolean {
-  return db.query("SELECT 1 FROM scans WHERE finished_at IS NOT NULL AND status <> 'failed' LIMIT 1").get() !== null;
+  return db.query("SELECT 1 FROM scans WHERE status IN ('ok', 'partial') LIMIT 1").get() !== null;
 }

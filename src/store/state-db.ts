@@ -90,6 +90,34 @@ const MIGRATIONS: string[] = [
      updated_at  TEXT NOT NULL
    );
    CREATE INDEX payments_unknown ON payments (state) WHERE state = 'unknown';`,
+  // Scans and ingests that recover (issue 19): each run records the process doing it, so a run whose
+  // process is gone is seen as interrupted, never left "running".
+  `CREATE TABLE scans_v2 (
+     scan_id     TEXT PRIMARY KEY,
+     started_at  TEXT NOT NULL,
+     finished_at TEXT,                         -- or when the interruption was noticed
+     snapshot_id TEXT NOT NULL,
+     as_of       TEXT NOT NULL,
+     trigger     TEXT NOT NULL,
+     status      TEXT NOT NULL CHECK (status IN ('running', 'ok', 'partial', 'failed', 'interrupted')),
+     report      TEXT,                         -- JSON: per-type counts, times and errors
+     pid         INTEGER                       -- the process running it
+   );
+   INSERT INTO scans_v2 SELECT scan_id, started_at, finished_at, snapshot_id, as_of, trigger, status, report, NULL FROM scans;
+   DROP TABLE scans;
+   ALTER TABLE scans_v2 RENAME TO scans;
+   CREATE INDEX scans_by_start ON scans (started_at DESC);
+   CREATE TABLE ingests (
+     ingest_id   TEXT PRIMARY KEY,
+     started_at  TEXT NOT NULL,
+     finished_at TEXT,
+     trigger     TEXT NOT NULL,
+     status      TEXT NOT NULL CHECK (status IN ('running', 'ok', 'failed', 'interrupted')),
+     snapshot_id TEXT,                         -- the snapshot it published
+     error       TEXT,
+     pid         INTEGER NOT NULL
+   );
+   CREATE INDEX ingests_by_start ON ingests (started_at DESC);`,
 ];
 
 export type StateDb = Database;

@@ -1,0 +1,56 @@
+/**
+ * @module server/catch-up
+ * What a starting server owes: the scans and ingests it missed while it was down. Scans are by
+ * as-of day: every day after the newest finished scan up to the live snapshot's as-of date is
+ * scanned (at most 7, oldest first); a data directory never scanned gets the first-start scan (the
+ * day before and the day, so lasting signals qualify at once); a scheduled scan that fell while the
+ * server was down is run now on the live data. An ingest that was interrupted, or whose schedule
+ * fell while down, is run now (it resumes where it stopped).
+ */
+import type { Cron } from "croner";
+import type { StateDb } from "../store/state-db.ts";
+import { recentIngests } from "../store/runs.ts";
+import { lastFinishedScan } from "../signals/store.ts";
+import { addDays } from "../time.ts";
+
+/** How many missed as-of days a start scans at most. */
+export const MAX_CATCH_UP_DAYS = 7;
+
+export interface ScanPlan {
+  trigger: "first-start" | "catch-up";
+  /** Arguments of `ckg scan`. */
+  args: string[];
+  why: string;
+}
+
+export function planScans(state: StateDb, options: { asOf: string; cron: Cron | undefined; firstScan: boolean; now?: Date }): ScanPlan | undefined {
+  const last = lastFinishedScan(state);
+  if (!last) return options.firstScan ? { trigger: "first-start", args: ["--as-of", options.asOf, "--days", "2"], why: "the data directory was never scanned" } : undefined;
+  const missed = daysBetween(last.as_of, options.asOf);
+  if (missed > 0) {
+    const days = Math.min(missed, MAX_CATCH_UP_DAYS);
+    return { trigger: "catch-up", args: ["--as-of", options.asOf, "--days", String(days)], why: `${missed} as-of day(s) since the last finished scan (${last.as_of}); scanning ${addDays(options.asOf, 1 - days)}..${options.asOf}` };
+  }
+  const due = scheduledSince(options.cron, last.started_at, options.now);
+  if (due) return { trigger: "catch-up", args: ["--as-of", options.asOf], why: `the scan scheduled at ${due} was missed` };
+  return undefined;
+}
+
+/** Why an ingest is owed now, or undefined: the last one was interrupted, or its schedule fell since it started. */
+export function ingestOwed(state: StateDb, cron: Cron | undefined, now?: Date): string | undefined {
+  if (!cron) return undefined;
+  const [last] = recentIngests(state, 1);
+  if (last?.status === "interrupted") return `the ingest started at ${last.started_at} was interrupted`;
+  const due = last ? scheduledSince(cron, last.started_at, now) : undefined;
+  return due ? `the ingest scheduled at ${due} was missed` : undefined;
+}
+
+/** The newest scheduled time of `cron` after `since` and before now, as an ISO instant. */
+function scheduledSince(cron: Cron | undefined, since: string, now = new Date()): string | undefined {
+  const [previous] = cron?.previousRuns(1, now) ?? [];
+  return previous && previous.getTime() > Date.parse(since) ? previous.toISOString() : undefined;
+}
+
+function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
