@@ -18,7 +18,11 @@ import { insiderFlowSeries, makeWhales, walletActivitySeries } from "./flows.ts"
 import { protocolChainSeries, protocolSeries, treasurySeries } from "./fundamentals.ts";
 import { governanceSeries, unlockSeries } from "./governance.ts";
 import { holderSeries, listingSeries, stablecoinSeries, tokenSeries } from "./markets.ts";
-import * as plant from "./plants.ts";
+import { plantLending, plantPools } from "./plants-defi.ts";
+import { plantFlows, plantWhales } from "./plants-flows.ts";
+import { plantProtocols, plantTreasuries } from "./plants-fundamentals.ts";
+import { plantGovernance, plantUnlocks } from "./plants-governance.ts";
+import { plantHolders, plantListings, plantStablecoins } from "./plants-markets.ts";
 import { type GroundTruth, type SeriesContext, prepareSeriesDb } from "./series-db.ts";
 
 export type { GroundTruth } from "./series-db.ts";
@@ -60,46 +64,46 @@ export async function generateSeries(ctx: GenContext, snapshotDir: string, optio
       const whales = makeWhales(s, coverage);
       const planted = (run: () => Promise<void> | void) => (options.plants ? run() : undefined);
 
-      await step("unlock plants", () => planted(() => plant.plantUnlocks(s, coverage, asOf)));
+      await step("unlock plants", () => planted(() => plantUnlocks(s, coverage, asOf)));
       await step("stablecoins", async () => {
         await stablecoinSeries(s, coverage);
-        await planted(() => plant.plantStablecoins(s));
+        await planted(() => plantStablecoins(s));
       });
       await step("tokens", () => tokenSeries(s, coverage));
       await step("protocols", async () => {
         await protocolSeries(s, coverage);
-        await planted(() => plant.plantProtocols(s, coverage));
+        await planted(() => plantProtocols(s, coverage));
         await protocolChainSeries(s);
       });
       await step("pools", async () => {
         await poolSeries(s, coverage);
-        await planted(() => plant.plantPools(s));
+        await planted(() => plantPools(s));
       });
       await step("lending", async () => {
         await lendingSeries(s, coverage);
-        await planted(() => plant.plantLending(s));
+        await planted(() => plantLending(s));
       });
       await step("treasuries", async () => {
         await treasurySeries(s, coverage);
-        await planted(() => plant.plantTreasuries(s));
+        await planted(() => plantTreasuries(s));
       });
       await step("holders", async () => {
         await holderSeries(s, coverage);
-        await planted(() => plant.plantHolders(s));
+        await planted(() => plantHolders(s));
       });
       await step("listings", async () => {
         await listingSeries(s, coverage);
-        await planted(() => plant.plantListings(s));
+        await planted(() => plantListings(s));
       });
       await step("flows", async () => {
         await insiderFlowSeries(s, coverage, whales);
-        await planted(() => plant.plantFlows(s, coverage));
+        await planted(() => plantFlows(s, coverage));
         await walletActivitySeries(s, whales);
-        await planted(() => plant.plantWhales(s, coverage));
+        await planted(() => plantWhales(s, coverage));
       });
       await step("governance", async () => {
         await governanceSeries(s, coverage);
-        await planted(() => plant.plantGovernance(s));
+        await planted(() => plantGovernance(s));
       });
       await step("unlocks", () => unlockSeries(s, coverage));
 
