@@ -4,6 +4,9 @@
  * skipped, histories start after the last stored day) and saves every answer in the raw store;
  * `parse` reads the saved answers and never the network, so an offline import and an online ingest
  * parse alike. Malformed records are rejected with a reason, never thrown.
+ *
+ * The kit every connector parses with: `zodIssue` (a rejection's reason), `parseEach` (a list's
+ * records through a schema, the malformed ones rejected), `dayOf` and `unixOf` (provider times).
  */
 import type { z } from "zod";
 import type { SourceInfo } from "../dataset/world.ts";
