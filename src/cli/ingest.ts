@@ -80,7 +80,7 @@ export const importCommand: Command = {
  * An ingest (or import), recorded in the ingests table while it runs (store/runs.ts): a run whose
  * process dies stays visible as interrupted, and a server redoes it at its next start.
  */
-async function runIngest(config: Config, json: boolean, withoutDemo: boolean, trigger: string, source: import("../ingest/ingest.ts").IngestSource): Promise<number> {
+async function runIngest(config: Config, json: boolean, withoutDemo: boolean, trigger: string, source: import("../ingest/options.ts").IngestSource): Promise<number> {
   const [{ dataDir, ensureDataDir }, { openStateDb }, { startIngest, finishIngest }] = await Promise.all([
     import("../store/data-dir.ts"),
     import("../store/state-db.ts"),
@@ -103,12 +103,13 @@ async function runIngest(config: Config, json: boolean, withoutDemo: boolean, tr
 }
 
 /** Runs the ingest and prints its report; the published snapshot's id, or undefined when it failed (the live snapshot is unchanged). */
-async function ingestAndReport(config: Config, json: boolean, withoutDemo: boolean, source: import("../ingest/ingest.ts").IngestSource): Promise<string | undefined> {
-  const [{ createLogger }, { currentSnapshotId, dataDir }, { ingest: run, IngestError }, { configuredEmbedder, embedderModel }, { default: progress }, { buildSnapshot }] =
+async function ingestAndReport(config: Config, json: boolean, withoutDemo: boolean, source: import("../ingest/options.ts").IngestSource): Promise<string | undefined> {
+  const [{ createLogger }, { currentSnapshotId, dataDir }, { ingest: run }, { IngestError }, { configuredEmbedder, embedderModel }, { default: progress }, { buildSnapshot }] =
     await Promise.all([
       import("../log.ts"),
       import("../store/data-dir.ts"),
       import("../ingest/ingest.ts"),
+      import("../ingest/options.ts"),
       import("../search/embedders.ts"),
       import("cli-progress"),
       import("../snapshot/build.ts"),

@@ -36,8 +36,6 @@ import { neighbourSignatures, searchIndex } from "./search-update.ts";
 import { type ProviderSeries, writeSeries } from "./series.ts";
 import { isoSeconds } from "../time.ts";
 
-export { IngestError, type IngestOptions, type IngestProgress, type IngestSource } from "./options.ts";
-export type { ProviderReport } from "./read-providers.ts";
 
 export const CONFLICTS_FILE = "conflicts.json";
 export const INGEST_REPORT_FILE = "ingest.json";
