@@ -13,16 +13,15 @@ import type { LiveSnapshot } from "../operations/context.ts";
 import { CkgError } from "../errors.ts";
 import { applySnapshotChanges } from "../graph/change-log.ts";
 import { GraphPool } from "../graph/graph-pool.ts";
-import { type Ontology, loadOntology } from "../graph/ontology.ts";
-import type { Namespaces } from "../entities/vocabulary.ts";
+import { loadOntology } from "../graph/ontology.ts";
 import type { Logger } from "../log.ts";
 import { selfCommand } from "../runtime.ts";
 import { spawnCommand } from "./spawn.ts";
 import { ScopeFacts } from "../search/scope.ts";
 import { SearchEngine } from "../search/engine.ts";
 import { NameIndex } from "../entities/name-index.ts";
-import { type SchemaDocument, describeSchema, syntheticNotice } from "../snapshot/describe.ts";
-import { type SnapshotManifest, readManifest } from "../store/manifest.ts";
+import { describeSchema, syntheticNotice } from "../snapshot/describe.ts";
+import { MANIFEST_FILE, readManifest } from "../store/manifest.ts";
 import { type DataDir, currentSnapshotId, dataDir, ensureDataDir, snapshotPath } from "../store/data-dir.ts";
 import { openDuck } from "../store/duckdb.ts";
 import { ScanScheduler } from "./scheduler.ts";
@@ -41,6 +40,8 @@ export class Services implements ApiServices {
   phase: Phase = "starting";
   error: string | undefined;
   live: LiveSnapshot | undefined;
+  /** The last published snapshot that could not be loaded, and why (the live one kept serving). */
+  rejected: { id: string; error: string; at: string } | undefined;
   readonly startedAt = Date.now();
   private childLogsTo: 1 | 2 = 1;
   private watcher: ReturnType<typeof setInterval> | undefined;
@@ -165,9 +166,13 @@ export class Services implements ApiServices {
       if (!id || switching || id === this.live?.id || id === failed) return;
       switching = true;
       this.switchTo(id)
-        .then(() => (failed = undefined))
+        .then(() => {
+          failed = undefined;
+          this.rejected = undefined;
+        })
         .catch((error: Error) => {
           failed = id;
+          this.rejected = { id, error: error.message, at: new Date().toISOString() };
           this.log.error({ snapshot: id, err: error.message }, "the new snapshot could not be loaded; the previous one keeps serving");
         })
         .finally(() => (switching = false));
@@ -177,13 +182,13 @@ export class Services implements ApiServices {
 
   private async prepare(id: string): Promise<{ live: LiveSnapshot; graphLoaded: Promise<void> }> {
     const dir = snapshotPath(this.dir, id);
-    const manifest = readManifest(dir);
+    const manifest = await reading(dir, MANIFEST_FILE, () => readManifest(dir));
     const ns = manifest.namespaces;
-    const graphLoaded = this.graph.load({ id, file: join(dir, manifest.files.graph), quads: manifest.counts.quads });
+    const graphLoaded = reading(dir, manifest.files.graph, () => this.graph.load({ id, file: join(dir, manifest.files.graph), quads: manifest.counts.quads }));
     graphLoaded.catch(() => undefined); // awaited by the caller; a failure must not go unhandled meanwhile
     const ontology = loadOntology(ns.ontology);
-    const names = await NameIndex.fromParquet(this.duck, join(dir, manifest.files.entities), ns);
-    const scopes = await ScopeFacts.fromParquet(this.duck, join(dir, manifest.files.facts));
+    const names = await reading(dir, manifest.files.entities, () => NameIndex.fromParquet(this.duck, join(dir, manifest.files.entities), ns));
+    const scopes = await reading(dir, manifest.files.facts, () => ScopeFacts.fromParquet(this.duck, join(dir, manifest.files.facts)));
     const search = await SearchEngine.open(dir, manifest, { names, scopes }, this.config, this.log);
     try {
       const added = await applySnapshotChanges(this.state, this.duck, { id, changesFile: join(dir, manifest.files.changes) }, names);
@@ -218,6 +223,7 @@ export class Services implements ApiServices {
       ingest: this.scans.ingestStatus(),
     };
     if (this.error) body.error = this.error;
+    if (this.rejected) body.snapshot_rejected = this.rejected;
     if (live) {
       body.snapshot = {
         id: live.id,
@@ -249,6 +255,15 @@ export class Services implements ApiServices {
     const proc = spawnCommand("build", { ...config, data_dir: this.dir.root }, { stdout: this.childLogsTo === 2 ? 2 : "inherit" });
     const code = await proc.exited;
     if (code !== 0) throw new Error(`building the default dataset failed (exit code ${code}); see the log above`);
+  }
+}
+
+/** Runs a step that reads one file of a snapshot; its failure names the file (a corrupt snapshot says where). */
+async function reading<T>(dir: string, file: string, step: () => T | Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    throw new Error(`${join(dir, file)}: ${(error as Error).message}`, { cause: error });
   }
 }
 
