@@ -66,6 +66,10 @@ export function isCkgError(value: unknown): value is CkgError {
 /** Errors that are not ours become a bare `internal` error; the original is kept as `cause` for the log. */
 export function asCkgError(value: unknown): CkgError {
   if (isCkgError(value)) return value;
+  // The state database stayed locked past its wait (another process holds it): temporary, not our failure.
+  if ((value as { code?: string } | null)?.code === "SQLITE_BUSY") {
+    return new CkgError("not_ready", "The state database is busy (locked by another process); try again shortly.", { retryAfterSeconds: 5, cause: value });
+  }
   return new CkgError("internal", "The server failed to answer this request; it has been logged.", {
     cause: value,
   });

@@ -123,10 +123,28 @@ const MIGRATIONS: string[] = [
 export type StateDb = Database;
 
 export function openStateDb(path: string): StateDb {
-  const db = new Database(path, { create: true, strict: true });
-  db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;");
-  migrate(db);
-  return db;
+  let db: Database | undefined;
+  try {
+    db = new Database(path, { create: true, strict: true });
+    db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;");
+    migrate(db);
+    return db;
+  } catch (error) {
+    db?.close();
+    throw stateDbError(path, error as Error & { code?: string });
+  }
+}
+
+/** What a person can do about a state database that cannot be opened. */
+function stateDbError(path: string, error: Error & { code?: string }): Error {
+  const holds = "it holds the signals and their history, the changes feed and the payment ledger";
+  if (error.code === "SQLITE_NOTADB" || error.code === "SQLITE_CORRUPT") {
+    return new Error(`the state database ${path} is corrupt (${error.message}); ${holds}: restore it from a backup, or move it away to start with an empty one`, { cause: error });
+  }
+  if (error.code === "SQLITE_BUSY") {
+    return new Error(`the state database ${path} is locked by another process (${error.message}); stop the other process using it and start again`, { cause: error });
+  }
+  return new Error(`the state database ${path} cannot be opened: ${error.message}`, { cause: error });
 }
 
 function migrate(db: Database): void {

@@ -1,12 +1,14 @@
 /**
  * A corrupt snapshot published beside a live one (truncated Parquet, garbage N-Quads, a bad
  * manifest): the server refuses to switch to it, says which file and why in /readyz, and keeps
- * serving the live snapshot, graph included.
+ * serving the live snapshot, graph included. A corrupt or locked state database: a clear error.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cpSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readManifest } from "../../src/store/manifest.ts";
+import { openStateDb } from "../../src/store/state-db.ts";
+import { tempDir } from "../support/temp-dirs.ts";
 import { newSnapshotId, publishSnapshot, snapshotPath, stagingPath } from "../../src/store/data-dir.ts";
 import { type Running, json, startServices } from "../support/fixture.ts";
 
@@ -57,3 +59,25 @@ test.each(cases)("%s: refused, named in /readyz, the live snapshot keeps serving
   // The corrupt snapshot stays published: point CURRENT back, as an operator would.
   writeFileSync(run.services.dir.current, `${before}\n`);
 }, 120_000);
+
+describe("the state database", () => {
+  test("corrupt: a clear error naming the file and what to do", () => {
+    const path = join(tempDir("ckg-state-"), "state.sqlite");
+    writeFileSync(path, "not a database ".repeat(500));
+    expect(() => openStateDb(path)).toThrow(`the state database ${path} is corrupt`);
+  });
+
+  test("locked by another process: a clear error once the 5 s wait is over", async () => {
+    const path = join(tempDir("ckg-state-"), "state.sqlite");
+    // Another process holds the write lock on a new database, so its first migration cannot run.
+    const script = `const { Database } = require("bun:sqlite"); const db = new Database(${JSON.stringify(path)}, { create: true }); db.exec("PRAGMA journal_mode = WAL; BEGIN EXCLUSIVE; CREATE TABLE held (x)"); console.log("locked"); setInterval(() => {}, 1000);`;
+    const holder = Bun.spawn([process.execPath, "-e", script], { stdout: "pipe" });
+    try {
+      await holder.stdout.getReader().read();
+      expect(() => openStateDb(path)).toThrow(`the state database ${path} is locked by another process`);
+    } finally {
+      holder.kill();
+      await holder.exited;
+    }
+  }, 30_000);
+});
