@@ -217,7 +217,8 @@ export class GraphPool {
     this.replicas.splice(index, 1);
     const job = replica.job;
     replica.job = undefined;
-    if (job) this.finish(job, () => job.reject(new CkgError("internal", "The graph process stopped while answering.")));
+    // Not the query's fault and not lasting: the process is restarted; the caller may try again.
+    if (job) this.finish(job, () => job.reject(new CkgError("not_ready", "The graph process stopped while answering; it is being restarted, try again shortly.", { retryAfterSeconds: 5 })));
     // A process that failed to load stays down until the next load(); restarting would fail the same way.
     if (replica.state === "failed") return;
     // A crash (not a kill of ours) waits before the restart, longer each time in a row.

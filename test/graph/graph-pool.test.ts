@@ -56,6 +56,50 @@ describe("graph query time limit", () => {
   });
 });
 
+describe("the graph process killed under load", () => {
+  let run: Running;
+  beforeAll(async () => {
+    run = await startServices();
+  });
+  afterAll(() => run.close());
+
+  test("requests succeed or get 503 (none hangs, none fails otherwise) and the process comes back", async () => {
+    await waitReady(run);
+    const statuses = new Map<number, number>();
+    let stop = false;
+    const bodies: [string, unknown][] = [
+      ["/api/sparql", { query: "SELECT ?s ?n WHERE { ?s <https://schema.org/name> ?n } LIMIT 200" }],
+      ["/api/explore", { entity_name: "Ethereum" }],
+      ["/api/search", { query: "ethereum" }],
+    ];
+    const clients = Array.from({ length: 12 }, async (_, i) => {
+      for (let n = i; !stop; n++) {
+        const [path, body] = bodies[n % bodies.length]!;
+        const started = performance.now();
+        const response = await run.request("POST", path, body);
+        await response.arrayBuffer();
+        expect(performance.now() - started).toBeLessThan(15_000);
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        // In-process clients: a 503 answers without I/O, so yield as a client on a socket would.
+        await Bun.sleep(1);
+      }
+    });
+    await Bun.sleep(500);
+    const pid = run.services.graph.status().replicas[0]!.pid;
+    process.kill(pid, "SIGKILL");
+    const deadline = performance.now() + 10_000;
+    while (run.services.graph.status().replicas[0]?.pid === pid && performance.now() < deadline) await Bun.sleep(20);
+    await waitReady(run, 10_000);
+    await Bun.sleep(300);
+    stop = true;
+    await Promise.all(clients);
+    expect([...statuses.keys()].every((s) => s === 200 || s === 503)).toBe(true);
+    expect(statuses.get(200)).toBeGreaterThan(0);
+    expect(run.services.graph.status().replicas[0]!.pid).not.toBe(pid);
+    expect((await run.request("POST", "/api/sparql", { query: "ASK { ?s ?p ?o }" })).status).toBe(200);
+  }, 60_000);
+});
+
 describe("while the graph loads", () => {
   test("graph routes answer 503 not_ready with Retry-After; other routes answer", async () => {
     const { Services } = await import("../../src/server/services.ts");
