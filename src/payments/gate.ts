@@ -89,9 +89,11 @@ export class PaymentGate {
       () => {
         this.started = true;
         this.startError = undefined;
-        this.reconciler = setInterval(() => void this.reconcile(), RECONCILE_EVERY_MS);
+        // A failed round (the state database closed under it at shutdown) is logged; the next one tries again.
+        const round = () => this.reconcile().catch((error: Error) => this.log.warn({ err: error.message }, "reconciling payments failed"));
+        this.reconciler = setInterval(round, RECONCILE_EVERY_MS);
         this.reconciler.unref?.();
-        void this.reconcile();
+        void round();
       },
       (error: Error) => {
         this.startError = error.message;

@@ -14,7 +14,7 @@ import { FIXTURE_SCALE, type Running, startServices } from "../support/fixture.t
 
 let run: Running;
 beforeAll(async () => {
-  run = await startServices();
+  run = await startServices({ snapshot_poll_ms: 100 });
 });
 afterAll(() => run.close());
 
@@ -22,8 +22,10 @@ test("a snapshot switch during a request does not reach it", async () => {
   const { services } = run;
   const ctx = operationContext(services, "pinned");
   const before = ctx.live;
+  // Published beside the live one; the server switches to it as it would to an ingest's.
   const next = await buildSnapshot({ dir: services.dir, scale: FIXTURE_SCALE, seed: 8, ontologyNs: "https://ckg.example/ontology#", log: silentLogger });
-  await services.switchTo(next.id);
+  const deadline = Date.now() + 60_000;
+  while (services.snapshot().id !== next.id && Date.now() < deadline) await Bun.sleep(50);
   expect(services.snapshot().id).toBe(next.id);
   expect(ctx.live).toBe(before);
   expect(ctx.live.id).not.toBe(next.id);
