@@ -8,6 +8,8 @@ export interface ServerProcess {
   url: string;
   process: Subprocess<"ignore", "pipe", "pipe">;
   lines(): Record<string, unknown>[];
+  /** What the process wrote to stderr so far (its children's log lines, a crash's last words). */
+  stderr(): string;
   waitReady(ms: number): Promise<void>;
   stop(): Promise<void>;
 }
@@ -46,6 +48,7 @@ export async function startServer(command: string[], env: Record<string, string>
     url,
     process: proc,
     lines: () => lines,
+    stderr: () => stderr,
     async waitReady(ms) {
       const deadline = performance.now() + ms;
       for (;;) {

@@ -1,0 +1,59 @@
+/**
+ * Shutdown under load, with real processes: SIGTERM while 24 clients send search (meaning
+ * questions, through the vector scan workers), SQL and SPARQL, again and again: every time the
+ * server drains and exits 0 with nothing on stderr but log lines (no native abort, no panic).
+ */
+import { afterAll, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
+import { selfCommand } from "../../src/runtime.ts";
+import { copyOfFixture } from "../support/fixture.ts";
+import { startServer } from "../support/server.ts";
+
+const TRIES = 5;
+let dir: string;
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const WORDS = ["dex", "bridge", "yield", "oracle", "dao", "lending", "perp", "vault"];
+function requestBody(n: number): [string, unknown] {
+  switch (n % 3) {
+    case 0:
+      return ["/api/search", { query: `${WORDS[n % WORDS.length]} protocol on ethereum ${n}`, limit: 20 }];
+    case 1:
+      return ["/api/timeseries", { sql_query: `SELECT entity_id, avg("currentPrice") AS p FROM ts_synthetic_token GROUP BY 1 ORDER BY p DESC LIMIT ${1 + (n % 50)}` }];
+    default:
+      return ["/api/sparql", { query: `SELECT ?s ?n WHERE { ?s <https://schema.org/name> ?n } LIMIT ${1 + (n % 500)}` }];
+  }
+}
+
+test(`SIGTERM under search, SQL and SPARQL load, ${TRIES} times: always a drained exit 0`, async () => {
+  dir = await copyOfFixture();
+  for (let t = 0; t < TRIES; t++) {
+    const server = await startServer(selfCommand("serve", "--data-dir", dir, "--port", "0"), { CKG_LOG_LEVEL: "info", CKG_FIRST_SCAN: "false", CKG_SCAN_CRON: "off", CKG_RATE_LIMIT_PER_MINUTE: "0" });
+    await server.waitReady(60_000);
+    let stop = false;
+    let answered = 0;
+    const clients = Array.from({ length: 24 }, async (_, i) => {
+      for (let n = i * 1000; !stop; n++) {
+        const [path, body] = requestBody(n);
+        try {
+          const response = await fetch(`${server.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+          await response.arrayBuffer();
+          answered++;
+        } catch {
+          await Bun.sleep(5); // refused once the server stopped listening
+        }
+      }
+    });
+    await Bun.sleep(1000);
+    server.process.kill("SIGTERM");
+    const code = await server.process.exited;
+    stop = true;
+    await Promise.all(clients);
+    await Bun.sleep(50); // the last of stderr
+    const stderr = server.stderr();
+    expect(answered).toBeGreaterThan(0);
+    expect({ try: t, code, signal: server.process.signalCode }).toEqual({ try: t, code: 0, signal: null });
+    expect(stderr).not.toMatch(/panic|terminate called|Napi::Error|Segmentation/);
+    expect(server.lines().some((l) => l.msg === "stopped")).toBe(true);
+  }
+}, 300_000);
