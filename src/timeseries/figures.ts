@@ -23,7 +23,9 @@ export type Figure = z.infer<typeof figureSchema>;
 export type FiguresByCategory = Partial<Record<"market" | "financial_metrics", Figure[]>>;
 
 export async function latestFigures(store: TimeseriesStore, manifest: SnapshotManifest, entityId: string): Promise<FiguresByCategory> {
-  const tables = manifest.timeseries.filter((t) => FIGURES[t.kind as Kind]);
+  // Only the tables that hold rows for this entity are asked (most entities are in one or two, many in none).
+  const holding = new Set(await seriesTablesOf(store, manifest, entityId));
+  const tables = manifest.timeseries.filter((t) => FIGURES[t.kind as Kind] && holding.has(t.name));
   const found = await Promise.all(
     tables.map(async (table) => {
       const spec = FIGURES[table.kind as Kind]!;
