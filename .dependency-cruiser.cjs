@@ -1,5 +1,5 @@
 /**
- * The layers of src/, highest first (README, "Layout"): a module may import its own folder or any
+ * The layers of src/, highest first (README, "Development"): a module may import its own folder or any
  * folder below its own, never one above it, and folders on one line never import each other (HTTP
  * and MCP both sit on the operations). No import cycles, not even inside a folder. croner (the
  * scheduler) is the supervisor's alone.

@@ -90,7 +90,7 @@ export const SETTINGS = {
     "string",
     z.url().refine((v) => v.endsWith("#") || v.endsWith("/"), "must end with # or /"),
     "https://ckg.example/ontology#",
-    "ontology namespace ({schema_ns}) used when a snapshot is built",
+    "ontology namespace (the spec's schema namespace) used when a snapshot is built",
   ),
   embedder: setting(
     "string",

@@ -1,7 +1,7 @@
 /**
  * @module search/scan-worker
- * A worker thread holding one slice of the vector index (vector-shard.ts): opened once, then
- * answers scans. Listed as an entrypoint of the executable (scripts/build.ts).
+ * A worker thread holding every row of the vector index (vector-shard.ts): opened once, then
+ * answers whole questions, the least busy worker taking each (vector-index.ts). Listed as an entrypoint of the executable (scripts/build.ts).
  */
 import { type ScanReply, type ScanRequest, VectorShard } from "./vector-shard.ts";
 

@@ -84,7 +84,7 @@ export class VectorIndexes {
     private readonly workers: ScanWorker[],
   ) {}
 
-  /** Starts the scan workers on a snapshot's search folder; resolves once every one has loaded its slice. */
+  /** Starts the scan workers on a snapshot's search folder; resolves once every one has opened its rows. */
   static async open(dir: string, types: readonly EntityType[], dims: number, options: VectorIndexOptions = {}): Promise<VectorIndexes> {
     const counts = new Map(types.map((type) => [type, rowCount(dir, type, dims)]));
     const count = options.workers ?? defaultWorkers();

@@ -4,8 +4,9 @@
  * as-of day: every day after the newest finished scan up to the live snapshot's as-of date is
  * scanned (at most 7, oldest first); a data directory never scanned gets the first-start scan (the
  * day before and the day, so lasting signals qualify at once); a scheduled scan that fell while the
- * server was down is run now on the live data. An ingest that was interrupted, or whose schedule
- * fell while down, is run now (it resumes where it stopped).
+ * server was down is run now on the live data. When ingests are scheduled (CKG_INGEST_CRON), an
+ * ingest that was interrupted, or whose schedule fell while down, is run now (it resumes where it
+ * stopped); a `ckg import` is a person's run from files, never redone as a fetch.
  */
 import type { Cron } from "croner";
 import type { StateDb } from "../store/state-db.ts";
@@ -39,7 +40,7 @@ export function planScans(state: StateDb, options: { asOf: string; cron: Cron | 
 /** Why an ingest is owed now, or undefined: the last one was interrupted, or its schedule fell since it started. */
 export function ingestOwed(state: StateDb, cron: Cron | undefined, now?: Date): string | undefined {
   if (!cron) return undefined;
-  const [last] = recentIngests(state, 1);
+  const last = recentIngests(state, 20).find((run) => run.trigger !== "import");
   if (last?.status === "interrupted") return `the ingest started at ${last.started_at} was interrupted`;
   const due = last ? scheduledSince(cron, last.started_at, now) : undefined;
   return due ? `the ingest scheduled at ${due} was missed` : undefined;

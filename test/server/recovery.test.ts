@@ -9,7 +9,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { isAlive, selfCommand } from "../../src/runtime.ts";
-import { planScans } from "../../src/server/catch-up.ts";
+import { ingestOwed, planScans } from "../../src/server/catch-up.ts";
+import { Cron } from "croner";
 import { openStateDb } from "../../src/store/state-db.ts";
 import { addDays } from "../../src/time.ts";
 import { copyOfFixture } from "../support/fixture.ts";
@@ -127,6 +128,24 @@ describe("scans that recover", () => {
     expect(planScans(db, { asOf, cron: undefined, firstScan: true })?.args).toEqual(["--as-of", asOf, "--days", "3"]);
     finished(asOf);
     expect(planScans(db, { asOf, cron: undefined, firstScan: true })).toBeUndefined();
+    db.close();
+  });
+});
+
+describe("ingests owed at start", () => {
+  test("only with scheduled ingests; an interrupted import is not redone as a fetch", () => {
+    const db = openStateDb(join(tempDir("ckg-ingest-owed-"), "state.sqlite"));
+    const cron = new Cron("0 5 * * *", { paused: true, timezone: "UTC" });
+    const ingest = (id: string, trigger: string, status: string, startedAt: string) =>
+      db.query("INSERT INTO ingests (ingest_id, started_at, trigger, status, pid) VALUES (?, ?, ?, ?, 1)").run(id, startedAt, trigger, status);
+    const now = new Date();
+    const recent = new Date(now.getTime() - 60_000).toISOString();
+    ingest("a", "schedule", "interrupted", recent);
+    expect(ingestOwed(db, undefined)).toBeUndefined(); // no schedule: nothing is owed
+    expect(ingestOwed(db, cron, now)).toContain("was interrupted");
+    ingest("b", "import", "interrupted", new Date(now.getTime() - 30_000).toISOString());
+    expect(ingestOwed(db, cron, now)).toContain("the ingest started at " + recent); // judged on the fetch, not the import
+    cron.stop();
     db.close();
   });
 });

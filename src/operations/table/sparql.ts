@@ -9,7 +9,7 @@ export const sparql = defineOperation({
   summary: "Run a read-only SPARQL query over the knowledge graph",
   description:
     "Runs a SPARQL 1.1 SELECT (or ASK) query over the whole graph and returns one JSON object per solution. " +
-    "Prefixes ckg: (the ontology, {schema_ns}), schema:, rdf:, rdfs:, xsd:, owl: and source: are predeclared; relative IRIs " +
+    "Prefixes ckg: (the ontology namespace, https://ckg.example/ontology# unless the snapshot was built with another; /api/schema says which), schema:, rdf:, rdfs:, xsd:, owl: and source: are predeclared; relative IRIs " +
     "such as <token/usd-coin> resolve to entity URIs. The default graph is the union of all sources; use GRAPH ?g { ... } " +
     "to see which source states a fact. Values are plain JSON (IRIs as strings, numbers as numbers); set typed: true for " +
     "SPARQL JSON terms with datatypes. At most 10,000 rows (truncated: true beyond); 10 s per query. Updates, LOAD and " +
