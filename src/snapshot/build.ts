@@ -51,42 +51,55 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuiltSnapsho
     const id = newSnapshotId(asOf);
     const staging = stagingPath(dir, id);
     log.info({ snapshot: id, scale: String(options.scale), seed: options.seed }, "building snapshot");
-    const ctx = await generateWorld({ scale: options.scale, seed: options.seed, asOf }, log);
-    const generatedMs = Math.round(performance.now() - startedAt);
-    log.info({ entities: ctx.world.entities.size, facts: ctx.world.factCount, ms: generatedMs }, "world generated");
-    const series = await generateSeries(ctx, staging, { plants: options.plants ?? true }, log);
-    // The query database loads in DuckDB's threads while this thread computes the search index.
-    const loading = await startTimeseriesDbBuild(staging, series.tables.map((t) => ({ ...t, source: t.provenance })));
-    loading.done.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
-    let search: SearchIndexInfo;
     try {
-      search = await buildSearchIndex(ctx.world, staging, { rng: ctx.rng.fork("search"), embedder: options.embedder, model: options.embedderModel }, log);
+      const ctx = await generateWorld({ scale: options.scale, seed: options.seed, asOf }, log);
+      const generatedMs = Math.round(performance.now() - startedAt);
+      log.info({ entities: ctx.world.entities.size, facts: ctx.world.factCount, ms: generatedMs }, "world generated");
+      const series = await generateSeries(ctx, staging, { plants: options.plants ?? true }, log);
+      // The query database loads in DuckDB's threads while this thread computes the search index.
+      const loading = await startTimeseriesDbBuild(staging, series.tables.map((t) => ({ ...t, source: t.provenance })));
+      loading.done.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
+      let search: SearchIndexInfo;
+      try {
+        search = await buildSearchIndex(ctx.world, staging, { rng: ctx.rng.fork("search"), embedder: options.embedder, model: options.embedderModel }, log);
+      } catch (error) {
+        await loading.done.catch(() => undefined); // the database must be closed before the staging directory is dropped
+        throw error;
+      }
+      const timeseriesDb = await loading.done;
+      const manifest = await writeSnapshot(ctx.world, {
+        id,
+        series,
+        timeseriesDb,
+        search,
+        dir: staging,
+        ns: namespaces(options.ontologyNs),
+        asOf,
+        scale: String(options.scale),
+        seed: options.seed,
+        startedAt,
+      });
+      const path = publishSnapshot(dir, id);
+      log.info(
+        { snapshot: id, entities: manifest.counts.entities, quads: manifest.counts.quads, ms: manifest.build.duration_ms },
+        "snapshot published",
+      );
+      return { id, path, manifest };
     } catch (error) {
-      await loading.done.catch(() => undefined); // the database must be closed before the staging directory is dropped
-      throw error;
+      // Nothing half-built stays behind; the live snapshot was never touched.
+      rmSync(staging, { recursive: true, force: true });
+      throw buildError(error as NodeJS.ErrnoException, dir, id);
     }
-    const timeseriesDb = await loading.done;
-    const manifest = await writeSnapshot(ctx.world, {
-      id,
-      series,
-      timeseriesDb,
-      search,
-      dir: staging,
-      ns: namespaces(options.ontologyNs),
-      asOf,
-      scale: String(options.scale),
-      seed: options.seed,
-      startedAt,
-    });
-    const path = publishSnapshot(dir, id);
-    log.info(
-      { snapshot: id, entities: manifest.counts.entities, quads: manifest.counts.quads, ms: manifest.build.duration_ms },
-      "snapshot published",
-    );
-    return { id, path, manifest };
   } finally {
     release();
   }
+}
+
+/** A failed build says what a person can do; a full disk is said as such (DuckDB reports it in its own words). */
+function buildError(error: NodeJS.ErrnoException, dir: DataDir, id: string): Error {
+  const full = error.code === "ENOSPC" || /No space left on device|ENOSPC/i.test(error.message);
+  if (!full) return error;
+  return new Error(`the disk holding ${dir.root} is full: snapshot ${id} could not be written (${error.message.split("\n")[0]}); the live snapshot is unchanged and the partial build was removed. Free space and build again.`, { cause: error });
 }
 
 /** One build at a time per data directory; a lock left by a dead process is taken over. */

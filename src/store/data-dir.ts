@@ -64,15 +64,21 @@ export function stagingPath(dir: DataDir, id: string): string {
 }
 
 /**
- * Moves a finished snapshot from tmp/ into snapshots/ and points CURRENT at it. Both steps are
- * renames on one file system, so a crash leaves either the old snapshot or the new one live,
- * never a half-written one.
+ * Moves a finished snapshot from tmp/ into snapshots/ and points CURRENT at it. The new pointer is
+ * written first (the one step that needs disk space: a full disk fails it before anything moved),
+ * then both steps are renames on one file system, so a crash leaves either the old snapshot or the
+ * new one live, never a half-written one.
  */
 export function publishSnapshot(dir: DataDir, id: string): string {
   const target = snapshotPath(dir, id);
-  renameSync(join(dir.tmp, id), target);
   const pointer = `${dir.current}.${process.pid}.tmp`;
-  writeFileSync(pointer, `${id}\n`);
+  try {
+    writeFileSync(pointer, `${id}\n`);
+  } catch (error) {
+    rmSync(pointer, { force: true });
+    throw error;
+  }
+  renameSync(join(dir.tmp, id), target);
   renameSync(pointer, dir.current);
   return target;
 }

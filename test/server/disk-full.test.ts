@@ -1,0 +1,51 @@
+/**
+ * The disk full while a snapshot is built: `ckg build` into a data directory on a small file
+ * system (a tmpfs with room for the live snapshot and not for a second) fails with an error that
+ * says the disk is full, the live snapshot stays live and intact, and tmp/ holds nothing.
+ * Mounting needs root (CAP_SYS_ADMIN), as CI and this machine have; as another user the test is
+ * skipped, and says so.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { cpSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { selfCommand } from "../../src/runtime.ts";
+import { currentSnapshotId, dataDir } from "../../src/store/data-dir.ts";
+import { fixtureDataDir } from "../support/fixture.ts";
+import { tempDir } from "../support/temp-dirs.ts";
+
+const ROOT_USER = process.getuid?.() === 0;
+const mountPoint = tempDir("ckg-small-disk-");
+let root: string;
+
+beforeAll(async () => {
+  if (!ROOT_USER) return;
+  const fixture = await fixtureDataDir();
+  const used = Number(Bun.spawnSync(["du", "-sm", join(fixture, "snapshots")]).stdout.toString().split("\t")[0]);
+  // Room for the live snapshot and a third of another.
+  const mount = Bun.spawnSync(["mount", "-t", "tmpfs", "-o", `size=${Math.ceil(used * 1.35)}m`, "tmpfs", mountPoint]);
+  if (mount.exitCode !== 0) throw new Error(`mounting a small tmpfs failed (this test needs root): ${mount.stderr.toString()}`);
+  root = join(mountPoint, "data");
+  mkdirSync(root);
+  cpSync(join(fixture, "snapshots"), join(root, "snapshots"), { recursive: true });
+  cpSync(join(fixture, "CURRENT"), join(root, "CURRENT"));
+});
+
+afterAll(() => {
+  if (ROOT_USER) Bun.spawnSync(["umount", mountPoint]);
+  rmSync(mountPoint, { recursive: true, force: true });
+});
+
+test.skipIf(!ROOT_USER)("a build that fills the disk: a clear error, the live snapshot intact, tmp/ cleaned", () => {
+  const before = currentSnapshotId(dataDir(root));
+  // The native libraries unpack elsewhere: only the snapshot build meets the full disk.
+  const build = Bun.spawnSync(selfCommand("build", "--data-dir", root, "--scale", "8000", "--seed", "7"), {
+    env: { ...process.env, CKG_LOG_LEVEL: "error", CKG_NATIVE_DIR: join(tempDir("ckg-native-"), "runtime") },
+  });
+  const stderr = build.stderr.toString();
+  expect(build.exitCode).toBe(1);
+  expect(stderr).toContain(`the disk holding ${root} is full`);
+  expect(stderr).toContain("the live snapshot is unchanged");
+  expect(currentSnapshotId(dataDir(root))).toBe(before);
+  expect(readdirSync(join(root, "snapshots"))).toEqual([before!]);
+  expect(readdirSync(join(root, "tmp"))).toEqual([]);
+}, 180_000);
