@@ -94,6 +94,17 @@ describe("POST /api/explore", () => {
     expect(body.relationships.lineage.items.some((i: any) => i.predicate === "sameNetworkAs" && i.name === "Sei Network")).toBe(true);
   });
 
+  test("a repeated question gets the same answer; the focus and the name asked still shape it", async () => {
+    const first = await explore({ entity_name: "Ethereum", focus: ["lineage", "ecosystem"] });
+    const again = await explore({ entity_name: "Ethereum", focus: ["ecosystem", "lineage"] });
+    expect(again.body).toEqual(first.body);
+    const other = await explore({ entity_name: "Ethereum", focus: ["market"] });
+    expect(Object.keys(other.body.relationships)).toEqual(["market"]);
+    const byUri = await explore({ entity_name: first.body.entity.uri, focus: ["lineage", "ecosystem"] });
+    expect(byUri.body.entity).toEqual(first.body.entity);
+    expect(byUri.body.other_matches).toEqual([]);
+  });
+
   test("an unknown name is 404 with the closest names", async () => {
     const { status, body } = await explore({ entity_name: "etherium" });
     expect(status).toBe(404);

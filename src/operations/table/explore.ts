@@ -1,6 +1,27 @@
-import { ITEMS_PER_RELATIONSHIP, explore as exploreEntity, exploreInputSchema, exploreResultSchema, resolveEntity } from "../../graph/explore.ts";
+import { LRUCache } from "lru-cache";
+import {
+  type ExploreResult,
+  ITEMS_PER_RELATIONSHIP,
+  explore as exploreEntity,
+  exploreInputSchema,
+  exploreResultSchema,
+  resolveEntity,
+} from "../../graph/explore.ts";
 import { latestFigures, seriesTablesOf } from "../../timeseries/figures.ts";
+import type { LiveSnapshot } from "../context.ts";
 import { defineOperation } from "../operation.ts";
+
+/**
+ * Answers per snapshot: an entity's explore answer depends only on the snapshot and the focus, and
+ * agents ask about the same entities again and again (a graph round trip and its figures each
+ * time otherwise). A new snapshot starts empty; at most 64 MB of answers are kept.
+ */
+const answers = new WeakMap<LiveSnapshot, LRUCache<string, ExploreResult>>();
+const answersOf = (live: LiveSnapshot) => {
+  let cache = answers.get(live);
+  if (!cache) answers.set(live, (cache = new LRUCache<string, ExploreResult>({ maxSize: 64 * 1024 * 1024, sizeCalculation: (answer) => JSON.stringify(answer).length })));
+  return cache;
+};
 
 export const explore = defineOperation({
   name: "explore",
@@ -27,7 +48,11 @@ export const explore = defineOperation({
     return { input, entity: resolveEntity(live.names, input.entity_name, input.entity_type) };
   },
   async handler({ input, entity }, { services, live }) {
-    return exploreEntity(
+    // The answer names the other entities of the name asked (other_matches): they are part of the key.
+    const key = `${entity.node.uri}|${entity.others.map((o) => o.uri).join(",")}|${[...(input.focus ?? [])].sort().join(",")}`;
+    const cached = answersOf(live).get(key);
+    if (cached) return cached;
+    const answer = await exploreEntity(
       {
         graph: services.graph,
         names: live.names,
@@ -41,5 +66,7 @@ export const explore = defineOperation({
       entity,
       input,
     );
+    answersOf(live).set(key, answer);
+    return answer;
   },
 });
