@@ -10,7 +10,7 @@
  */
 import type { Cron } from "croner";
 import type { StateDb } from "../store/state-db.ts";
-import { recentIngests } from "../store/runs.ts";
+import { lastFetchIngest } from "../store/runs.ts";
 import { lastFinishedScan } from "../signals/store.ts";
 import { addDays } from "../time.ts";
 
@@ -40,7 +40,7 @@ export function planScans(state: StateDb, options: { asOf: string; cron: Cron | 
 /** Why an ingest is owed now, or undefined: the last one was interrupted, or its schedule fell since it started. */
 export function ingestOwed(state: StateDb, cron: Cron | undefined, now?: Date): string | undefined {
   if (!cron) return undefined;
-  const last = recentIngests(state, 20).find((run) => run.trigger !== "import");
+  const last = lastFetchIngest(state);
   if (last?.status === "interrupted") return `the ingest started at ${last.started_at} was interrupted`;
   const due = last ? scheduledSince(cron, last.started_at, now) : undefined;
   return due ? `the ingest scheduled at ${due} was missed` : undefined;

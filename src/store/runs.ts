@@ -37,6 +37,11 @@ export function finishIngest(db: StateDb, id: string, outcome: { status: "ok" | 
   );
 }
 
+/** The newest ingest that fetched (a `ckg import` reads files a person chose: never redone as a fetch). */
+export function lastFetchIngest(db: StateDb): IngestRecord | null {
+  return db.query<IngestRecord, []>("SELECT * FROM ingests WHERE trigger <> 'import' ORDER BY started_at DESC, ingest_id DESC LIMIT 1").get();
+}
+
 export function recentIngests(db: StateDb, limit: number): IngestRecord[] {
   return db.query<IngestRecord, [number]>("SELECT * FROM ingests ORDER BY started_at DESC, ingest_id DESC LIMIT ?").all(limit);
 }
