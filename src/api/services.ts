@@ -4,14 +4,12 @@
  * (health, readiness, metrics). server/services.ts implements it.
  */
 import type { OperationServices } from "../operations/context.ts";
-import type { GraphPool } from "../graph/graph-pool.ts";
 
 export type Phase = "starting" | "building" | "loading" | "ready" | "failed";
 
 export interface ApiServices extends OperationServices {
   readonly phase: Phase;
   readonly startedAt: number;
-  readonly graph: GraphPool;
   /** /readyz: ready or not, and a body saying why (phase, snapshot, graph, scans). */
   readiness(): { ready: boolean; body: Record<string, unknown> };
 }
