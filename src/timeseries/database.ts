@@ -87,7 +87,8 @@ export async function updateTimeseriesDb(
   });
 }
 
-const DB_OPTIONS = { threads: 2, memoryLimit: "4GB" };
+// The load pages through the file it writes: more memory would only crowd the search index built meanwhile.
+const DB_OPTIONS = { threads: 2, memoryLimit: "1GB" };
 
 async function attach(c: DuckDBConnection, snapshotDir: string): Promise<void> {
   await c.run(`ATTACH ${sqlString(join(snapshotDir, TIMESERIES_DB))} AS ts (ROW_GROUP_SIZE ${ROW_GROUP_SIZE})`);
