@@ -157,7 +157,7 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
         advanceCursors(dir, cursors, outputs.map((o) => o.output));
         clearRun(dir);
       }
-      pruneSnapshots(dir, id, log);
+      pruneSnapshots(dir, id, baseId, log);
       return report;
     } finally {
       duck.closeSync();
@@ -174,9 +174,14 @@ function readGroundTruth(baseDir: string, manifest: SnapshotManifest, staging: s
   return (JSON.parse(readFileSync(join(staging, GROUND_TRUTH_FILE), "utf8")) as { anomalies?: [] }).anomalies ?? [];
 }
 
-function pruneSnapshots(dir: DataDir, live: string, log: Logger): void {
-  const others = readdirSync(dir.snapshots).filter((name) => name !== live).sort();
-  for (const old of others.slice(0, Math.max(0, others.length - KEEP_PREVIOUS))) {
+/**
+ * Keeps the live snapshot, the one it replaced (named, not the newest others: a publish killed
+ * before its switch leaves a newer snapshot that never went live) and the newest others up to
+ * KEEP_PREVIOUS.
+ */
+function pruneSnapshots(dir: DataDir, live: string, replaced: string, log: Logger): void {
+  const others = readdirSync(dir.snapshots).filter((name) => name !== live && name !== replaced).sort();
+  for (const old of others.slice(0, Math.max(0, others.length - (KEEP_PREVIOUS - 1)))) {
     rmSync(snapshotPath(dir, old), { recursive: true, force: true });
     log.info({ snapshot: old }, "old snapshot removed");
   }

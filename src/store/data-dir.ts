@@ -7,7 +7,7 @@
  *     snapshots/<id>/         immutable snapshots (manifest.json, Parquet tables, graph.nq, ...)
  *     state.sqlite            state that changes between snapshots (change log, later signals, payments)
  *     runtime/                native libraries unpacked by the single executable
- *     tmp/                    snapshots being built; never read by the server
+ *     tmp/                    snapshots being built, and the next CURRENT while one is published; never read by the server
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync, rmSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -63,15 +63,21 @@ export function stagingPath(dir: DataDir, id: string): string {
   return path;
 }
 
+/** Where a publishing process writes the next CURRENT before renaming it into place: in tmp/, so a build clears it if that process died. */
+export function pendingCurrentPath(dir: DataDir, pid = process.pid): string {
+  return join(dir.tmp, `CURRENT.${pid}`);
+}
+
 /**
  * Moves a finished snapshot from tmp/ into snapshots/ and points CURRENT at it. The new pointer is
  * written first (the one step that needs disk space: a full disk fails it before anything moved),
  * then both steps are renames on one file system, so a crash leaves either the old snapshot or the
- * new one live, never a half-written one.
+ * new one live, never a half-written one. A crash between the two renames leaves a complete
+ * snapshot that never went live in snapshots/, and the pointer in tmp/, which the next build clears.
  */
 export function publishSnapshot(dir: DataDir, id: string): string {
   const target = snapshotPath(dir, id);
-  const pointer = `${dir.current}.${process.pid}.tmp`;
+  const pointer = pendingCurrentPath(dir);
   try {
     writeFileSync(pointer, `${id}\n`);
   } catch (error) {
