@@ -39,3 +39,16 @@ export function isAlive(pid: number): boolean {
     return false;
   }
 }
+
+/**
+ * A counter that runs a full garbage collection every `every` calls. A build keeps the whole world
+ * alive (2 GB at full scale) and JavaScriptCore lets its heap grow in proportion to what is live
+ * before it collects, so the short-lived feature bags of a pass over 600,000 documents pushed RSS
+ * from 2.2 to 5.5 GB; collecting every 50,000 documents costs a few seconds in all.
+ */
+export function collectEvery(every: number): () => void {
+  let calls = 0;
+  return () => {
+    if (++calls % every === 0) Bun.gc(true);
+  };
+}

@@ -8,7 +8,8 @@
  */
 import type { Corpus } from "./corpus.ts";
 import { queryFeatures } from "./features.ts";
-import { type LsaModel, embedBag } from "./lsa.ts";
+import { collectEvery } from "../runtime.ts";
+import { DOCUMENTS_PER_COLLECTION, type LsaModel, embedBag } from "./lsa.ts";
 
 export interface Embedder {
   /** The spec string, as recorded in the manifest. */
@@ -33,7 +34,11 @@ export class LsaEmbedder implements Embedder {
 
   async embedEntities(corpus: Corpus, ids: string[]): Promise<Float32Array> {
     const out = new Float32Array(ids.length * this.dims);
-    ids.forEach((id, i) => embedBag(this.model, corpus.document(id), out.subarray(i * this.dims, (i + 1) * this.dims)));
+    const collect = collectEvery(DOCUMENTS_PER_COLLECTION);
+    ids.forEach((id, i) => {
+      embedBag(this.model, corpus.document(id), out.subarray(i * this.dims, (i + 1) * this.dims));
+      collect();
+    });
     return out;
   }
 }

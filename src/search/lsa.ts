@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { Rng } from "../dataset/rng.ts";
 import type { Corpus } from "./corpus.ts";
 import type { FeatureBag } from "./features.ts";
+import { collectEvery } from "../runtime.ts";
 import { type SparseRows, randomizedSvd } from "./svd.ts";
 
 export interface LsaModel {
@@ -30,12 +31,19 @@ export interface TrainOptions {
 
 export const DEFAULT_TRAINING: TrainOptions = { dims: 128, sample: 60_000, maxFeatures: 120_000 };
 
+/** How often a pass over the corpus collects its garbage (runtime.ts collectEvery). */
+export const DOCUMENTS_PER_COLLECTION = 50_000;
+
 /** Entity types whose documents carry real text; the SVD sample takes all of them first. */
 const RICH = new Set(["Protocol", "Organization", "Chain", "Exchange"]);
 
 export function trainLsa(corpus: Corpus, types: Map<string, string>, rng: Rng, options: TrainOptions = DEFAULT_TRAINING): LsaModel {
   const df = new Map<string, number>();
-  for (const id of corpus.ids) for (const feature of corpus.document(id).keys()) df.set(feature, (df.get(feature) ?? 0) + 1);
+  const collect = collectEvery(DOCUMENTS_PER_COLLECTION);
+  for (const id of corpus.ids) {
+    for (const feature of corpus.document(id).keys()) df.set(feature, (df.get(feature) ?? 0) + 1);
+    collect();
+  }
   // A feature seen once says nothing about co-occurrence; trigrams need a little more support.
   const kept = [...df]
     .filter(([f, n]) => n >= (f.startsWith("#") ? 3 : 2))

@@ -52,22 +52,19 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuiltSnapsho
     const staging = stagingPath(dir, id);
     log.info({ snapshot: id, scale: String(options.scale), seed: options.seed }, "building snapshot");
     try {
-      const ctx = await generateWorld({ scale: options.scale, seed: options.seed, asOf }, log);
-      const generatedMs = Math.round(performance.now() - startedAt);
-      log.info({ entities: ctx.world.entities.size, facts: ctx.world.factCount, ms: generatedMs }, "world generated");
-      const series = await generateSeries(ctx, staging, { plants: options.plants ?? true }, log);
+      const { world, searchRng, series } = await generate(options, asOf, staging, log, startedAt);
       // The query database loads in DuckDB's threads while this thread computes the search index.
       const loading = await startTimeseriesDbBuild(staging, series.tables.map((t) => ({ ...t, source: t.provenance })));
       loading.done.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
       let search: SearchIndexInfo;
       try {
-        search = await buildSearchIndex(ctx.world, staging, { rng: ctx.rng.fork("search"), embedder: options.embedder, model: options.embedderModel }, log);
+        search = await buildSearchIndex(world, staging, { rng: searchRng, embedder: options.embedder, model: options.embedderModel }, log);
       } catch (error) {
         await loading.done.catch(() => undefined); // the database must be closed before the staging directory is dropped
         throw error;
       }
       const timeseriesDb = await loading.done;
-      const manifest = await writeSnapshot(ctx.world, {
+      const manifest = await writeSnapshot(world, {
         id,
         series,
         timeseriesDb,
@@ -93,6 +90,18 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuiltSnapsho
   } finally {
     release();
   }
+}
+
+/**
+ * The world and its series. Only the world (and the search's random stream, forked where it always
+ * was) outlives this: the generator's own tables (records by type, schedules, wallets) are dropped
+ * before the search index and the files are made, which hold the world alone.
+ */
+async function generate(options: BuildOptions, asOf: Date, staging: string, log: Logger, startedAt: number) {
+  const ctx = await generateWorld({ scale: options.scale, seed: options.seed, asOf }, log);
+  log.info({ entities: ctx.world.entities.size, facts: ctx.world.factCount, ms: Math.round(performance.now() - startedAt) }, "world generated");
+  const series = await generateSeries(ctx, staging, { plants: options.plants ?? true }, log);
+  return { world: ctx.world, searchRng: ctx.rng.fork("search"), series };
 }
 
 /** A failed build says what a person can do; a full disk is said as such (DuckDB reports it in its own words). */

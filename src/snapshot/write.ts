@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { writeFileSync } from "node:fs";
 import { type DuckDBConnection, LIST, VARCHAR } from "@duckdb/node-api";
-import { openDuck, sqlString, withConnection } from "../store/duckdb.ts";
+import { openScratchDuck, sqlString, withConnection } from "../store/duckdb.ts";
 import { SAME_AS, type World } from "../dataset/world.ts";
 import { loadOntology } from "../graph/ontology.ts";
 import { oxigraph } from "../graph/oxigraph.ts";
@@ -55,7 +55,8 @@ export interface WriteOptions {
 }
 
 export async function writeSnapshot(world: World, options: WriteOptions): Promise<SnapshotManifest> {
-  const duck = await openDuck({ threads: 2 });
+  // Millions of fact rows: staged on disk, not in memory, so a full build stays within 4 GiB.
+  const { duck, remove } = await openScratchDuck(options.dir, "write-scratch.duckdb", "512MB");
   try {
     await withConnection(duck, async (c) => {
       await writeEntities(c, world, join(options.dir, FILES.entities), options.ns);
@@ -63,7 +64,7 @@ export async function writeSnapshot(world: World, options: WriteOptions): Promis
       await writeChanges(c, world, join(options.dir, FILES.changes));
     });
   } finally {
-    duck.closeSync();
+    remove();
   }
   const quads = await writeGraph(world, join(options.dir, FILES.graph), options.ns);
   const manifest = buildManifest(world, options, quads);

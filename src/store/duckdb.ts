@@ -4,6 +4,8 @@
  * downloads) are the same everywhere. The single executable swaps the native binding this package
  * loads for an embedded copy (scripts/build.ts); nothing here knows about that.
  */
+import { rmSync } from "node:fs";
+import { join } from "node:path";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 
 export interface DuckOptions {
@@ -40,4 +42,21 @@ export async function withConnection<T>(instance: DuckDBInstance, fn: (c: DuckDB
   } finally {
     connection.closeSync();
   }
+}
+
+/**
+ * A scratch database on disk for work too large to hold in memory (a build's tables): DuckDB keeps
+ * at most `memoryLimit` in memory and pages the rest to the file. `remove` closes it and deletes the
+ * file, its log and the folder DuckDB spills intermediate results to.
+ */
+export async function openScratchDuck(dir: string, name: string, memoryLimit: string): Promise<{ duck: DuckDBInstance; remove(): void }> {
+  const path = join(dir, name);
+  const duck = await openDuck({ path, threads: 2, memoryLimit });
+  return {
+    duck,
+    remove() {
+      duck.closeSync();
+      for (const file of [path, `${path}.wal`, `${path}.tmp`]) rmSync(file, { recursive: true, force: true });
+    },
+  };
 }
