@@ -10,7 +10,7 @@ import type { Scale } from "../config/settings.ts";
 import { generateWorld } from "../dataset/generate.ts";
 import { generateSeries } from "../dataset/series/index.ts";
 import { startTimeseriesDbBuild } from "../timeseries/database.ts";
-import { type SearchIndexInfo, buildSearchIndex } from "../search/build-index.ts";
+import { buildSearchIndex } from "../search/build-index.ts";
 import type { Embedder } from "../search/embedder.ts";
 import { namespaces } from "../entities/vocabulary.ts";
 import type { Logger } from "../log.ts";
@@ -53,17 +53,9 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuiltSnapsho
     log.info({ snapshot: id, scale: String(options.scale), seed: options.seed }, "building snapshot");
     try {
       const { world, searchRng, series } = await generate(options, asOf, staging, log, startedAt);
-      // The query database loads in DuckDB's threads while this thread computes the search index.
-      const loading = await startTimeseriesDbBuild(staging, series.tables.map((t) => ({ ...t, source: t.provenance })));
-      loading.done.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
-      let search: SearchIndexInfo;
-      try {
-        search = await buildSearchIndex(world, staging, { rng: searchRng, embedder: options.embedder, model: options.embedderModel }, log);
-      } catch (error) {
-        await loading.done.catch(() => undefined); // the database must be closed before the staging directory is dropped
-        throw error;
-      }
-      const timeseriesDb = await loading.done;
+      const search = await buildSearchIndex(world, staging, { rng: searchRng, embedder: options.embedder, model: options.embedderModel }, log);
+      // Loaded after the search index, not beside it: together they took a full build past 4 GiB.
+      const timeseriesDb = await (await startTimeseriesDbBuild(staging, series.tables.map((t) => ({ ...t, source: t.provenance })))).done;
       const manifest = await writeSnapshot(world, {
         id,
         series,

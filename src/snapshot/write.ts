@@ -30,6 +30,7 @@ import { MANIFEST_FILE, type SnapshotManifest } from "../store/manifest.ts";
 import { VERSION } from "../version.ts";
 import { GROUND_TRUTH_FILE, type SeriesResult } from "../dataset/series/index.ts";
 import type { SearchIndexInfo } from "../search/build-index.ts";
+import { collectEvery, turnEventLoop } from "../runtime.ts";
 import { isoSeconds } from "../time.ts";
 
 export const FILES = {
@@ -73,6 +74,8 @@ export async function writeSnapshot(world: World, options: WriteOptions): Promis
 }
 
 const PARQUET = "(FORMAT parquet, COMPRESSION zstd)";
+/** Appending a row or a quad leaves garbage (values, URIs, text) the collector does not see the size of: see runtime.ts collectEvery. */
+const ROWS_PER_COLLECTION = 100_000;
 const TEXT_LIST = LIST(VARCHAR);
 
 async function writeEntities(c: DuckDBConnection, world: World, path: string, ns: Namespaces): Promise<void> {
@@ -80,7 +83,9 @@ async function writeEntities(c: DuckDBConnection, world: World, path: string, ns
     id VARCHAR, uri VARCHAR, type VARCHAR, labels VARCHAR[], name VARCHAR, name_key VARCHAR, symbol VARCHAR,
     aliases VARCHAR[], source VARCHAR, prominence DOUBLE)`);
   const appender = await c.createAppender("entities");
+  const collect = collectEvery(ROWS_PER_COLLECTION);
   for (const e of world.entities.values()) {
+    if (collect()) await turnEventLoop();
     appender.appendVarchar(e.id);
     appender.appendVarchar(entityUri(ns, e.id));
     appender.appendVarchar(e.type);
@@ -103,7 +108,9 @@ async function writeFacts(c: DuckDBConnection, world: World, path: string, asOf:
     subject_id VARCHAR, predicate VARCHAR, object VARCHAR, object_kind VARCHAR, datatype VARCHAR, source VARCHAR, as_of VARCHAR)`);
   const appender = await c.createAppender("facts");
   const { subject, predicate, object, isRelation, source, asOf: factAsOf } = world.facts;
+  const collect = collectEvery(ROWS_PER_COLLECTION);
   for (let i = 0; i < subject.length; i++) {
+    if (collect()) await turnEventLoop();
     const p = predicate[i]!;
     appender.appendVarchar(subject[i]!);
     appender.appendVarchar(p);
@@ -178,7 +185,9 @@ async function writeGraph(world: World, path: string, ns: Namespaces): Promise<n
 
   const { subject, predicate, object, isRelation, source } = world.facts;
   let chunk = "";
+  const collect = collectEvery(ROWS_PER_COLLECTION);
   for (let i = 0; i < subject.length; i++) {
+    collect();
     const p = predicate[i]!;
     let o: string;
     if (p === "rdf:type") o = `<${classIri(ns, object[i] as ClassName)}>`;
