@@ -2,11 +2,14 @@
  * Time-series benchmark (issue 3). Run by hand:
  *   bun scripts/bench/timeseries.ts [--data-dir DIR] [--scale full] [--runs 30]
  *
- * For four queries, prints p50/p99 over HTTP (POST /api/timeseries), on raw in-process DuckDB over
- * the same query database (ratio HTTP/raw), and on PostgreSQL 15 loaded with the same rows and
- * indexed on (entity_id, date) and (date) (ratio PostgreSQL/HTTP).
+ * For each query, prints p50/p99 over HTTP (POST /api/timeseries), on raw in-process DuckDB over the
+ * same query database, through a bare Bun.serve in front of that database (the floor of any HTTP
+ * server on DuckDB), and on PostgreSQL 15 loaded with the same rows and indexed on (entity_id, date)
+ * and (date), both raw and through the same kind of bare Bun.serve (bare-sql-server.ts), so the two
+ * engines are compared HTTP against HTTP; all of them in turn, query after query. Then the floors:
+ * the HTTP hop alone and each engine's `SELECT 1`. `--skip-postgres` leaves PostgreSQL out.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -15,7 +18,7 @@ import { selfCommand } from "../../src/runtime.ts";
 import { buildSnapshot } from "../../src/snapshot/build.ts";
 import { readManifest } from "../../src/store/manifest.ts";
 import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
-import { openDuck, sqlString } from "../../src/store/duckdb.ts";
+import { openDuck, sqlString, withConnection } from "../../src/store/duckdb.ts";
 import { startServer } from "../../test/support/server.ts";
 import { startPostgres } from "./postgres.ts";
 import { percentile, printTable } from "./stats.ts";
@@ -60,6 +63,16 @@ const QUERIES: { name: string; kind: "point" | "analytic"; sql: (i: number) => s
     sql: (i) => `SELECT date, "currentPrice", "marketCap" FROM ts_synthetic_token WHERE entity_id = '${tokens[i % tokens.length]}' AND date > DATE '${lastDay}' - INTERVAL '${300 + i} days' ORDER BY date`,
   },
   {
+    name: "one token's whole series",
+    kind: "point",
+    sql: (i) => `SELECT date, "currentPrice", "marketCap" FROM ts_synthetic_token WHERE entity_id = '${tokens[i % tokens.length]}' ORDER BY date`,
+  },
+  {
+    name: "one day across all tokens",
+    kind: "analytic",
+    sql: (i) => `SELECT entity_id, "marketCap" FROM ts_synthetic_token WHERE date = DATE '${lastDay}' - ${i % 30} ORDER BY "marketCap" DESC LIMIT 100`,
+  },
+  {
     name: "30-day rolling average, all tokens",
     kind: "analytic",
     sql: () => `WITH w AS (SELECT entity_id, date, avg("currentPrice") OVER (PARTITION BY entity_id ORDER BY date ROWS BETWEEN 29 PRECEDING AND CURRENT ROW) AS ma30
@@ -82,105 +95,148 @@ const QUERIES: { name: string; kind: "point" | "analytic"; sql: (i: number) => s
   },
 ];
 
-async function time(fn: (i: number) => Promise<unknown>, warmup = 3): Promise<number[]> {
-  for (let i = 0; i < warmup; i++) await fn(i);
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    await fn(i);
-    samples.push(performance.now() - started);
+// What to stop at the end, last started first, whatever happens in between.
+const stops: (() => unknown)[] = [() => raw.closeSync(), () => rawConnection.closeSync()];
+async function stopAll(): Promise<void> {
+  for (const stop of stops.splice(0).reverse()) {
+    try {
+      await stop();
+    } catch (error) {
+      console.error(`stopping: ${(error as Error).message}`);
+    }
+  }
+}
+process.on("SIGINT", () => void stopAll().finally(() => process.exit(130)));
+
+// The comparison points over HTTP: bare Bun.serve processes (bare-sql-server.ts) taking the same body.
+async function bareServer(engine: string, target: string): Promise<string> {
+  const proc = Bun.spawn([process.execPath, join(import.meta.dir, "bare-sql-server.ts"), engine, target], { stdout: "pipe", stderr: "inherit" });
+  stops.push(() => proc.kill());
+  const port = Number(new TextDecoder().decode((await proc.stdout.getReader().read()).value).trim());
+  return `http://127.0.0.1:${port}/`;
+}
+async function post(url: string, text: string): Promise<string> {
+  const response = await fetch(url, { method: "POST", body: JSON.stringify({ sql_query: text }) });
+  const body = await response.text();
+  if (response.status !== 200) throw new Error(`${url}: ${response.status} ${body}`);
+  JSON.parse(body);
+  return body;
+}
+type Way = string;
+type Run = (text: string) => Promise<unknown>;
+/** Each way in turn for every query text, so a drift of this shared machine hits them alike. */
+async function timeAll(sqlFor: (i: number) => string, n: number, list: [Way, Run][]): Promise<Map<Way, number[]>> {
+  const samples = new Map<Way, number[]>(list.map(([way]) => [way, []]));
+  for (let i = 0; i < 3; i++) for (const [, fn] of list) await fn(sqlFor(n + i));
+  for (let i = 0; i < n; i++) {
+    for (const [way, fn] of list) {
+      const started = performance.now();
+      await fn(sqlFor(i));
+      samples.get(way)!.push(performance.now() - started);
+    }
   }
   return samples;
 }
 
-// 1. Over HTTP and 2. on raw DuckDB, alternately, so drift of the machine hits both alike.
-const server = await startServer(selfCommand("serve", "--data-dir", dir.root, "--port", "0", "--rate-limit-per-minute", "0", "--query-timeout-ms", "120000"));
-await server.waitReady(300_000);
-const viaHttp = async (text: string) => {
-  const response = await fetch(`${server.url}/api/timeseries`, { method: "POST", body: JSON.stringify({ sql_query: text }) });
-  if (response.status !== 200) throw new Error(`${response.status} ${await response.text()}`);
-  await response.json();
-};
-const viaRaw = async (text: string) => (await rawConnection.runAndReadAll(text)).getRowObjectsJson();
-const httpTimes: number[][] = [];
-const rawTimes: number[][] = [];
-for (const q of QUERIES) {
-  const n = q.kind === "point" ? runs * 5 : runs;
-  for (let i = 0; i < 3; i++) {
-    await viaHttp(q.sql(n + i));
-    await viaRaw(q.sql(n + i));
+// PostgreSQL is loaded before the ckg server starts, so that all engines are then timed side by side.
+let pg: Awaited<ReturnType<typeof startPostgres>> | undefined;
+let loadSeconds = 0;
+const times: Map<Way, number[]>[] = [];
+try {
+  let sql: InstanceType<typeof Bun.SQL> | undefined;
+  if (!values["skip-postgres"]) {
+    // PostgreSQL 15, loaded with the same rows (exported by DuckDB as CSV), indexed on (entity_id, date).
+    pg = await startPostgres({ shared_buffers: "4GB", work_mem: "256MB", max_parallel_workers_per_gather: "2", effective_cache_size: "12GB", maintenance_work_mem: "2GB" });
+    const server = pg;
+    stops.push(() => server.stop());
+    const client = new Bun.SQL(pg.url);
+    sql = client;
+    stops.push(() => client.close());
+    const exportDir = mkdtempSync(join(tmpdir(), "ckg-pg-load-"));
+    stops.push(() => rmSync(exportDir, { recursive: true, force: true }));
+    const started = performance.now();
+    for (const name of TABLES) {
+      const csv = join(exportDir, `${name}.csv`);
+      await rawConnection.run(`COPY (SELECT * FROM ${name}) TO ${sqlString(csv)} (FORMAT csv, HEADER false)`);
+      const columns = (await rawConnection.runAndReadAll(`DESCRIBE ${name}`)).getRowsJson().map((r) => `"${r[0]}" ${pgType(r[1] as string)}`);
+      await client.unsafe(`CREATE TABLE ${name} (${columns.join(", ")})`);
+      Bun.spawnSync(["chmod", "-R", "a+r", exportDir]);
+      Bun.spawnSync(["chmod", "a+x", exportDir]);
+      await client.unsafe(`COPY ${name} FROM '${csv}' (FORMAT csv)`);
+      rmSync(csv);
+      await client.unsafe(`CREATE INDEX ON ${name} (entity_id, date)`);
+      await client.unsafe(`CREATE INDEX ON ${name} (date)`);
+      await client.unsafe(`ANALYZE ${name}`);
+    }
+    loadSeconds = (performance.now() - started) / 1000;
   }
-  const h: number[] = [];
-  const r: number[] = [];
-  for (let i = 0; i < n; i++) {
-    let started = performance.now();
-    await viaHttp(q.sql(i));
-    h.push(performance.now() - started);
-    started = performance.now();
-    await viaRaw(q.sql(i));
-    r.push(performance.now() - started);
-  }
-  httpTimes.push(h);
-  rawTimes.push(r);
-}
-await server.stop();
 
-function report(pgTimes: number[][] | undefined, loadSeconds: number): void {
+  const server = await startServer(selfCommand("serve", "--data-dir", dir.root, "--port", "0", "--rate-limit-per-minute", "0", "--query-timeout-ms", "120000"));
+  stops.push(() => server.stop());
+  await server.waitReady(300_000);
+  // The bare hop answers with ckg's own answer to the first point query: the same bytes on the wire.
+  const scratch = mkdtempSync(join(tmpdir(), "ckg-ts-bench-"));
+  stops.push(() => rmSync(scratch, { recursive: true, force: true }));
+  const cannedFile = join(scratch, "answer.json");
+  writeFileSync(cannedFile, await post(`${server.url}/api/timeseries`, QUERIES[0]!.sql(0)));
+  const bareHop = await bareServer("canned", cannedFile);
+  const bareDuck = await bareServer("duckdb", join(snapshotDir, manifest.timeseries_db));
+  const ways: [Way, Run][] = [
+    ["ckg HTTP", (text) => post(`${server.url}/api/timeseries`, text)],
+    ["raw DuckDB", async (text) => (await rawConnection.runAndReadAll(text)).getRowObjectsJson()],
+    ["bare HTTP + DuckDB", (text) => post(bareDuck, text)],
+  ];
+  if (pg && sql) {
+    const client = sql;
+    const pgHttp = await bareServer("postgres", pg.url);
+    ways.push(["PostgreSQL HTTP", (text) => post(pgHttp, text)], ["raw PostgreSQL", (text) => client.unsafe(text)]);
+  }
+  // The best any row order or index could do for a point query: the same query over a table that
+  // holds only the 50 tokens' rows (two row groups), in a database built as the query database is.
+  const alone = join(scratch, "alone.parquet");
+  const tokenList = tokens.map(sqlString).join(", ");
+  await rawConnection.run(`COPY (SELECT * FROM ts_synthetic_token WHERE entity_id IN (${tokenList}) ORDER BY entity_id, date) TO ${sqlString(alone)} (FORMAT parquet)`);
+  const aloneDb = join(scratch, "alone.duckdb");
+  const writer = await openDuck({ threads: 2, memoryLimit: "1GB" });
+  await withConnection(writer, async (c) => {
+    await c.run(`ATTACH ${sqlString(aloneDb)} AS alone (ROW_GROUP_SIZE 30720)`);
+    await c.run(`CREATE TABLE alone.ts_synthetic_token AS SELECT * FROM read_parquet(${sqlString(alone)})`);
+    await c.run("CHECKPOINT alone");
+  });
+  writer.closeSync();
+  const small = await openDuck({ path: aloneDb, threads: 2, memoryLimit: "2GB", settings: { access_mode: "READ_ONLY" } });
+  const smallConnection = await small.connect();
+  stops.push(() => small.closeSync(), () => smallConnection.closeSync());
+  const aloneWay: [Way, Run] = ["raw DuckDB, the 50 tokens' rows alone", async (text) => (await smallConnection.runAndReadAll(text)).getRowObjectsJson()];
+  for (const q of QUERIES) times.push(await timeAll(q.sql, q.kind === "point" ? runs * 5 : runs, q.kind === "point" ? [...ways, aloneWay] : ways));
+  // The floors: the HTTP hop alone (the point answer's bytes, no engine) and each engine's least query.
+  const floors = await timeAll(() => "SELECT 1", runs * 5, [
+    ["bare HTTP hop (Bun.serve, the point answer's bytes, no engine)", (text) => post(bareHop, text)],
+    ...ways.filter(([way]) => way.startsWith("raw")).map(([way, fn]): [Way, Run] => [`${way}, SELECT 1`, fn]),
+  ]);
+  report(floors);
+} finally {
+  await stopAll();
+}
+
+function report(floors: Map<Way, number[]>): void {
+  const fmt = (s: number[]) => `${percentile(s, 50).toFixed(2)} / ${percentile(s, 99).toFixed(2)}`;
   const rows: [string, string][] = [["series rows in the snapshot", totalRows.toLocaleString("en")]];
-  if (pgTimes) rows.push(["PostgreSQL load + index (s, 3 tables)", loadSeconds.toFixed(0)]);
+  if (pg) rows.push(["PostgreSQL load + index (s, 3 tables)", loadSeconds.toFixed(0)]);
   QUERIES.forEach((q, k) => {
-    const h = httpTimes[k]!;
-    const r = rawTimes[k]!;
-    rows.push([`${q.name} (${q.kind})`, ""]);
-    rows.push(["  HTTP p50 / p99 (ms)", `${percentile(h, 50).toFixed(1)} / ${percentile(h, 99).toFixed(1)}`]);
-    rows.push(["  raw DuckDB p50 / p99 (ms)", `${percentile(r, 50).toFixed(1)} / ${percentile(r, 99).toFixed(1)}`]);
-    rows.push(["  HTTP / raw (p50)", (percentile(h, 50) / percentile(r, 50)).toFixed(2)]);
-    const p = pgTimes?.[k];
-    if (p) {
-      rows.push(["  PostgreSQL 15 p50 / p99 (ms)", `${percentile(p, 50).toFixed(1)} / ${percentile(p, 99).toFixed(1)}`]);
-      rows.push(["  PostgreSQL / HTTP (p50): times faster", (percentile(p, 50) / percentile(h, 50)).toFixed(1)]);
+    const t = times[k]!;
+    rows.push([`${q.name} (${q.kind}), p50 / p99 (ms)`, ""]);
+    for (const [way, samples] of t) rows.push([`  ${way}`, fmt(samples)]);
+    const ckg = t.get("ckg HTTP")!;
+    rows.push(["  ckg HTTP / raw DuckDB (p50)", (percentile(ckg, 50) / percentile(t.get("raw DuckDB")!, 50)).toFixed(2)]);
+    const pgOverHttp = t.get("PostgreSQL HTTP");
+    if (pgOverHttp) {
+      rows.push(["  ckg HTTP / PostgreSQL HTTP (p50; p99)", `${(percentile(ckg, 50) / percentile(pgOverHttp, 50)).toFixed(2)}; ${(percentile(ckg, 99) / percentile(pgOverHttp, 99)).toFixed(2)}`]);
     }
   });
+  rows.push(["floors, p50 / p99 (ms)", ""]);
+  for (const [way, samples] of floors) rows.push([`  ${way}`, fmt(samples)]);
   printTable("time-series benchmark", rows);
-}
-
-if (values["skip-postgres"]) {
-  report(undefined, 0);
-  rawConnection.closeSync();
-  raw.closeSync();
-  process.exit(0);
-}
-
-// 3. PostgreSQL 15, loaded with the same rows (exported by DuckDB as CSV), indexed on (entity_id, date).
-const pg = await startPostgres({ shared_buffers: "4GB", work_mem: "256MB", max_parallel_workers_per_gather: "2", effective_cache_size: "12GB", maintenance_work_mem: "2GB" });
-const exportDir = mkdtempSync(join(tmpdir(), "ckg-pg-load-"));
-const sql = new Bun.SQL(pg.url);
-let loadSeconds = 0;
-try {
-  const started = performance.now();
-  for (const name of TABLES) {
-    const csv = join(exportDir, `${name}.csv`);
-    await rawConnection.run(`COPY (SELECT * FROM ${name}) TO ${sqlString(csv)} (FORMAT csv, HEADER false)`);
-    const columns = (await rawConnection.runAndReadAll(`DESCRIBE ${name}`)).getRowsJson().map((r) => `"${r[0]}" ${pgType(r[1] as string)}`);
-    await sql.unsafe(`CREATE TABLE ${name} (${columns.join(", ")})`);
-    Bun.spawnSync(["chmod", "-R", "a+r", exportDir]);
-    Bun.spawnSync(["chmod", "a+x", exportDir]);
-    await sql.unsafe(`COPY ${name} FROM '${csv}' (FORMAT csv)`);
-    await sql.unsafe(`CREATE INDEX ON ${name} (entity_id, date)`);
-    await sql.unsafe(`CREATE INDEX ON ${name} (date)`);
-    await sql.unsafe(`ANALYZE ${name}`);
-  }
-  loadSeconds = (performance.now() - started) / 1000;
-  const pgTimes: number[][] = [];
-  for (const q of QUERIES) pgTimes.push(await time(async (i) => sql.unsafe(q.sql(i))));
-
-  report(pgTimes, loadSeconds);
-} finally {
-  await sql.close();
-  await pg.stop();
-  rmSync(exportDir, { recursive: true, force: true });
-  rawConnection.closeSync();
-  raw.closeSync();
 }
 
 function pgType(duckType: string): string {
