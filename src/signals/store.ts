@@ -99,13 +99,23 @@ function filtersOf(query: Omit<SignalQuery, "limit">): { clause: string; params:
   return { clause: where.join(" AND "), params };
 }
 
+/**
+ * The listing's SQL: strongest first, then most recently seen. With no type or entity filter it
+ * walks the signals_by_score index to the limit (SQLite would rather take signals_by_seen and sort
+ * every signal); a type or an entity narrows the signals to sort to few, found by their own index.
+ */
+export function listingSql(query: SignalQuery): { sql: string; params: Record<string, string> } {
+  const { clause, params } = filtersOf(query);
+  const source = query.types || query.entities ? "signals s" : "signals s INDEXED BY signals_by_score";
+  return { sql: `SELECT s.* FROM ${source} WHERE ${clause} ORDER BY s.score DESC, s.seen_at DESC, s.signal_id LIMIT ${query.limit}`, params };
+}
+
 /** Strongest first, then most recently seen. */
 export function querySignals(db: StateDb, query: SignalQuery): { signals: Signal[]; total: number } {
   const { clause, params } = filtersOf(query);
   const total = db.query<{ n: number }, typeof params>(`SELECT count(*) AS n FROM signals s WHERE ${clause}`).get(params)!.n;
-  const rows = db
-    .query<SignalRow, typeof params>(`SELECT s.* FROM signals s WHERE ${clause} ORDER BY s.score DESC, s.seen_at DESC, s.signal_id LIMIT ${query.limit}`)
-    .all(params);
+  const listing = listingSql(query);
+  const rows = db.query<SignalRow, typeof params>(listing.sql).all(listing.params);
   return { signals: rows.map(toSignal), total };
 }
 

@@ -118,6 +118,10 @@ const MIGRATIONS: string[] = [
      pid         INTEGER NOT NULL
    );
    CREATE INDEX ingests_by_start ON ingests (started_at DESC);`,
+  // Signal listings are strongest first: walked in this order they stop at their limit. Without it
+  // a listing with no type filter sorted all signals (72,615 on the full data: 750 ms of the event
+  // loop per request). The filters' columns are in the index: rows failing them are not read.
+  `CREATE INDEX signals_by_score ON signals (score DESC, seen_at DESC, signal_id, qualification, signal_type, ended_at);`,
 ];
 
 export type StateDb = Database;
