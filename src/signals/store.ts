@@ -110,13 +110,17 @@ export function listingSql(query: SignalQuery): { sql: string; params: Record<st
   return { sql: `SELECT s.* FROM ${source} WHERE ${clause} ORDER BY s.score DESC, s.seen_at DESC, s.signal_id LIMIT ${query.limit}`, params };
 }
 
-/** Strongest first, then most recently seen. */
+/** Strongest first, then most recently seen, up to the query's limit. */
+export function listSignals(db: StateDb, query: SignalQuery): Signal[] {
+  const listing = listingSql(query);
+  return db.query<SignalRow, Record<string, string>>(listing.sql).all(listing.params).map(toSignal);
+}
+
+/** The listing and how many signals match in all. */
 export function querySignals(db: StateDb, query: SignalQuery): { signals: Signal[]; total: number } {
   const { clause, params } = filtersOf(query);
   const total = db.query<{ n: number }, typeof params>(`SELECT count(*) AS n FROM signals s WHERE ${clause}`).get(params)!.n;
-  const listing = listingSql(query);
-  const rows = db.query<SignalRow, typeof params>(listing.sql).all(listing.params);
-  return { signals: rows.map(toSignal), total };
+  return { signals: listSignals(db, query), total };
 }
 
 /** How many signals of each type match the filters. */
