@@ -145,6 +145,10 @@ export class NameIndex {
     return this.ids[position]!;
   }
 
+  nameAt(position: number): string {
+    return this.names[position]!;
+  }
+
   typeAt(position: number): NodeType {
     return this.types[position]!;
   }

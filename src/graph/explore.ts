@@ -10,7 +10,7 @@ import { z } from "zod";
 import { CkgError } from "../errors.ts";
 import type { IndexedNode, NameIndex } from "../entities/name-index.ts";
 import { type FiguresByCategory, NO_SERIES_NOTE, figureSchema } from "../timeseries/figures.ts";
-import type { GraphPool } from "./graph-pool.ts";
+import type { FactIndex } from "./fact-index.ts";
 import type { Ontology } from "./ontology.ts";
 import type { Term } from "./protocol.ts";
 import { plainValue } from "./sparql.ts";
@@ -27,6 +27,8 @@ import {
 
 /** Links shown per relationship (predicate and direction); the total is always given. */
 export const ITEMS_PER_RELATIONSHIP = 100;
+/** At most this many facts with the entity as subject (the busiest entity of the full data has 952). */
+const OUTGOING_LIMIT = 5000;
 
 export const exploreInputSchema = z.strictObject({
   entity_name: z.string().trim().min(1, "entity_name must not be empty").max(500),
@@ -86,11 +88,11 @@ export interface ExploreDeps {
   seriesTables?: (entityId: string) => Promise<string[]>;
   /** Ids of the snapshot's synthetic sources. */
   syntheticSources: ReadonlySet<string>;
-  graph: GraphPool;
+  /** The snapshot's facts, by subject and by object (the neighbourhood without a graph round trip). */
+  facts: FactIndex;
   names: NameIndex;
   ontology: Ontology;
   ns: Namespaces;
-  timeoutMs: number;
 }
 
 const NODE_TYPES = new Set<string>([...ENTITY_TYPES, ...SUPPORT_TYPES]);
@@ -129,15 +131,16 @@ export function resolveEntity(names: NameIndex, text: string, type?: NodeType): 
 
 /** Explores an entity already resolved (resolveEntity) from `input`'s name. */
 export async function explore(deps: ExploreDeps, { node, others }: ResolvedEntity, input: ExploreInput): Promise<ExploreResult> {
-  const [hood, figures] = await Promise.all([
-    deps.graph.neighbourhood(node.uri, ITEMS_PER_RELATIONSHIP, deps.timeoutMs),
-    deps.figures ? deps.figures(node.id) : Promise.resolve<FiguresByCategory>({}),
-  ]);
+  const categories = input.focus && input.focus.length > 0 ? input.focus : FOCUS_CATEGORIES;
+  // Figures only go into the market and financial_metrics blocks: not asked when neither is.
+  const wantsFigures = categories.includes("market") || categories.includes("financial_metrics");
+  const figuresAsked = deps.figures && wantsFigures ? deps.figures(node.id) : Promise.resolve<FiguresByCategory>({});
+  const hood = deps.facts.neighbourhood(node.uri, ITEMS_PER_RELATIONSHIP, OUTGOING_LIMIT);
+  const figures = await figuresAsked;
   const sourceOf = (graph: string) => (graph.startsWith(deps.ns.source) ? graph.slice(deps.ns.source.length) : graph);
   const synthetic = (source: string) => deps.syntheticSources.has(source);
   const sources = new Set<string>();
 
-  const categories = input.focus && input.focus.length > 0 ? input.focus : FOCUS_CATEGORIES;
   const blocks = new Map<FocusCategory, CategoryBlock>(categories.map((c) => [c, { synthetic: false, count: 0, truncated: false, items: [] }]));
   const attributes: Record<string, AttributeValue[]> = {};
   const labels = new Set<string>(node.labels);

@@ -9,7 +9,7 @@ import { CkgError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { parseResults } from "./graph-results.ts";
 import { Hub, type Job, Replica, type ReplicaState, type Request } from "./graph-replica.ts";
-import type { Neighbourhood, SelectResult } from "./protocol.ts";
+import type { SelectResult } from "./protocol.ts";
 
 /** Oxigraph loads roughly this many quads per second here; used to tell clients when to retry. */
 const LOAD_RATE_PER_SECOND = 300_000;
@@ -78,10 +78,6 @@ export class GraphPool {
 
   async select(query: string, timeoutMs: number): Promise<SelectResult> {
     return parseResults(await this.submit({ kind: "select", query }, timeoutMs));
-  }
-
-  async neighbourhood(uri: string, limit: number, timeoutMs: number): Promise<Neighbourhood> {
-    return JSON.parse(await this.submit({ kind: "neighbourhood", uri, limit, outgoingLimit: 5000 }, timeoutMs)) as Neighbourhood;
   }
 
   status(): GraphStatus {

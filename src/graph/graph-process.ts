@@ -8,8 +8,7 @@ import { closeSync, openSync, readSync, fstatSync } from "node:fs";
 import { oxigraph } from "./oxigraph.ts";
 import { parseResults } from "./graph-results.ts";
 import { LineReader, SocketWriter, encodeFrame } from "./graph-channel.ts";
-import type { GraphRequest, Neighbourhood, Related, SelectResult } from "./protocol.ts";
-import { RDF_TYPE, SCHEMA_NAME } from "../entities/vocabulary.ts";
+import type { GraphRequest, SelectResult } from "./protocol.ts";
 
 const CHUNK = 16 << 20;
 
@@ -52,44 +51,6 @@ export class GraphStore {
   selectJson(query: string): string {
     return this.store.query(query, { use_default_graph_as_union: true, results_format: "json" }) as string;
   }
-
-  neighbourhood(uri: string, limit: number, outgoingLimit: number): Neighbourhood {
-    const iri = `<${uri}>`;
-    const name = `<${SCHEMA_NAME}>`;
-    const type = `<${RDF_TYPE}>`;
-    const outRows = this.select(
-      `SELECT ?p ?o ?g ?name ?type WHERE { GRAPH ?g { ${iri} ?p ?o } OPTIONAL { ?o ${name} ?name } OPTIONAL { ?o ${type} ?type } } LIMIT ${outgoingLimit}`,
-    ).rows;
-    const outgoing = new Map<string, Neighbourhood["outgoing"][number]>();
-    for (const row of outRows) {
-      const key = `${row.p!.value}|${row.o!.type}|${row.o!.value}|${row.g!.value}`;
-      let entry = outgoing.get(key);
-      if (!entry) {
-        entry = { predicate: row.p!.value, object: row.o!, graph: row.g!.value, name: row.name?.value, types: [] };
-        outgoing.set(key, entry);
-      }
-      if (row.type && !entry.types.includes(row.type.value)) entry.types.push(row.type.value);
-    }
-
-    const counts = this.select(`SELECT ?p (COUNT(DISTINCT ?s) AS ?n) WHERE { ?s ?p ${iri} } GROUP BY ?p`).rows;
-    const incoming: Neighbourhood["incoming"] = [];
-    for (const row of counts) {
-      const predicate = row.p!.value;
-      const rows = this.select(
-        `SELECT ?s ?g ?name ?type WHERE { { SELECT DISTINCT ?s WHERE { ?s <${predicate}> ${iri} } LIMIT ${limit} } ` +
-          `GRAPH ?g { ?s <${predicate}> ${iri} } OPTIONAL { ?s ${name} ?name } OPTIONAL { ?s ${type} ?type } }`,
-      ).rows;
-      const items = new Map<string, Related>();
-      for (const item of rows) {
-        const key = `${item.s!.value}|${item.g!.value}`;
-        let related = items.get(key);
-        if (!related) items.set(key, (related = { uri: item.s!.value, name: item.name?.value, graph: item.g!.value, types: [] }));
-        if (item.type && !related.types.includes(item.type.value)) related.types.push(item.type.value);
-      }
-      incoming.push({ predicate, total: Number(row.n!.value), items: [...items.values()] });
-    }
-    return { exists: outgoing.size > 0, outgoing: [...outgoing.values()], incoming };
-  }
 }
 
 /** Entry point of `ckg __graph-worker`: serve requests from the server until it goes away. */
@@ -111,9 +72,6 @@ export async function runGraphProcess(): Promise<void> {
           break;
         case "select":
           text = store.selectJson(message.query);
-          break;
-        case "neighbourhood":
-          text = JSON.stringify(store.neighbourhood(message.uri, message.limit, message.outgoingLimit));
           break;
       }
       return encodeFrame(message.id, true, encoder.encode(text));

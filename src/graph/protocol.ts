@@ -22,27 +22,9 @@ export interface SelectResult {
   boolean?: boolean;
 }
 
-export interface Related {
-  uri: string;
-  name?: string;
-  types: string[];
-  /** Named graph (source) of the fact that links it. */
-  graph: string;
-}
-
-export interface Neighbourhood {
-  /** False when the URI is the subject of no fact. */
-  exists: boolean;
-  /** Facts with the entity as subject: attributes and outgoing relationships. */
-  outgoing: { predicate: string; object: Term; graph: string; name?: string; types: string[] }[];
-  /** Incoming relationships per predicate: how many there are, and the first `limit` of them. */
-  incoming: { predicate: string; total: number; items: Related[] }[];
-}
-
 export type GraphRequest =
   | { kind: "load"; id: number; file: string }
-  | { kind: "select"; id: number; query: string }
-  | { kind: "neighbourhood"; id: number; uri: string; limit: number; outgoingLimit: number };
+  | { kind: "select"; id: number; query: string };
 
 /** The payload of an error frame. */
 export interface GraphError {

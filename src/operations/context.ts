@@ -8,6 +8,7 @@
 import type { Config } from "../config/config.ts";
 import type { NameIndex } from "../entities/name-index.ts";
 import type { Namespaces } from "../entities/vocabulary.ts";
+import type { FactIndex } from "../graph/fact-index.ts";
 import type { GraphPool } from "../graph/graph-pool.ts";
 import type { Ontology } from "../graph/ontology.ts";
 import type { Logger } from "../log.ts";
@@ -25,6 +26,8 @@ export interface LiveSnapshot {
   ns: Namespaces;
   ontology: Ontology;
   names: NameIndex;
+  /** The facts by subject and by object: explore's neighbourhoods, in this process. */
+  facts: FactIndex;
   search: SearchEngine;
   schema: SchemaDocument;
   timeseries: TimeseriesStore;

@@ -12,6 +12,7 @@ import type { Config } from "../config/config.ts";
 import type { LiveSnapshot } from "../operations/context.ts";
 import { CkgError } from "../errors.ts";
 import { applySnapshotChanges } from "../graph/change-log.ts";
+import { FactIndex } from "../graph/fact-index.ts";
 import { GraphPool } from "../graph/graph-pool.ts";
 import { loadOntology } from "../graph/ontology.ts";
 import type { Logger } from "../log.ts";
@@ -21,7 +22,7 @@ import { ScopeFacts } from "../search/scope.ts";
 import { SearchEngine } from "../search/engine.ts";
 import { NameIndex } from "../entities/name-index.ts";
 import { describeSchema, syntheticNotice } from "../snapshot/describe.ts";
-import { MANIFEST_FILE, readManifest } from "../store/manifest.ts";
+import { MANIFEST_FILE, type SnapshotManifest, readManifest } from "../store/manifest.ts";
 import { type DataDir, currentSnapshotId, dataDir, ensureDataDir, snapshotPath } from "../store/data-dir.ts";
 import { openDuck } from "../store/duckdb.ts";
 import { ScanScheduler } from "./scheduler.ts";
@@ -188,18 +189,31 @@ export class Services implements ApiServices {
     graphLoaded.catch(() => undefined); // awaited by the caller; a failure must not go unhandled meanwhile
     const ontology = loadOntology(ns.ontology);
     const names = await reading(dir, manifest.files.entities, () => NameIndex.fromParquet(this.duck, join(dir, manifest.files.entities), ns));
+    // Explore's fact index builds while search opens (its queries interleave with theirs).
+    const factsBuilt = reading(dir, manifest.files.facts, () => this.buildFactIndex(id, dir, manifest, names));
+    factsBuilt.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
     const scopes = await reading(dir, manifest.files.facts, () => ScopeFacts.fromParquet(this.duck, join(dir, manifest.files.facts)));
     const search = await SearchEngine.open(dir, manifest, { names, scopes }, this.config, this.log);
     try {
+      const facts = await factsBuilt;
       const added = await applySnapshotChanges(this.state, this.duck, { id, changesFile: join(dir, manifest.files.changes) }, names);
       if (added > 0) this.log.info({ snapshot: id, changes_added: added }, "changes feed extended");
       const schema = describeSchema(manifest, ontology, ns);
       const timeseries = await TimeseriesStore.open(dir, manifest, { memoryLimit: this.config.sql_memory_limit });
-      return { live: { id, dir, manifest, ns, ontology, names, search, schema, timeseries }, graphLoaded };
+      return { live: { id, dir, manifest, ns, ontology, names, facts, search, schema, timeseries }, graphLoaded };
     } catch (error) {
       search.close(); // its scan workers would otherwise outlive a snapshot that never went live
       throw error;
     }
+  }
+
+  private async buildFactIndex(id: string, dir: string, manifest: SnapshotManifest, names: NameIndex): Promise<FactIndex> {
+    const started = performance.now();
+    const files = { facts: join(dir, manifest.files.facts), entities: join(dir, manifest.files.entities) };
+    const facts = await FactIndex.fromParquet(this.duck, files, names, manifest.namespaces);
+    this.log.info({ snapshot: id, facts: facts.facts, mb: Math.round(facts.bytes / 1e6), ms: Math.round(performance.now() - started) }, "fact index built");
+    if (facts.skipped > 0) this.log.warn({ snapshot: id, facts_skipped: facts.skipped }, "facts whose subject is not a node of the snapshot were left out of explore");
+    return facts;
   }
 
   /** The live snapshot, or 503 while there is none yet. */

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { FOCUS_CATEGORIES } from "../../src/entities/vocabulary.ts";
+import { explore as exploreEntity, resolveEntity } from "../../src/graph/explore.ts";
+import { latestFigures } from "../../src/timeseries/figures.ts";
 import { type Running, json, startServices } from "../support/fixture.ts";
 
 let run: Running;
@@ -103,6 +105,30 @@ describe("POST /api/explore", () => {
     const byUri = await explore({ entity_name: first.body.entity.uri, focus: ["lineage", "ecosystem"] });
     expect(byUri.body.entity).toEqual(first.body.entity);
     expect(byUri.body.other_matches).toEqual([]);
+  });
+
+  test("the time-series is asked for figures only when a block that shows them is asked for", async () => {
+    const live = run.services.snapshot();
+    const asked: string[] = [];
+    const deps = {
+      facts: live.facts,
+      names: live.names,
+      ontology: live.ontology,
+      ns: live.ns,
+      syntheticSources: new Set<string>(),
+      figures: (id: string) => {
+        asked.push(id);
+        return latestFigures(live.timeseries, live.manifest, id);
+      },
+    };
+    const name = await firstName("SELECT ?name WHERE { ?p a ckg:Protocol ; schema:name ?name } LIMIT 1");
+    const protocol = resolveEntity(live.names, name, "Protocol");
+    const team = await exploreEntity(deps, protocol, { entity_name: name, focus: ["team", "ecosystem"] });
+    expect(asked).toEqual([]);
+    expect(team.relationships.ecosystem!.count).toBeGreaterThan(0);
+    const market = await exploreEntity(deps, protocol, { entity_name: name, focus: ["financial_metrics"] });
+    expect(asked).toEqual([protocol.node.id]);
+    expect(market.relationships.financial_metrics!.figures!.length).toBeGreaterThan(0);
   });
 
   test("an unknown name is 404 with the closest names", async () => {

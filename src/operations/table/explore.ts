@@ -33,7 +33,7 @@ export const explore = defineOperation({
     "ecosystem, market, defi, financial_metrics, insider_activity, vesting, github). entity_name is the exact name " +
     "(case-insensitive; find names with /api/search) or the entity's URI; entity_type picks one type when several " +
     `entities share a name. Each category gives the total count and up to ${ITEMS_PER_RELATIONSHIP} items per ` +
-    "relationship (truncated: true when there are more); every attribute value and link names its source. market and " +
+    "relationship (of links to the entity, the most prominent first; truncated: true when there are more); every attribute value and link names its source. market and " +
     "financial_metrics also carry the entity's latest figures from the time-series (price, market cap, volume, TVL, fees, " +
     "revenue, ...) with their as-of date, source and table; an entity no time-series has rows for gets figures_note instead " +
     "(nothing is made up: a real entity has figures only once `ckg ingest` has loaded them). Each category block says at its top " +
@@ -54,11 +54,10 @@ export const explore = defineOperation({
     if (cached) return cached;
     const answer = await exploreEntity(
       {
-        graph: services.graph,
+        facts: live.facts,
         names: live.names,
         ontology: live.ontology,
         ns: live.ns,
-        timeoutMs: services.config.query_timeout_ms,
         figures: (id) => latestFigures(live.timeseries, live.manifest, id),
         seriesTables: (id) => seriesTablesOf(live.timeseries, live.manifest, id),
         syntheticSources: new Set(live.manifest.sources.filter((s) => s.synthetic).map((s) => s.id)),
