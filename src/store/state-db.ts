@@ -122,6 +122,11 @@ const MIGRATIONS: string[] = [
   // a listing with no type filter sorted all signals (72,615 on the full data: 750 ms of the event
   // loop per request). The filters' columns are in the index: rows failing them are not read.
   `CREATE INDEX signals_by_score ON signals (score DESC, seen_at DESC, signal_id, qualification, signal_type, ended_at);`,
+  // Counts by type (the signals overview) read only this index, whatever the filters: without the
+  // qualification in it, counting the qualified signals of 72,615 read every row (260 ms of the
+  // event loop per request; 7 ms now).
+  `DROP INDEX signals_by_type;
+   CREATE INDEX signals_by_type ON signals (signal_type, seen_at DESC, qualification, ended_at);`,
 ];
 
 export type StateDb = Database;
@@ -132,6 +137,8 @@ export function openStateDb(path: string): StateDb {
     db = new Database(path, { create: true, strict: true });
     db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;");
     migrate(db);
+    // Planner statistics for tables that grew since the last open (a no-op when none did).
+    db.exec("PRAGMA optimize = 0x10002;");
     return db;
   } catch (error) {
     db?.close();
