@@ -9,8 +9,10 @@
  * errors beyond the intended statuses (target 0), p50/p99 per route in the first and the last five
  * minutes (the last within 1.5x of the first), the RSS of every process of the server over time
  * (growth after the first five minutes <= 10%), and open files and child processes at start and end.
+ * A request unanswered after --timeout-s (default 60) counts as an error ("no answer"), so a stalled
+ * server ends the run on time and shows in its figures.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -29,10 +31,16 @@ import { PAYER_KEY, PAY_TO, SETTLER_KEY, startChain } from "../../test/support/c
 import { startServer } from "../../test/support/server.ts";
 import { percentile, printTable } from "./stats.ts";
 
-const { values } = parseArgs({ options: { minutes: { type: "string", default: "30" }, rate: { type: "string", default: "40" }, "data-dir": { type: "string" } } });
+const { values } = parseArgs({
+  options: { minutes: { type: "string", default: "30" }, rate: { type: "string", default: "40" }, "data-dir": { type: "string" }, "timeout-s": { type: "string", default: "60" } },
+});
 const minutes = Number(values.minutes);
 const rate = Number(values.rate);
-const windowMs = Math.min(5 * 60_000, (minutes * 60_000) / 3);
+const timeoutMs = Number(values["timeout-s"]) * 1000;
+/** fetch with the client's time limit: every call (a paid request makes two) gets its own. */
+const timedFetch = Object.assign((input: string | URL | Request, init?: RequestInit) => fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) }), { preconnect: fetch.preconnect });
+const windowMs = Math.round(Math.min(5 * 60_000, (minutes * 60_000) / 3));
+const windowMin = (windowMs / 60_000).toFixed(1);
 
 const chain = await startChain();
 const payer = privateKeyToAccount(PAYER_KEY);
@@ -54,7 +62,7 @@ await server.waitReady(600_000);
 const base = server.url;
 const signer = toClientEvmSigner(payer, createPublicClient({ chain: baseSepolia, transport: http(chain.rpcUrl) }));
 // Spend controls lifted: the batch route costs 7.50 USD, above the client's default cap.
-const pay = wrapFetchWithPayment(fetch, new x402Client().register("eip155:*", new ExactEvmScheme(signer)).setSpendControls({ maxAmountPerPayment: false }));
+const pay = wrapFetchWithPayment(timedFetch, new x402Client().register("eip155:*", new ExactEvmScheme(signer)).setSpendControls({ maxAmountPerPayment: false }));
 // The first scan runs at start (signal routes answer 503 until it ends, as documented): wait for it.
 for (let ready: { scans?: { running: unknown } } = {}; ready.scans?.running !== null; await Bun.sleep(500)) ready = (await (await fetch(`${base}/readyz`)).json()) as typeof ready;
 
@@ -64,14 +72,14 @@ interface Kind {
   expect: number[];
   send(): Promise<Response>;
 }
-const post = (path: string, body: unknown, via: (url: string, init: RequestInit) => Promise<Response> = fetch) => via(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const post = (path: string, body: unknown, via: (url: string, init: RequestInit) => Promise<Response> = timedFetch) => via(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 const mcp = (method: string, params: unknown) =>
-  fetch(`${base}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  timedFetch(`${base}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
 const KINDS: Kind[] = [
-  { route: "GET /healthz", weight: 2, expect: [200], send: () => fetch(`${base}/healthz`) },
-  { route: "GET /api/schema", weight: 2, expect: [200], send: () => fetch(`${base}/api/schema`) },
-  { route: "GET /api/signals/catalog", weight: 1, expect: [200], send: () => fetch(`${base}/api/signals/catalog`) },
-  { route: "GET /api/insights/signals", weight: 3, expect: [200], send: () => fetch(`${base}/api/insights/signals?limit=20`) },
+  { route: "GET /healthz", weight: 2, expect: [200], send: () => timedFetch(`${base}/healthz`) },
+  { route: "GET /api/schema", weight: 2, expect: [200], send: () => timedFetch(`${base}/api/schema`) },
+  { route: "GET /api/signals/catalog", weight: 1, expect: [200], send: () => timedFetch(`${base}/api/signals/catalog`) },
+  { route: "GET /api/insights/signals", weight: 3, expect: [200], send: () => timedFetch(`${base}/api/insights/signals?limit=20`) },
   { route: "POST /api/sparql (unpaid)", weight: 4, expect: [402], send: () => post("/api/sparql", { query: "SELECT ?s WHERE { ?s a ?t } LIMIT 5" }) },
   { route: "POST /api/search (unpaid)", weight: 4, expect: [402], send: () => post("/api/search", { query: "lending protocol on arbitrum" }) },
   { route: "POST /api/sparql (paid)", weight: 1, expect: [200], send: () => post("/api/sparql", { query: "SELECT ?s ?n WHERE { ?s <https://schema.org/name> ?n } LIMIT 20" }, pay) },
@@ -80,12 +88,13 @@ const KINDS: Kind[] = [
   { route: "POST /api/timeseries (paid)", weight: 1, expect: [200], send: () => post("/api/timeseries", { sql_query: "SELECT entity_id, max(\"tvlUsd\") FROM ts_synthetic_protocol GROUP BY 1 ORDER BY 2 DESC LIMIT 10" }, pay) },
   { route: "GET /api/insights/entity (paid)", weight: 1, expect: [200], send: () => pay(`${base}/api/insights/entity/Aave`) },
   { route: "MCP tools/call signals_catalog", weight: 2, expect: [200], send: () => mcp("tools/call", { name: "signals_catalog", arguments: {} }) },
+  { route: "MCP tools/call search (unpaid)", weight: 2, expect: [200], send: () => mcp("tools/call", { name: "search", arguments: { query: "bridge to arbitrum" } }) },
   { route: "MCP tools/list", weight: 1, expect: [200], send: () => mcp("tools/list", {}) },
   { route: "bad: SPARQL syntax", weight: 2, expect: [400], send: () => post("/api/sparql", { query: "SELECT WHERE {" }) },
   { route: "bad: SQL write", weight: 2, expect: [403], send: () => post("/api/timeseries", { sql_query: "DROP TABLE ts_synthetic_token" }) },
   { route: "bad: unknown entity", weight: 2, expect: [404], send: () => post("/api/explore", { entity_name: "No Such Entity At All" }) },
   { route: "bad: batch of 11", weight: 1, expect: [422], send: () => post("/api/insights/batch", { entities: Array.from({ length: 11 }, (_, i) => `e${i}`) }) },
-  { route: "bad: malformed JSON", weight: 2, expect: [400], send: () => fetch(`${base}/api/search`, { method: "POST", headers: { "content-type": "application/json" }, body: "{" }) },
+  { route: "bad: malformed JSON", weight: 2, expect: [400], send: () => timedFetch(`${base}/api/search`, { method: "POST", headers: { "content-type": "application/json" }, body: "{" }) },
 ];
 const totalWeight = KINDS.reduce((n, k) => n + k.weight, 0);
 const pick = () => {
@@ -94,8 +103,22 @@ const pick = () => {
   return KINDS[0]!;
 };
 
-/** The server and every process under it, with RSS (MB) and open files. */
-function processTree(root: number): { pid: number; name: string; rssMb: number; files: number }[] {
+/** Open descriptors of a process: files (pipes and anything but a socket) and sockets (client connections come and go). */
+function descriptors(pid: number): { files: string[]; sockets: number } {
+  let sockets = 0;
+  const files: string[] = [];
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      if (target.startsWith("socket:")) sockets++;
+      else files.push(target.replace(/\[\d+\]$/, "")); // a pipe's inode aside: the same kind of file
+    } catch {} // closed meanwhile
+  }
+  return { files, sockets };
+}
+
+/** The server and every process under it, with RSS (MB) and open descriptors. */
+function processTree(root: number): { pid: number; name: string; rssMb: number; files: string[]; sockets: number }[] {
   const parents = new Map<number, number>();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
@@ -111,7 +134,7 @@ function processTree(root: number): { pid: number; name: string; rssMb: number; 
       const status = readFileSync(`/proc/${pid}/status`, "utf8");
       const rss = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
       const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-      return [{ pid, name: args.find((a) => !a.startsWith("/") && !a.startsWith("-")) ?? args[0]!, rssMb: rss, files: readdirSync(`/proc/${pid}/fd`).length }];
+      return [{ pid, name: args.find((a) => !a.startsWith("/") && !a.startsWith("-")) ?? args[0]!, rssMb: rss, ...descriptors(pid) }];
     } catch {
       return [];
     }
@@ -125,6 +148,8 @@ const started = performance.now();
 const end = started + minutes * 60_000;
 // Warm the client's connection pool, so open sockets at start and at end compare like with like.
 await Promise.all(Array.from({ length: 64 }, () => fetch(`${base}/healthz`).then((r) => r.arrayBuffer())));
+// Every kind once, so what a route opens on its first use (a worker, a client) is there at start too.
+for (const kind of KINDS) await (await kind.send()).arrayBuffer();
 await Bun.sleep(2000);
 const startTree = processTree(server.process.pid);
 samples.push({ at: 0, tree: startTree });
@@ -166,7 +191,7 @@ console.log(`\n${results.length.toLocaleString("en")} requests in ${minutes} min
 for (const [what, n] of unexpected) console.log(`  ${what}: ${n}`);
 const last = minutes * 60_000 - windowMs;
 printTable(
-  `latency per route, ms: p50 / p99 in the first ${windowMs / 60_000} min -> the last (last p50 within 1.5x of first)`,
+  `latency per route, ms: p50 / p99 in the first ${windowMin} min -> the last (last p50 within 1.5x of first)`,
   KINDS.map((k): [string, string] => {
     const of = (from: number, to: number) => results.filter((r) => r.route === k.route && r.at >= from && r.at < to).map((r) => r.ms);
     const [a, b] = [of(0, windowMs), of(last, Infinity)];
@@ -182,7 +207,16 @@ printTable(
   samples.filter((_, i) => i % 6 === 0 || i === samples.length - 1).map((s): [string, string] => [`${(s.at / 60_000).toFixed(1)} min`, `${rssAt(s).toFixed(0)}  (${s.tree.map((p) => `${p.name}:${p.rssMb.toFixed(0)}`).join(", ")})`]),
 );
 const peakAfter = Math.max(...afterWarmup.map(rssAt), rssAt(warm));
-console.log(`RSS growth after the first ${windowMs / 60_000} min: ${rssAt(warm).toFixed(0)} -> peak ${peakAfter.toFixed(0)} MB (${(((peakAfter - rssAt(warm)) / rssAt(warm)) * 100).toFixed(1)}%; target <= 10%)`);
-const files = (t: typeof startTree) => t.reduce((n, p) => n + p.files, 0);
-console.log(`open files: ${files(startTree)} at start, ${files(endTree)} at end; processes: ${startTree.length} at start, ${endTree.length} at end (target: equal)`);
+console.log(`RSS growth after the first ${windowMin} min: ${rssAt(warm).toFixed(0)} -> peak ${peakAfter.toFixed(0)} MB (${(((peakAfter - rssAt(warm)) / rssAt(warm)) * 100).toFixed(1)}%; target <= 10%)`);
+const filesOf = (t: typeof startTree) => t.flatMap((p) => p.files);
+const sockets = (t: typeof startTree) => t.reduce((n, p) => n + p.sockets, 0);
+console.log(
+  `open files (sockets aside): ${filesOf(startTree).length} at start, ${filesOf(endTree).length} at end; processes: ${startTree.length} at start, ${endTree.length} at end (target: equal); ` +
+    `sockets: ${sockets(startTree)} at start (the client's warmed connections), ${sockets(endTree)} at end`,
+);
+const tally = (files: string[]) => files.reduce((m, f) => m.set(f, (m.get(f) ?? 0) + 1), new Map<string, number>());
+const [before, after] = [tally(filesOf(startTree)), tally(filesOf(endTree))];
+for (const file of new Set([...before.keys(), ...after.keys()])) {
+  if (before.get(file) !== after.get(file)) console.log(`  ${file}: ${before.get(file) ?? 0} -> ${after.get(file) ?? 0}`);
+}
 process.exit(0);
