@@ -97,7 +97,7 @@ const server = await startServer(selfCommand("serve", "--data-dir", copy.root, "
 await server.waitReady(900_000);
 const readyMs = performance.now() - started;
 await Bun.sleep(3000);
-const startLog = server.lines().filter((l) => ["fact index built", "graph loaded", "snapshot active; graph loading", "ready"].includes(l.msg as string));
+const startLog = server.lines().filter((l) => ["fact index built", "latest figures read", "graph loaded", "snapshot active; graph loading", "ready"].includes(l.msg as string));
 const idle = processTree(server.process.pid);
 
 const uri = (entity: { id: string }) => `${ns.entity}${entity.id}`;
@@ -198,7 +198,7 @@ printTable(`explore on distinct entities: ${clients} clients over HTTP, ${manife
   ["start to ready (s)", (readyMs / 1000).toFixed(1)],
   ...startLog.map((l): [string, string] => [
     `  ${l.msg} (server log)`,
-    `at ${(((l.time as number) - startedAt) / 1000).toFixed(1)} s ${JSON.stringify(Object.fromEntries(Object.entries(l).filter(([k]) => ["ms", "mb", "facts", "quads"].includes(k))))}`,
+    `at ${((Date.parse(l.time as string) - startedAt) / 1000).toFixed(1)} s ${JSON.stringify(Object.fromEntries(Object.entries(l).filter(([k]) => ["ms", "mb", "facts", "quads"].includes(k))))}`,
   ]),
   ["load average at start (2 cores)", loadAtStart.toFixed(1)],
   ...phases.map((p): [string, string] => [

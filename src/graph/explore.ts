@@ -83,9 +83,9 @@ export type ExploreResult = z.infer<typeof exploreResultSchema>;
 
 export interface ExploreDeps {
   /** The entity's latest figures by category (from the time-series), when there is a store. */
-  figures?: (entityId: string) => Promise<FiguresByCategory>;
+  figures?: (entityId: string) => FiguresByCategory;
   /** The published tables with rows for the entity (asked only when it has no figures). */
-  seriesTables?: (entityId: string) => Promise<string[]>;
+  seriesTables?: (entityId: string) => string[];
   /** Ids of the snapshot's synthetic sources. */
   syntheticSources: ReadonlySet<string>;
   /** The snapshot's facts, by subject and by object (the neighbourhood without a graph round trip). */
@@ -134,9 +134,8 @@ export async function explore(deps: ExploreDeps, { node, others }: ResolvedEntit
   const categories = input.focus && input.focus.length > 0 ? input.focus : FOCUS_CATEGORIES;
   // Figures only go into the market and financial_metrics blocks: not asked when neither is.
   const wantsFigures = categories.includes("market") || categories.includes("financial_metrics");
-  const figuresAsked = deps.figures && wantsFigures ? deps.figures(node.id) : Promise.resolve<FiguresByCategory>({});
+  const figures: FiguresByCategory = deps.figures && wantsFigures ? deps.figures(node.id) : {};
   const hood = deps.facts.neighbourhood(node.uri, ITEMS_PER_RELATIONSHIP, OUTGOING_LIMIT);
-  const figures = await figuresAsked;
   const sourceOf = (graph: string) => (graph.startsWith(deps.ns.source) ? graph.slice(deps.ns.source.length) : graph);
   const synthetic = (source: string) => deps.syntheticSources.has(source);
   const sources = new Set<string>();
@@ -192,7 +191,7 @@ export async function explore(deps: ExploreDeps, { node, others }: ResolvedEntit
   }
   const figureBlocks = (["market", "financial_metrics"] as const).map((c) => blocks.get(c)).filter((b): b is CategoryBlock => b !== undefined);
   if (figureBlocks.length > 0 && deps.seriesTables && Object.values(figures).every((list) => list.length === 0)) {
-    if ((await deps.seriesTables(node.id)).length === 0) for (const block of figureBlocks) block.figures_note = NO_SERIES_NOTE;
+    if (deps.seriesTables(node.id).length === 0) for (const block of figureBlocks) block.figures_note = NO_SERIES_NOTE;
   }
   const entitySynthetic = typeSources.length > 0 && typeSources.every(synthetic);
   return {

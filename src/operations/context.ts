@@ -16,6 +16,7 @@ import type { SearchEngine } from "../search/engine.ts";
 import type { SchemaDocument } from "../snapshot/describe.ts";
 import type { SnapshotManifest } from "../store/manifest.ts";
 import type { StateDb } from "../store/state-db.ts";
+import type { EntitySeries } from "../timeseries/figures.ts";
 import type { TimeseriesStore } from "../timeseries/store.ts";
 
 /** One published snapshot made live: its manifest and everything loaded from it. */
@@ -31,6 +32,8 @@ export interface LiveSnapshot {
   search: SearchEngine;
   schema: SchemaDocument;
   timeseries: TimeseriesStore;
+  /** Each entity's series tables and latest figures, read at load. */
+  series: EntitySeries;
 }
 
 /** The services operations run on. */

@@ -26,6 +26,7 @@ import { MANIFEST_FILE, type SnapshotManifest, readManifest } from "../store/man
 import { type DataDir, currentSnapshotId, dataDir, ensureDataDir, snapshotPath } from "../store/data-dir.ts";
 import { openDuck } from "../store/duckdb.ts";
 import { ScanScheduler } from "./scheduler.ts";
+import { EntitySeries } from "../timeseries/figures.ts";
 import { TimeseriesStore } from "../timeseries/store.ts";
 import { type StateDb, openStateDb } from "../store/state-db.ts";
 import { join } from "node:path";
@@ -200,7 +201,8 @@ export class Services implements ApiServices {
       if (added > 0) this.log.info({ snapshot: id, changes_added: added }, "changes feed extended");
       const schema = describeSchema(manifest, ontology, ns);
       const timeseries = await TimeseriesStore.open(dir, manifest, { memoryLimit: this.config.sql_memory_limit });
-      return { live: { id, dir, manifest, ns, ontology, names, facts, search, schema, timeseries }, graphLoaded };
+      const series = await this.readEntitySeries(id, timeseries, manifest);
+      return { live: { id, dir, manifest, ns, ontology, names, facts, search, schema, timeseries, series }, graphLoaded };
     } catch (error) {
       search.close(); // its scan workers would otherwise outlive a snapshot that never went live
       throw error;
@@ -214,6 +216,18 @@ export class Services implements ApiServices {
     this.log.info({ snapshot: id, facts: facts.facts, mb: Math.round(facts.bytes / 1e6), ms: Math.round(performance.now() - started) }, "fact index built");
     if (facts.skipped > 0) this.log.warn({ snapshot: id, facts_skipped: facts.skipped }, "facts whose subject is not a node of the snapshot were left out of explore");
     return facts;
+  }
+
+  private async readEntitySeries(id: string, timeseries: TimeseriesStore, manifest: SnapshotManifest): Promise<EntitySeries> {
+    const started = performance.now();
+    try {
+      const series = await EntitySeries.build(timeseries, manifest);
+      this.log.info({ snapshot: id, ms: Math.round(performance.now() - started) }, "latest figures read");
+      return series;
+    } catch (error) {
+      timeseries.close();
+      throw error;
+    }
   }
 
   /** The live snapshot, or 503 while there is none yet. */

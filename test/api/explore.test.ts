@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { FOCUS_CATEGORIES } from "../../src/entities/vocabulary.ts";
 import { explore as exploreEntity, resolveEntity } from "../../src/graph/explore.ts";
-import { latestFigures } from "../../src/timeseries/figures.ts";
 import { type Running, json, startServices } from "../support/fixture.ts";
 
 let run: Running;
@@ -118,7 +117,7 @@ describe("POST /api/explore", () => {
       syntheticSources: new Set<string>(),
       figures: (id: string) => {
         asked.push(id);
-        return latestFigures(live.timeseries, live.manifest, id);
+        return live.series.latestFigures(id);
       },
     };
     const name = await firstName("SELECT ?name WHERE { ?p a ckg:Protocol ; schema:name ?name } LIMIT 1");

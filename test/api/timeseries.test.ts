@@ -100,6 +100,30 @@ describe("the ts_* tables", () => {
     const market = (await run.request("POST", "/api/explore", { entity_name: `https://ckg.example/id/${token}`, focus: ["market"] }).then(json)).body.relationships.market;
     expect(market.figures.map((f: { metric: string }) => f.metric)).toEqual(expect.arrayContaining(["currentPrice", "marketCap", "totalVolume"]));
   });
+
+  test("every figure is the value of its entity's latest row in its table, null where that row has none", async () => {
+    // Figures are read once per snapshot (timeseries/figures.ts): here they meet the table they come from.
+    const tables: Record<string, string[]> = {
+      ts_synthetic_protocol: ["tvlUsd", "feesUsd", "revenueUsd", "earningsUsd", "dailyUsers"],
+      ts_synthetic_lending: ["totalSupplyUsd", "totalBorrowUsd", "utilization", "supplyApy", "borrowApy", "debtCeilingUsd"],
+      ts_synthetic_token: ["currentPrice", "marketCap", "totalVolume", "circulatingSupply"],
+      ts_synthetic_pool: ["tvlUsd", "apy", "apyBase", "apyReward", "volumeUsd"],
+    };
+    for (const [table, metrics] of Object.entries(tables)) {
+      // Entities whose latest row has a null figure first (if any), then the biggest.
+      const ids = (await one(`SELECT entity_id FROM ${table} GROUP BY entity_id ORDER BY bool_or(${metrics.map((m) => `"${m}" IS NULL`).join(" OR ")}) DESC, count(*) DESC LIMIT 4`)).data;
+      for (const { entity_id } of ids) {
+        const latest = (await one(`SELECT date::VARCHAR AS as_of, ${metrics.map((m) => `"${m}"::DOUBLE AS "${m}"`).join(", ")} FROM ${table} WHERE entity_id = '${entity_id}' ORDER BY date DESC LIMIT 1`)).data[0];
+        const { body } = await run.request("POST", "/api/explore", { entity_name: `https://ckg.example/id/${entity_id}` }).then(json);
+        const shown = [...(body.relationships.market.figures ?? []), ...(body.relationships.financial_metrics.figures ?? [])].filter((f: { table: string }) => f.table === table);
+        expect(shown.map((f: { metric: string }) => f.metric)).toEqual(metrics);
+        for (const figure of shown) {
+          expect(figure.as_of).toBe(latest.as_of);
+          expect(figure.value).toBe(latest[figure.metric]);
+        }
+      }
+    }
+  });
 });
 
 describe("POST /api/timeseries", () => {

@@ -7,7 +7,6 @@ import {
   exploreResultSchema,
   resolveEntity,
 } from "../../graph/explore.ts";
-import { latestFigures, seriesTablesOf } from "../../timeseries/figures.ts";
 import type { LiveSnapshot } from "../context.ts";
 import { defineOperation } from "../operation.ts";
 
@@ -58,8 +57,8 @@ export const explore = defineOperation({
         names: live.names,
         ontology: live.ontology,
         ns: live.ns,
-        figures: (id) => latestFigures(live.timeseries, live.manifest, id),
-        seriesTables: (id) => seriesTablesOf(live.timeseries, live.manifest, id),
+        figures: (id) => live.series.latestFigures(id),
+        seriesTables: (id) => live.series.tablesOf(id),
         syntheticSources: new Set(live.manifest.sources.filter((s) => s.synthetic).map((s) => s.id)),
       },
       entity,

@@ -18,7 +18,6 @@ import {
 } from "../../signals/insights.ts";
 import { countByType, listSignals, querySignals } from "../../signals/store.ts";
 import { SYNTHETIC_MARK } from "../../signals/synthetic.ts";
-import { seriesTablesOf } from "../../timeseries/figures.ts";
 import type { OperationContext } from "../context.ts";
 import { defineOperation } from "../operation.ts";
 
@@ -134,7 +133,7 @@ export const entityInsights = defineOperation({
     return { input, entity: resolveEntity(ready(ctx).names, input.entity_name) };
   },
   async handler({ input, entity: { node, others } }, { services, live }) {
-    return analyseEntity(services.state, node, others, input.since_hours, await seriesTablesOf(live.timeseries, live.manifest, node.id));
+    return analyseEntity(services.state, node, others, input.since_hours, live.series.tablesOf(node.id));
   },
 });
 
@@ -182,7 +181,7 @@ export const insightsBatch = defineOperation({
           if (!isCkgError(error) || error.code !== "entity_not_found") throw error;
           return { query, status: "not_found" as const, error: { code: error.code, message: error.message, details: error.details } };
         }
-        const tables = await seriesTablesOf(live.timeseries, live.manifest, found.node.id);
+        const tables = live.series.tablesOf(found.node.id);
         return { query, status: "found" as const, analysis: analyseEntity(services.state, found.node, found.others, input.since_hours, tables) };
       }),
     );
