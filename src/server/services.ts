@@ -201,7 +201,9 @@ export class Services implements ApiServices {
       if (added > 0) this.log.info({ snapshot: id, changes_added: added }, "changes feed extended");
       const schema = describeSchema(manifest, ontology, ns);
       const timeseries = await TimeseriesStore.open(dir, manifest, { memoryLimit: this.config.sql_memory_limit });
-      const series = await this.readEntitySeries(id, timeseries, manifest);
+      const seriesStarted = performance.now();
+      const series = await EntitySeries.build(timeseries, manifest).catch((error: unknown) => (timeseries.close(), Promise.reject(error)));
+      this.log.info({ snapshot: id, ms: Math.round(performance.now() - seriesStarted) }, "latest figures read");
       return { live: { id, dir, manifest, ns, ontology, names, facts, search, schema, timeseries, series }, graphLoaded };
     } catch (error) {
       search.close(); // its scan workers would otherwise outlive a snapshot that never went live
@@ -216,18 +218,6 @@ export class Services implements ApiServices {
     this.log.info({ snapshot: id, facts: facts.facts, mb: Math.round(facts.bytes / 1e6), ms: Math.round(performance.now() - started) }, "fact index built");
     if (facts.skipped > 0) this.log.warn({ snapshot: id, facts_skipped: facts.skipped }, "facts whose subject is not a node of the snapshot were left out of explore");
     return facts;
-  }
-
-  private async readEntitySeries(id: string, timeseries: TimeseriesStore, manifest: SnapshotManifest): Promise<EntitySeries> {
-    const started = performance.now();
-    try {
-      const series = await EntitySeries.build(timeseries, manifest);
-      this.log.info({ snapshot: id, ms: Math.round(performance.now() - started) }, "latest figures read");
-      return series;
-    } catch (error) {
-      timeseries.close();
-      throw error;
-    }
   }
 
   /** The live snapshot, or 503 while there is none yet. */
