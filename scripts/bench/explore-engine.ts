@@ -92,7 +92,7 @@ export async function engineReport(options: { snapshotDir: string; manifest: Sna
   const timeseries = await TimeseriesStore.open(snapshotDir, manifest, { memoryLimit: "1GB" });
   const ontology = loadOntology(ns.ontology);
   const reading = performance.now();
-  const series = await EntitySeries.build(timeseries, manifest); // once per snapshot, at load
+  const series = await EntitySeries.read(snapshotDir, manifest); // once per snapshot, at load
   rows.push(["latest figures of every entity, read at load (ms)", (performance.now() - reading).toFixed(0)]);
   const deps = {
     facts,

@@ -200,10 +200,10 @@ export class Services implements ApiServices {
       const added = await applySnapshotChanges(this.state, this.duck, { id, changesFile: join(dir, manifest.files.changes) }, names);
       if (added > 0) this.log.info({ snapshot: id, changes_added: added }, "changes feed extended");
       const schema = describeSchema(manifest, ontology, ns);
-      const timeseries = await TimeseriesStore.open(dir, manifest, { memoryLimit: this.config.sql_memory_limit });
       const seriesStarted = performance.now();
-      const series = await EntitySeries.build(timeseries, manifest).catch((error: unknown) => (timeseries.close(), Promise.reject(error)));
+      const series = await EntitySeries.read(dir, manifest);
       this.log.info({ snapshot: id, ms: Math.round(performance.now() - seriesStarted) }, "latest figures read");
+      const timeseries = await TimeseriesStore.open(dir, manifest, { memoryLimit: this.config.sql_memory_limit });
       return { live: { id, dir, manifest, ns, ontology, names, facts, search, schema, timeseries, series }, graphLoaded };
     } catch (error) {
       search.close(); // its scan workers would otherwise outlive a snapshot that never went live
