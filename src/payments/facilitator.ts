@@ -14,6 +14,7 @@ import { http, type PublicClient, createPublicClient, createWalletClient, public
 import { privateKeyToAccount, nonceManager } from "viem/accounts";
 import { base, baseSepolia } from "viem/chains";
 import type { Config } from "../config/config.ts";
+import { RECEIPT_TIMEOUT_MS, waitForReceipt } from "./receipt.ts";
 
 export type PaymentMode = "off" | "remote" | "in-process";
 
@@ -56,7 +57,7 @@ export function createFacilitation(config: Config): Facilitation {
     verifyTypedData: (args) => wallet.verifyTypedData(args as never),
     writeContract: (args) => wallet.writeContract(args as never),
     sendTransaction: (args) => wallet.sendTransaction(args as never),
-    waitForTransactionReceipt: (args) => wallet.waitForTransactionReceipt(args as never),
+    waitForTransactionReceipt: (args) => waitForReceipt(wallet, args.hash, args.timeout ?? RECEIPT_TIMEOUT_MS),
     getCode: (args) => wallet.getCode(args),
   });
   const facilitator = registerExactEvmScheme(new x402Facilitator(), { signer, networks: config.network });
