@@ -18,6 +18,8 @@ import { toJsonSchema } from "../operations/json-schema.ts";
 import { invoke } from "../operations/invoke.ts";
 import { type AnyOperation, assertUniqueOperations, pathParams } from "../operations/operation.ts";
 import { RateLimiter } from "./rate-limit.ts";
+import { SPARQL_PROTOCOL_PATH, protocolQuery, protocolResponse } from "./sparql-protocol.ts";
+import type { SparqlAnswer } from "../graph/sparql.ts";
 import { encodePaymentResponseHeader } from "@x402/core/http";
 import type { PaymentGate } from "../payments/gate.ts";
 import { PaymentRequiredError } from "../payments/payment-required.ts";
@@ -60,6 +62,7 @@ export function createApp(services: ApiServices, options: AppOptions) {
     ...operations.map((op) => ({ method: op.method, pattern: routePattern(op.path) })),
     ...["/healthz", "/readyz", "/metrics", "/openapi.json", "/docs"].map((path) => ({ method: "GET", pattern: routePattern(path) })),
     ...mounts.flatMap((mount) => mount.methods.map((method) => ({ method, pattern: routePattern(mount.path) }))),
+    ...["GET", "POST"].map((method) => ({ method, pattern: routePattern(SPARQL_PROTOCOL_PATH) })),
   ];
   const states = new WeakMap<Request, RequestState>();
 
@@ -128,6 +131,29 @@ export function createApp(services: ApiServices, options: AppOptions) {
     for (const method of mount.methods) app.route(method, mount.path, ({ request }) => mount.handle(request), { parse: "none" });
   }
 
+  /** Runs an operation for a request: the payment header in, the settlement header out. */
+  const run = async (op: AnyOperation, raw: Record<string, unknown>, request: Request, set: { headers: Record<string, string | number> }) => {
+    const ctx = operationContext(services, states.get(request)!.id);
+    const { answer, settlement } = await invoke(op, raw, ctx, payments, { resourceUrl: request.url, header: request.headers.get("payment-signature") });
+    if (settlement) set.headers["payment-response"] = encodePaymentResponseHeader(settlement);
+    return answer;
+  };
+
+  // The SPARQL 1.1 Protocol: the sparql operation (price, payment, limits) with the standard request and result formats.
+  const sparql = operations.find((op) => op.name === "sparql");
+  if (sparql) {
+    const protocol = async ({ request, set }: { request: Request; set: { headers: Record<string, string | number> } }) => {
+      const answer = (await run(sparql, { query: await protocolQuery(request), typed: true }, request, set)) as SparqlAnswer;
+      const { contentType, body } = protocolResponse(answer, request.headers.get("accept"));
+      set.headers["content-type"] = contentType;
+      set.headers.vary = "Accept";
+      // The standard formats have no field for it: a cut answer says so in a header.
+      if (answer.truncated) set.headers["x-ckg-truncated"] = "true";
+      return body;
+    };
+    app.get(SPARQL_PROTOCOL_PATH, protocol, { parse: "none" }).post(SPARQL_PROTOCOL_PATH, protocol, { parse: "none" });
+  }
+
   for (const op of operations) {
     const queryTypes = op.method === "GET" ? propertyTypes(op) : new Map<string, string>();
     const params = pathParams(op.path);
@@ -135,14 +161,10 @@ export function createApp(services: ApiServices, options: AppOptions) {
       op.method,
       op.path,
       async ({ request, params: given, set }) => {
-        const state = states.get(request)!;
         const raw = op.method === "GET" ? queryInput(request, queryTypes) : await bodyInput(request);
         for (const name of params) raw[name] = (given as Record<string, string>)[name];
-        const ctx = operationContext(services, state.id);
         try {
-          const { answer, settlement } = await invoke(op, raw, ctx, payments, { resourceUrl: request.url, header: request.headers.get("payment-signature") });
-          if (settlement) set.headers["payment-response"] = encodePaymentResponseHeader(settlement);
-          return answer;
+          return await run(op, raw, request, set);
         } catch (error) {
           // The challenge is the hot path of a paid API: answered here, not through the error pipeline.
           if (error instanceof PaymentRequiredError) return paymentRequired(set, error);

@@ -22,6 +22,13 @@ export async function readJsonBody(request: Request, limit = MAX_BODY_BYTES): Pr
   }
 }
 
+/** A text body (a SPARQL query, a form) with the same limit. */
+export async function readTextBody(request: Request, limit = MAX_BODY_BYTES): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  if (declared > limit) throw tooLarge(limit, declared);
+  return readText(request, limit);
+}
+
 async function readText(request: Request, limit: number): Promise<string> {
   if (!request.body) return "";
   // A declared length is enforced by the HTTP parser: the body can be read whole (cheaper than a stream).

@@ -130,6 +130,24 @@ describe("paid routes", () => {
     expect((await chain.balanceOf(PAY_TO)) - before).toBe(BigInt(accept.amount));
   });
 
+  test("the SPARQL protocol (/sparql) is priced and paid as /api/sparql", async () => {
+    const query = "SELECT ?name WHERE { <chain/ethereum> schema:name ?name }";
+    const url = `${BASE}/sparql?${new URLSearchParams({ query })}`;
+    const unpaid = await send(url);
+    expect(unpaid.status).toBe(402);
+    const accept = decodePaymentRequiredHeader(unpaid.headers.get("payment-required")!).accepts[0]!;
+    expect(accept.amount).toBe(String(Math.round(OPERATIONS.find((o) => o.name === "sparql")!.priceUsd * 1e6)));
+    // A query that would fail is refused before any payment is asked for.
+    expect((await send(`${BASE}/sparql?${new URLSearchParams({ query: "SELECT WHERE {" })}`)).status).toBe(400);
+
+    const before = await chain.balanceOf(PAY_TO);
+    const paid = await paying()(url, { headers: { accept: "text/csv" } });
+    expect(paid.status).toBe(200);
+    expect(await paid.text()).toBe("name\r\nEthereum\r\n");
+    expect(decodePaymentResponseHeader(paid.headers.get("payment-response")!).success).toBe(true);
+    expect((await chain.balanceOf(PAY_TO)) - before).toBe(BigInt(accept.amount));
+  });
+
   test("one price list: OpenAPI, the docs page and the MCP tools show what the gate charges", async () => {
     const prices = PriceList.forConfig(OPERATIONS, services.config);
     const openapi = (await (await send(`${BASE}/openapi.json`)).json()) as any;
