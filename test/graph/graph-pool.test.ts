@@ -59,7 +59,8 @@ describe("graph query time limit", () => {
 describe("the graph process killed under load", () => {
   let run: Running;
   beforeAll(async () => {
-    run = await startServices();
+    // No rate limit: 12 in-process clients pass 6,000 requests a minute now that explore needs no graph query.
+    run = await startServices({ rate_limit_per_minute: 0 });
   });
   afterAll(() => run.close());
 
@@ -93,7 +94,7 @@ describe("the graph process killed under load", () => {
     await Bun.sleep(300);
     stop = true;
     await Promise.all(clients);
-    expect([...statuses.keys()].every((s) => s === 200 || s === 503)).toBe(true);
+    expect([...statuses.keys()].filter((s) => s !== 200 && s !== 503)).toEqual([]);
     expect(statuses.get(200)).toBeGreaterThan(0);
     expect(run.services.graph.status().replicas[0]!.pid).not.toBe(pid);
     expect((await run.request("POST", "/api/sparql", { query: "ASK { ?s ?p ?o }" })).status).toBe(200);
