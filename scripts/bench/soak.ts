@@ -20,7 +20,7 @@ import { x402Client } from "@x402/core/client";
 import { toClientEvmSigner } from "@x402/evm";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { wrapFetchWithPayment } from "@x402/fetch";
-import { http, createPublicClient } from "viem";
+import { http, createPublicClient, createWalletClient, publicActions } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { baseSepolia } from "viem/chains";
 import { createLogger } from "../../src/log.ts";
@@ -61,6 +61,29 @@ const server = await startServer(selfCommand("serve", "--data-dir", data, "--por
 await server.waitReady(600_000);
 const base = server.url;
 const signer = toClientEvmSigner(payer, createPublicClient({ chain: baseSepolia, transport: http(chain.rpcUrl) }));
+/**
+ * The local chain's own floor: ms from sending a plain transfer until its receipt is there (looked
+ * up every millisecond), p50 of 20. anvil's grows with its block count (0.7 ms at 1,000 blocks,
+ * 11.6 ms at 8,000, measured here), and every paid request waits for one receipt.
+ */
+const probe = createWalletClient({ account: payer, chain: baseSepolia, transport: http(chain.rpcUrl) }).extend(publicActions);
+async function chainReceiptDelay(): Promise<{ ms: number; block: bigint }> {
+  const delays: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const hash = await probe.sendTransaction({ to: PAY_TO, value: 1n });
+    const sent = performance.now();
+    for (;;) {
+      try {
+        await probe.getTransactionReceipt({ hash });
+        break;
+      } catch {
+        await Bun.sleep(1);
+      }
+    }
+    delays.push(performance.now() - sent);
+  }
+  return { ms: percentile(delays, 50), block: await probe.getBlockNumber() };
+}
 // Spend controls lifted: the batch route costs 7.50 USD, above the client's default cap.
 const pay = wrapFetchWithPayment(timedFetch, new x402Client().register("eip155:*", new ExactEvmScheme(signer)).setSpendControls({ maxAmountPerPayment: false }));
 // The first scan runs at start (signal routes answer 503 until it ends, as documented): wait for it.
@@ -151,6 +174,7 @@ await Promise.all(Array.from({ length: 64 }, () => fetch(`${base}/healthz`).then
 // Every kind once, so what a route opens on its first use (a worker, a client) is there at start too.
 for (const kind of KINDS) await (await kind.send()).arrayBuffer();
 await Bun.sleep(2000);
+const chainAtStart = await chainReceiptDelay();
 const startTree = processTree(server.process.pid);
 samples.push({ at: 0, tree: startTree });
 const sampler = setInterval(() => samples.push({ at: performance.now() - started, tree: processTree(server.process.pid) }), 10_000);
@@ -181,6 +205,7 @@ await Promise.all(inFlight);
 clearInterval(sampler);
 await Bun.sleep(2000); // let the server settle before the last count of files and processes
 const endTree = processTree(server.process.pid);
+const chainAtEnd = await chainReceiptDelay();
 samples.push({ at: performance.now() - started, tree: endTree });
 await server.stop();
 await chain.stop();
@@ -198,6 +223,10 @@ printTable(
     const f = (xs: number[]) => `${percentile(xs, 50).toFixed(1)} / ${percentile(xs, 99).toFixed(1)}`;
     return [k.route, `${f(a)} -> ${f(b)}  (x${(percentile(b, 50) / percentile(a, 50)).toFixed(2)})`];
   }),
+);
+console.log(
+  `the local chain's own receipt delay (the floor under every paid request): ${chainAtStart.ms.toFixed(1)} ms at block ${chainAtStart.block} -> ` +
+    `${chainAtEnd.ms.toFixed(1)} ms at block ${chainAtEnd.block}`,
 );
 const rssAt = (s: (typeof samples)[number]) => s.tree.reduce((n, p) => n + p.rssMb, 0);
 const afterWarmup = samples.filter((s) => s.at >= windowMs);
