@@ -14,7 +14,6 @@ import { loadOntology } from "../../src/graph/ontology.ts";
 import { openDuck } from "../../src/store/duckdb.ts";
 import type { SnapshotManifest } from "../../src/store/manifest.ts";
 import { EntitySeries } from "../../src/timeseries/figures.ts";
-import { TimeseriesStore } from "../../src/timeseries/store.ts";
 import { LIMIT, OUTGOING_LIMIT, comparable, sparqlNeighbourhood } from "../../test/support/sparql-neighbourhood.ts";
 import { percentile, printTable } from "./stats.ts";
 
@@ -89,7 +88,6 @@ export async function engineReport(options: { snapshotDir: string; manifest: Sna
   rows.push(["same neighbourhood (SPARQL vs fact index)", `${compared - mismatches.length} of ${compared}${mismatches.length ? `; differ: ${mismatches.slice(0, 5).join(", ")}` : ""}`]);
 
   // The rest of an explore on the same entities: figures, assembly, JSON.
-  const timeseries = await TimeseriesStore.open(snapshotDir, manifest, { memoryLimit: "1GB" });
   const ontology = loadOntology(ns.ontology);
   const reading = performance.now();
   const series = await EntitySeries.read(snapshotDir, manifest); // once per snapshot, at load
@@ -123,7 +121,6 @@ export async function engineReport(options: { snapshotDir: string; manifest: Sna
       [figures, whole, json].map((xs) => `${percentile(xs, 50).toFixed(2)}, ${percentile(xs, 99).toFixed(2)}`).join(" / "),
     ]);
   }
-  timeseries.close();
   duck.closeSync();
   printTable("explore in process: the old way beside the fact index, same entities", rows);
 }
