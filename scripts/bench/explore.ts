@@ -29,6 +29,7 @@ import { openDuck, sqlString } from "../../src/store/duckdb.ts";
 import { readManifest } from "../../src/store/manifest.ts";
 import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
 import { startServer } from "../../test/support/server.ts";
+import { processTree } from "./processes.ts";
 import { percentile, printTable } from "./stats.ts";
 
 const { values } = parseArgs({
@@ -217,29 +218,6 @@ if (Number(values.engine) > 0) {
   const { engineReport } = await import("./explore-engine.ts");
   // Only reads: the snapshot as it is.
   await engineReport({ snapshotDir: snapshotPath(source, id), manifest, samples: { uniform: uniform.slice(0, Number(values.engine)), hubs, typed } });
-}
-
-/** The server and every process under it, with RSS (MB). */
-function processTree(root: number): { pid: number; name: string; rssMb: number }[] {
-  const parents = new Map<number, number>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-    } catch {}
-  }
-  const tree = [root];
-  for (let i = 0; i < tree.length; i++) for (const [pid, parent] of parents) if (parent === tree[i]) tree.push(pid);
-  return tree.flatMap((pid) => {
-    try {
-      const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
-      const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-      return [{ pid, name: args.find((a) => !a.startsWith("/") && !a.startsWith("-")) ?? args[0]!, rssMb: rss }];
-    } catch {
-      return [];
-    }
-  });
 }
 
 function total(tree: { rssMb: number }[]): number {

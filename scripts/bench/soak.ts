@@ -12,7 +12,7 @@
  * A request unanswered after --timeout-s (default 60) counts as an error ("no answer"), so a stalled
  * server ends the run on time and shows in its figures.
  */
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -29,6 +29,7 @@ import { buildSnapshot } from "../../src/snapshot/build.ts";
 import { dataDir } from "../../src/store/data-dir.ts";
 import { PAYER_KEY, PAY_TO, SETTLER_KEY, startChain } from "../../test/support/chain.ts";
 import { startServer } from "../../test/support/server.ts";
+import { processTree } from "./processes.ts";
 import { percentile, printTable } from "./stats.ts";
 
 const { values } = parseArgs({
@@ -125,44 +126,6 @@ const pick = () => {
   for (const k of KINDS) if ((r -= k.weight) < 0) return k;
   return KINDS[0]!;
 };
-
-/** Open descriptors of a process: files (pipes and anything but a socket) and sockets (client connections come and go). */
-function descriptors(pid: number): { files: string[]; sockets: number } {
-  let sockets = 0;
-  const files: string[] = [];
-  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-    try {
-      const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
-      if (target.startsWith("socket:")) sockets++;
-      else files.push(target.replace(/\[\d+\]$/, "")); // a pipe's inode aside: the same kind of file
-    } catch {} // closed meanwhile
-  }
-  return { files, sockets };
-}
-
-/** The server and every process under it, with RSS (MB) and open descriptors. */
-function processTree(root: number): { pid: number; name: string; rssMb: number; files: string[]; sockets: number }[] {
-  const parents = new Map<number, number>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-    } catch {}
-  }
-  const tree = [root];
-  for (let i = 0; i < tree.length; i++) for (const [pid, parent] of parents) if (parent === tree[i]) tree.push(pid);
-  return tree.flatMap((pid) => {
-    try {
-      const status = readFileSync(`/proc/${pid}/status`, "utf8");
-      const rss = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-      const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-      return [{ pid, name: args.find((a) => !a.startsWith("/") && !a.startsWith("-")) ?? args[0]!, rssMb: rss, ...descriptors(pid) }];
-    } catch {
-      return [];
-    }
-  });
-}
 
 const samples: { at: number; tree: ReturnType<typeof processTree> }[] = [];
 const results: { route: string; at: number; ms: number; ok: boolean; status: number }[] = [];

@@ -28,7 +28,7 @@ import {
 /** Links shown per relationship (predicate and direction); the total is always given. */
 export const ITEMS_PER_RELATIONSHIP = 100;
 /** At most this many facts with the entity as subject (the busiest entity of the full data has 952). */
-const OUTGOING_LIMIT = 5000;
+export const OUTGOING_LIMIT = 5000;
 
 export const exploreInputSchema = z.strictObject({
   entity_name: z.string().trim().min(1, "entity_name must not be empty").max(500),

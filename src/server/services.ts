@@ -193,6 +193,9 @@ export class Services implements ApiServices {
     // Explore's fact index builds while search opens (its queries interleave with theirs).
     const factsBuilt = reading(dir, manifest.files.facts, () => this.buildFactIndex(id, dir, manifest, names));
     factsBuilt.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
+    // The latest figures are read beside them, in a DuckDB instance of their own (timeseries/figures.ts).
+    const seriesRead = this.readEntitySeries(id, dir, manifest);
+    seriesRead.catch(() => undefined); // awaited below, as above
     const scopes = await reading(dir, manifest.files.facts, () => ScopeFacts.fromParquet(this.duck, join(dir, manifest.files.facts)));
     const search = await SearchEngine.open(dir, manifest, { names, scopes }, this.config, this.log);
     try {
@@ -200,15 +203,20 @@ export class Services implements ApiServices {
       const added = await applySnapshotChanges(this.state, this.duck, { id, changesFile: join(dir, manifest.files.changes) }, names);
       if (added > 0) this.log.info({ snapshot: id, changes_added: added }, "changes feed extended");
       const schema = describeSchema(manifest, ontology, ns);
-      const seriesStarted = performance.now();
-      const series = await EntitySeries.read(dir, manifest);
-      this.log.info({ snapshot: id, ms: Math.round(performance.now() - seriesStarted) }, "latest figures read");
+      const series = await seriesRead;
       const timeseries = await TimeseriesStore.open(dir, manifest, { memoryLimit: this.config.sql_memory_limit });
       return { live: { id, dir, manifest, ns, ontology, names, facts, search, schema, timeseries, series }, graphLoaded };
     } catch (error) {
       search.close(); // its scan workers would otherwise outlive a snapshot that never went live
       throw error;
     }
+  }
+
+  private async readEntitySeries(id: string, dir: string, manifest: SnapshotManifest): Promise<EntitySeries> {
+    const started = performance.now();
+    const series = await reading(dir, manifest.timeseries_db, () => EntitySeries.read(dir, manifest));
+    this.log.info({ snapshot: id, ms: Math.round(performance.now() - started) }, "latest figures read");
+    return series;
   }
 
   private async buildFactIndex(id: string, dir: string, manifest: SnapshotManifest, names: NameIndex): Promise<FactIndex> {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { DuckDBInstance } from "@duckdb/node-api";
 import { NameIndex } from "../../src/entities/name-index.ts";
-import { RDF_TYPE, SCHEMA, XSD, namespaces } from "../../src/entities/vocabulary.ts";
+import { type Namespaces, RDF_TYPE, SCHEMA, XSD, namespaces } from "../../src/entities/vocabulary.ts";
 import { FactIndex } from "../../src/graph/fact-index.ts";
 import { GraphStore } from "../../src/graph/graph-process.ts";
 import { openDuck, sqlString } from "../../src/store/duckdb.ts";
@@ -25,13 +25,20 @@ beforeAll(async () => {
 afterAll(() => duck.closeSync());
 
 describe("on a real snapshot", () => {
-  test("every entity's neighbourhood is the graph's: each fact with its source, each link with its total", async () => {
+  /** The fixture's live snapshot with its name index and fact index, read once. */
+  let snapshot: { dir: string; manifest: ReturnType<typeof readManifest>; ns: Namespaces; names: NameIndex; facts: FactIndex };
+  beforeAll(async () => {
     const root = dataDir(await fixtureDataDir());
     const dir = snapshotPath(root, currentSnapshotId(root)!);
     const manifest = readManifest(dir);
     const ns = manifest.namespaces;
     const names = await NameIndex.fromParquet(duck, join(dir, manifest.files.entities), ns);
     const facts = await FactIndex.fromParquet(duck, { facts: join(dir, manifest.files.facts), entities: join(dir, manifest.files.entities) }, names, ns);
+    snapshot = { dir, manifest, ns, names, facts };
+  }, 120_000);
+
+  test("every entity's neighbourhood is the graph's: each fact with its source, each link with its total", async () => {
+    const { dir, manifest, ns, names, facts } = snapshot;
     const store = new GraphStore();
     store.load(join(dir, manifest.files.graph));
     expect(facts.skipped).toBe(0);
@@ -55,12 +62,7 @@ describe("on a real snapshot", () => {
   }, 120_000);
 
   test("a hub shows the most prominent subjects first, each once per source, and how many there are", async () => {
-    const root = dataDir(await fixtureDataDir());
-    const dir = snapshotPath(root, currentSnapshotId(root)!);
-    const manifest = readManifest(dir);
-    const ns = manifest.namespaces;
-    const names = await NameIndex.fromParquet(duck, join(dir, manifest.files.entities), ns);
-    const facts = await FactIndex.fromParquet(duck, { facts: join(dir, manifest.files.facts), entities: join(dir, manifest.files.entities) }, names, ns);
+    const { ns, names, facts } = snapshot;
     const ethereum = names.exactAny("Ethereum", (t) => t === "Chain")[0]!;
     const hood = facts.neighbourhood(ethereum.uri, LIMIT, OUTGOING_LIMIT);
     const deployed = hood.incoming.find((g) => g.predicate === `${ns.ontology}deployedOn`)!;
