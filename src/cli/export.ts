@@ -3,11 +3,15 @@
  * `ckg export <dir>`: the live snapshot as files a researcher can use without ckg: the Parquet
  * tables (entities, facts, changes, every ts_* series), the RDF dump (N-Quads, one named graph per
  * source), the manifest and a SOURCES.md that says where every fact comes from and which are
- * synthetic.
+ * synthetic. An external SPARQL store (CKG_SPARQL_URL) loads graph.nq and snapshot.nq.
  */
 import { COMMAND_SETTINGS } from "../config/commands.ts";
 import type { Command } from "./command.ts";
 import { UsageError } from "./command.ts";
+import { snapshotMarkerQuad } from "../graph/remote-store.ts";
+
+/** The one-quad file that tells an external SPARQL store's readers which snapshot it holds. */
+export const SNAPSHOT_MARKER_FILE = "snapshot.nq";
 
 export const exportCommand: Command = {
   name: "export",
@@ -31,12 +35,15 @@ export const exportCommand: Command = {
       if (optional && existsSync(join(from, optional))) files.push(optional);
     }
     for (const file of files) copyFileSync(join(from, file), join(out, file));
+    // Loaded beside graph.nq into an external store (CKG_SPARQL_URL): the store then says which snapshot it holds.
+    writeFileSync(join(out, SNAPSHOT_MARKER_FILE), snapshotMarkerQuad(id));
+    files.push(SNAPSHOT_MARKER_FILE);
     const lines = [
       `# ckg snapshot ${id}`,
       "",
       `As of ${manifest.as_of}. ${manifest.synthetic ? "**Contains SYNTHETIC demo data**: facts from sources marked synthetic below are generated, not facts about the real world." : "No synthetic data."}`,
       "",
-      "graph.nq holds every fact in the named graph of its source; facts.parquet says the same in its `source` column, with `as_of` (when the fact was read); series tables are named ts_<source>_<kind>.",
+      `graph.nq holds every fact in the named graph of its source (${SNAPSHOT_MARKER_FILE} adds one quad naming the snapshot, for a SPARQL store that serves ckg); facts.parquet says the same in its \`source\` column, with \`as_of\` (when the fact was read); series tables are named ts_<source>_<kind>.`,
       "",
       "| source | kind | synthetic | licence | as of | entities | facts |",
       "|---|---|---|---|---|---|---|",

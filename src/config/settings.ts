@@ -86,6 +86,19 @@ export const SETTINGS = {
     1,
     "graph query processes; each holds a full copy of the graph in memory and answers queries in parallel",
   ),
+  sparql_url: setting(
+    "string",
+    z.url().optional(),
+    undefined,
+    "query endpoint of an external SPARQL 1.1 store holding `ckg export`'s graph (Virtuoso, QLever, Oxigraph server, GraphDB, Fuseki); graph queries go there instead of to graph processes (user:password in the URL is sent as Basic auth)",
+  ),
+  sparql_auth: setting(
+    "string",
+    z.string().min(1).optional(),
+    undefined,
+    "Authorization header value sent to the external SPARQL store (Bearer ...), instead of credentials in its URL",
+    { secret: true },
+  ),
   ontology_ns: setting(
     "string",
     z.url().refine((v) => v.endsWith("#") || v.endsWith("/"), "must end with # or /"),

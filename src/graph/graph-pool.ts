@@ -8,17 +8,12 @@
 import { CkgError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { parseResults } from "./graph-results.ts";
-import { Hub, type Job, Replica, type ReplicaState, type Request } from "./graph-replica.ts";
+import { Hub, type Job, Replica, type Request } from "./graph-replica.ts";
+import type { GraphPhase, GraphStatus, GraphStore, SnapshotGraph } from "./graph-store.ts";
 import type { SelectResult } from "./protocol.ts";
 
 /** Oxigraph loads roughly this many quads per second here; used to tell clients when to retry. */
 const LOAD_RATE_PER_SECOND = 300_000;
-
-export interface SnapshotGraph {
-  id: string;
-  file: string;
-  quads: number;
-}
 
 export interface GraphPoolOptions {
   replicas: number;
@@ -27,20 +22,7 @@ export interface GraphPoolOptions {
   log: Logger;
 }
 
-export type GraphPhase = "empty" | "loading" | "ready" | "failed";
-
-export interface GraphStatus {
-  phase: GraphPhase;
-  snapshot?: string;
-  quads?: number;
-  replicas: { pid: number; state: ReplicaState; load_ms?: number }[];
-  queued: number;
-  /** Queries stopped at their time limit since start. */
-  timeouts: number;
-  error?: string;
-}
-
-export class GraphPool {
+export class GraphPool implements GraphStore {
   private replicas: Replica[] = [];
   /** Replicas of a previous snapshot that finish their running query, then stop. */
   private readonly retiring = new Set<Replica>();

@@ -12,7 +12,7 @@
 import { Generator, Parser, type SparqlQuery } from "sparqljs";
 import { z } from "zod";
 import { CkgError, isCkgError } from "../errors.ts";
-import type { GraphPool } from "./graph-pool.ts";
+import type { GraphStore } from "./graph-store.ts";
 import type { SelectResult, Term } from "./protocol.ts";
 import { type Scan, scanQuery } from "./sparql-guard.ts";
 import { OWL, RDFS, SCHEMA, XSD, type Namespaces } from "../entities/vocabulary.ts";
@@ -107,7 +107,7 @@ export function explainEngineError(text: string, ns: Namespaces, message: string
 }
 
 /** Runs a prepared query (prepareQuery) on the graph processes and shapes the answer. */
-export async function runSparql(graph: GraphPool, prepared: PreparedQuery, options: { timeoutMs: number; typed: boolean }): Promise<SparqlAnswer> {
+export async function runSparql(graph: GraphStore, prepared: PreparedQuery, options: { timeoutMs: number; typed: boolean }): Promise<SparqlAnswer> {
   let result: SelectResult;
   try {
     result = await graph.select(prepared.query, options.timeoutMs);

@@ -22,7 +22,7 @@ import { readManifest, type SnapshotManifest } from "../store/manifest.ts";
 import { writeSnapshot } from "../snapshot/write.ts";
 import { type DataDir, clearStaleStaging, currentSnapshotId, newSnapshotId, publishSnapshot, snapshotPath, stagingPath } from "../store/data-dir.ts";
 import { openDuck, withConnection } from "../store/duckdb.ts";
-import { updateTimeseriesDb } from "../timeseries/database.ts";
+import { publishedTables, updateTimeseriesDb } from "../timeseries/database.ts";
 import type { Kind } from "../timeseries/kinds.ts";
 import { IDENTITY_FILE, dropDemoData, loadBaseWorld } from "./base-world.ts";
 import { diffChanges, fingerprints } from "./diff.ts";
@@ -115,7 +115,7 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
       const { tables, rebuilt, pruned } = await withConnection(duck, (c) =>
         writeSeries(c, staging, { dir: baseDir, manifest: baseManifest }, fresh, (s) => world.sources.get(s)?.synthetic === true, (s) => world.sources.has(s)),
       );
-      const timeseriesDb = await updateTimeseriesDb(staging, baseDir, tables.map((t) => ({ ...t, source: t.provenance })), { rebuilt, pruned });
+      const timeseriesDb = await updateTimeseriesDb(staging, baseDir, publishedTables(tables), { rebuilt, pruned });
       lap("series");
       const search = await searchIndex(world, staging, { dir: baseDir, manifest: baseManifest }, resolution.touched, shownToNeighbours, { ...options, rebuild: demoRemoved > 0 }, log);
       lap("search");

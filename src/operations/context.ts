@@ -9,7 +9,7 @@ import type { Config } from "../config/config.ts";
 import type { NameIndex } from "../entities/name-index.ts";
 import type { Namespaces } from "../entities/vocabulary.ts";
 import type { FactIndex } from "../graph/fact-index.ts";
-import type { GraphPool } from "../graph/graph-pool.ts";
+import type { GraphStore } from "../graph/graph-store.ts";
 import type { Ontology } from "../graph/ontology.ts";
 import type { Logger } from "../log.ts";
 import type { SearchEngine } from "../search/engine.ts";
@@ -41,7 +41,7 @@ export interface OperationServices {
   readonly config: Config;
   readonly log: Logger;
   readonly state: StateDb;
-  readonly graph: GraphPool;
+  readonly graph: GraphStore;
   /** Whether a signal scan is running now (signal routes answer 503 before the first scan ends). */
   readonly scans: { readonly running: boolean };
   /** The live snapshot, or 503 not_ready while there is none yet. */

@@ -1,7 +1,7 @@
 /**
  * @module server/services
  * What a running server holds: the data directory, the state database, DuckDB, the graph
- * processes, the signal scan scheduler and the live snapshot with its indexes; and how it gets
+ * store (its own processes or an external SPARQL store), the signal scan scheduler and the live snapshot with its indexes; and how it gets
  * there: build a first snapshot when the data directory is empty (in a child process, so the server
  * answers health checks meanwhile), activate it, then start the scans. Operations receive these
  * services; they never build them.
@@ -13,7 +13,7 @@ import type { LiveSnapshot } from "../operations/context.ts";
 import { CkgError } from "../errors.ts";
 import { applySnapshotChanges } from "../graph/change-log.ts";
 import { FactIndex } from "../graph/fact-index.ts";
-import { GraphPool } from "../graph/graph-pool.ts";
+import { type GraphStore, openGraphStore } from "../graph/open-store.ts";
 import { loadOntology } from "../graph/ontology.ts";
 import type { Logger } from "../log.ts";
 import { selfCommand } from "../runtime.ts";
@@ -22,7 +22,7 @@ import { ScopeFacts } from "../search/scope.ts";
 import { SearchEngine } from "../search/engine.ts";
 import { NameIndex } from "../entities/name-index.ts";
 import { describeSchema, syntheticNotice } from "../snapshot/describe.ts";
-import { MANIFEST_FILE, type SnapshotManifest, readManifest } from "../store/manifest.ts";
+import { MANIFEST_FILE, type SnapshotManifest, readManifest, snapshotGraphs } from "../store/manifest.ts";
 import { type DataDir, currentSnapshotId, dataDir, ensureDataDir, snapshotPath } from "../store/data-dir.ts";
 import { openDuck } from "../store/duckdb.ts";
 import { ScanScheduler } from "./scheduler.ts";
@@ -59,7 +59,7 @@ export class Services implements ApiServices {
     readonly dir: DataDir,
     readonly state: StateDb,
     readonly duck: DuckDBInstance,
-    readonly graph: GraphPool,
+    readonly graph: GraphStore,
     readonly scans: ScanScheduler,
   ) {}
 
@@ -80,7 +80,7 @@ export class Services implements ApiServices {
     }
     const duck = await openDuck({ threads: 2 });
     const command = options.graphCommand ?? selfCommand("__graph-worker");
-    const graph = new GraphPool({ replicas: config.graph_replicas, command, log });
+    const graph = openGraphStore(config, command, log);
     const services = new Services(config, log, dir, state, duck, graph, scans);
     services.childLogsTo = options.childLogsTo ?? 1;
     services.startRetryMs = options.startRetryMs ?? START_RETRY_MS;
@@ -186,7 +186,7 @@ export class Services implements ApiServices {
     const dir = snapshotPath(this.dir, id);
     const manifest = await reading(dir, MANIFEST_FILE, () => readManifest(dir));
     const ns = manifest.namespaces;
-    const graphLoaded = reading(dir, manifest.files.graph, () => this.graph.load({ id, file: join(dir, manifest.files.graph), quads: manifest.counts.quads }));
+    const graphLoaded = reading(dir, manifest.files.graph, () => this.graph.load({ id, file: join(dir, manifest.files.graph), quads: manifest.counts.quads, graphs: snapshotGraphs(manifest) }));
     graphLoaded.catch(() => undefined); // awaited by the caller; a failure must not go unhandled meanwhile
     const ontology = loadOntology(ns.ontology);
     const names = await reading(dir, manifest.files.entities, () => NameIndex.fromParquet(this.duck, join(dir, manifest.files.entities), ns));

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { Scale } from "../config/settings.ts";
 import { generateWorld } from "../dataset/generate.ts";
 import { generateSeries } from "../dataset/series/index.ts";
-import { buildTimeseriesDb } from "../timeseries/database.ts";
+import { buildTimeseriesDb, publishedTables } from "../timeseries/database.ts";
 import { buildSearchIndex } from "../search/build-index.ts";
 import type { Embedder } from "../search/embedder.ts";
 import { namespaces } from "../entities/vocabulary.ts";
@@ -55,7 +55,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuiltSnapsho
       const { world, searchRng, series } = await generate(options, asOf, staging, log, startedAt);
       const search = await buildSearchIndex(world, staging, { rng: searchRng, embedder: options.embedder, model: options.embedderModel }, log);
       // Loaded after the search index, not beside it: together they took a full build past 4 GiB.
-      const timeseriesDb = await buildTimeseriesDb(staging, series.tables.map((t) => ({ ...t, source: t.provenance })));
+      const timeseriesDb = await buildTimeseriesDb(staging, publishedTables(series.tables));
       const manifest = await writeSnapshot(world, {
         id,
         series,

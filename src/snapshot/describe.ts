@@ -1,7 +1,7 @@
 /**
  * @module snapshot/describe
  * The schema document of the live snapshot (GET /api/schema): ontology classes and predicates,
- * time-series tables, and provenance: which sources make up the data, which of them are synthetic,
+ * time-series tables, the graph's SQL tables, and provenance: which sources make up the data, which of them are synthetic,
  * when it was built, how many entities of each type it holds.
  */
 import { z } from "zod";
@@ -9,6 +9,7 @@ import { type Ontology, ontologyClassSchema, ontologyPredicateSchema } from "../
 import { defaultPrefixes } from "../graph/sparql.ts";
 import { ENTITY_TYPES, FOCUS_CATEGORIES, type Namespaces } from "../entities/vocabulary.ts";
 import { KINDS, type Kind } from "../timeseries/kinds.ts";
+import { GRAPH_TABLES } from "../timeseries/graph-tables.ts";
 import { type SnapshotManifest, sourceSummarySchema } from "../store/manifest.ts";
 
 export const timeseriesTableSchema = z.object({
@@ -25,6 +26,13 @@ export const timeseriesTableSchema = z.object({
 });
 export type TimeseriesTable = z.infer<typeof timeseriesTableSchema>;
 
+export const graphTableSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  columns: z.array(z.object({ name: z.string(), type: z.string(), description: z.string() })),
+  row_count: z.number().int(),
+});
+
 export const schemaDocumentSchema = z.object({
   status: z.literal("success"),
   namespace: z.string(),
@@ -35,6 +43,8 @@ export const schemaDocumentSchema = z.object({
   classes: z.array(ontologyClassSchema),
   predicates: z.array(ontologyPredicateSchema),
   timeseries_tables: z.array(timeseriesTableSchema),
+  /** The graph as SQL tables beside the series in /api/timeseries (timeseries/graph-tables.ts). */
+  graph_tables: z.array(graphTableSchema),
   provenance: z.object({
     snapshot: z.string(),
     created_at: z.string(),
@@ -92,6 +102,10 @@ export function describeSchema(manifest: SnapshotManifest, ontology: Ontology, n
     classes: ontology.classes,
     predicates: ontology.predicates,
     timeseries_tables: tables,
+    graph_tables: manifest.graph_tables.flatMap(({ name, rows }) => {
+      const table = GRAPH_TABLES.find((t) => t.name === name);
+      return table ? [{ name, description: table.description, columns: table.columns.map((c) => ({ ...c })), row_count: rows }] : [];
+    }),
     provenance: {
       snapshot: manifest.id,
       created_at: manifest.created_at,

@@ -26,9 +26,10 @@ import {
   type ClassName,
 } from "../entities/vocabulary.ts";
 import { normalizeName } from "../entities/name-index.ts";
-import { MANIFEST_FILE, type SnapshotManifest } from "../store/manifest.ts";
+import { MANIFEST_FILE, META_SOURCE, type SnapshotManifest } from "../store/manifest.ts";
 import { VERSION } from "../version.ts";
 import { GROUND_TRUTH_FILE, type SeriesResult } from "../dataset/series/index.ts";
+import { addGraphTables, publishedTables } from "../timeseries/database.ts";
 import type { SearchIndexInfo } from "../search/build-index.ts";
 import { collectEvery, turnEventLoop } from "../runtime.ts";
 import { isoSeconds } from "../time.ts";
@@ -67,8 +68,9 @@ export async function writeSnapshot(world: World, options: WriteOptions): Promis
   } finally {
     remove();
   }
+  const graphTables = await addGraphTables(options.dir, publishedTables(options.series.tables));
   const quads = await writeGraph(world, join(options.dir, FILES.graph), options.ns);
-  const manifest = buildManifest(world, options, quads);
+  const manifest = buildManifest(world, options, quads, graphTables);
   writeFileSync(join(options.dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;
 }
@@ -155,7 +157,7 @@ function literal(value: string, datatype: string | undefined): string {
 /** The RDF dump: every fact in its source's named graph, plus the ontology and source descriptions. */
 async function writeGraph(world: World, path: string, ns: Namespaces): Promise<number> {
   const file = Bun.file(path).writer({ highWaterMark: 1 << 22 });
-  const meta = `<${ns.source}ckg>`;
+  const meta = `<${ns.source}${META_SOURCE}>`;
   let quads = 0;
   const predicates = new Map<string, string>();
   const predicateOf = (p: string) => {
@@ -205,7 +207,7 @@ async function writeGraph(world: World, path: string, ns: Namespaces): Promise<n
   return quads + subject.length;
 }
 
-function buildManifest(world: World, options: WriteOptions, quads: number): SnapshotManifest {
+function buildManifest(world: World, options: WriteOptions, quads: number, graphTables: SnapshotManifest["graph_tables"]): SnapshotManifest {
   const nodesByType: Record<string, number> = {};
   const entitiesBySource = new Map<string, number>();
   for (const e of world.entities.values()) {
@@ -241,6 +243,7 @@ function buildManifest(world: World, options: WriteOptions, quads: number): Snap
     files: { ...FILES },
     timeseries: options.series.tables,
     timeseries_db: options.timeseriesDb,
+    graph_tables: graphTables,
     search: options.search,
     ground_truth: options.series.truth.length > 0 ? GROUND_TRUTH_FILE : null,
   };

@@ -56,6 +56,8 @@ export const manifestSchema = z.object({
   timeseries: z.array(seriesTableSchema),
   /** The same series in DuckDB's storage, queried by the server. */
   timeseries_db: z.string(),
+  /** The graph's tables in that database (graph_entities, graph_facts); none in snapshots made before them. */
+  graph_tables: z.array(z.object({ name: z.string(), rows: z.number().int() })).default([]),
   /** The search index (folder, embedder spec, dimensions, entities per type). */
   search: z.object({
     dir: z.string(),
@@ -74,6 +76,14 @@ export type SnapshotManifest = z.infer<typeof manifestSchema>;
 export type SourceSummary = z.infer<typeof sourceSummarySchema>;
 
 export const MANIFEST_FILE = "manifest.json";
+
+/** The source id of ckg's own named graph in graph.nq: the ontology and the sources' descriptions. */
+export const META_SOURCE = "ckg";
+
+/** Every named graph of a snapshot's graph.nq: one per source, and ckg's own. */
+export function snapshotGraphs(manifest: SnapshotManifest): string[] {
+  return [...new Set([...manifest.sources.map((s) => s.graph), `${manifest.namespaces.source}${META_SOURCE}`])];
+}
 
 export function readManifest(snapshotDir: string): SnapshotManifest {
   const text = readFileSync(join(snapshotDir, MANIFEST_FILE), "utf8");

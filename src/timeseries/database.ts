@@ -1,7 +1,8 @@
 /**
  * @module timeseries/database
  * The query database of a snapshot: its Parquet series loaded into DuckDB's own storage
- * (ts/timeseries.duckdb), which the server opens read-only. Parquet stays the snapshot's published
+ * (ts/timeseries.duckdb), which the server opens read-only, with the graph's entities and facts
+ * beside them (timeseries/graph-tables.ts). Parquet stays the snapshot's published
  * format; DuckDB's storage is what makes cross-sectional joins fast (a 90-day TVL comparison over
  * all protocols: 10 ms here against 500 ms over the same rows in Parquet), and a read-only database
  * needs no file access at all at query time. Rows keep the files' order (SERIES_ORDER): month,
@@ -15,6 +16,7 @@ import { copyFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { openDuck, sqlString, withConnection } from "../store/duckdb.ts";
+import { GRAPH_TABLES, loadGraphTables } from "./graph-tables.ts";
 import { CATALOG_VIEW, KINDS, type Kind } from "./kinds.ts";
 
 export const TIMESERIES_DB = "ts/timeseries.duckdb";
@@ -24,6 +26,11 @@ export interface PublishedTable {
   kind: string;
   source: string;
   file: string;
+}
+
+/** A snapshot's series tables as the query database publishes them: their source is their provenance. */
+export function publishedTables(tables: readonly { name: string; kind: string; provenance: string; file: string }[]): PublishedTable[] {
+  return tables.map((t) => ({ name: t.name, kind: t.kind, source: t.provenance, file: t.file }));
 }
 
 /** Rows per row group: a quarter of DuckDB's default, so one entity's month reads four times less. */
@@ -68,6 +75,18 @@ export async function updateTimeseriesDb(
   });
 }
 
+/**
+ * Adds the graph tables (timeseries/graph-tables.ts) to a snapshot's query database, once its
+ * entities and facts files are written; returns their row counts for the manifest.
+ */
+export async function addGraphTables(snapshotDir: string, tables: PublishedTable[]): Promise<{ name: string; rows: number }[]> {
+  let loaded: { name: string; rows: number }[] = [];
+  await withTimeseriesDb(snapshotDir, tables, async (c) => {
+    loaded = await loadGraphTables(c, snapshotDir);
+  });
+  return loaded;
+}
+
 // The load pages through the file it writes: a build keeps its world in memory meanwhile (4 GiB in all).
 const DB_OPTIONS = { threads: 2, memoryLimit: "1GB" };
 
@@ -76,13 +95,18 @@ async function attach(c: DuckDBConnection, snapshotDir: string): Promise<void> {
   await c.run("USE ts");
 }
 
-/** The catalogue view: every table's columns with their kind, source and description. */
+/**
+ * The catalogue view: every table's columns with their kind, source and description; the graph
+ * tables as kind `graph` (each of their rows names its own source).
+ */
 function catalogViewSql(tables: PublishedTable[]): string {
-  const rows = tables.flatMap((t) =>
-    KINDS[t.kind as Kind].columns.map((col) => `(${[t.name, t.kind, t.source, col.name, col.type, col.description].map(sqlString).join(", ")})`),
-  );
-  return `CREATE OR REPLACE VIEW ${CATALOG_VIEW} AS SELECT * FROM (VALUES ${rows.length > 0 ? rows.join(", ") : "(NULL, NULL, NULL, NULL, NULL, NULL)"})
-         t(table_name, kind, source, column_name, column_type, description) WHERE table_name IS NOT NULL`;
+  const row = (values: string[]) => `(${values.map(sqlString).join(", ")})`;
+  const rows = [
+    ...tables.flatMap((t) => KINDS[t.kind as Kind].columns.map((col) => row([t.name, t.kind, t.source, col.name, col.type, col.description]))),
+    ...GRAPH_TABLES.flatMap((t) => t.columns.map((col) => row([t.name, "graph", "graph", col.name, col.type, col.description]))),
+  ];
+  return `CREATE OR REPLACE VIEW ${CATALOG_VIEW} AS SELECT * FROM (VALUES ${rows.join(", ")})
+         t(table_name, kind, source, column_name, column_type, description)`;
 }
 
 /** Opens the snapshot's query database, runs `fill`, then (re)writes the catalogue view and checkpoints. */

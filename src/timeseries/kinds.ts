@@ -10,7 +10,7 @@
  */
 import type { NodeType } from "../entities/vocabulary.ts";
 
-export type ColumnType = "VARCHAR" | "DATE" | "DOUBLE" | "BIGINT" | "BOOLEAN";
+export type ColumnType = "VARCHAR" | "DATE" | "DOUBLE" | "BIGINT" | "BOOLEAN" | "TIMESTAMP" | "VARCHAR[]";
 
 export interface ColumnDef {
   name: string;

@@ -55,7 +55,7 @@ export async function checkQuery(connection: DuckDBConnection, sql: string, publ
       const catalog = String(node.catalog_name ?? "").toLowerCase();
       const local = (schema === "" || schema === "main") && catalog === "";
       if (!(local && (published.has(table) || ctes.has(table)))) {
-        throw new CkgError("read_only", `Table ${[catalog, schema, node.table_name].filter(Boolean).join(".")} is not published; query the ts_* tables (ts_catalog lists them).`, {
+        throw new CkgError("read_only", `Table ${[catalog, schema, node.table_name].filter(Boolean).join(".")} is not published; query the ts_* and graph_* tables (ts_catalog lists them).`, {
           details: { table: node.table_name },
         });
       }

@@ -66,7 +66,7 @@ export class TimeseriesStore {
     } finally {
       c.closeSync();
     }
-    return new TimeseriesStore(duck, new Set([...manifest.timeseries.map((t) => t.name), CATALOG_VIEW]));
+    return new TimeseriesStore(duck, new Set([...manifest.timeseries.map((t) => t.name), ...manifest.graph_tables.map((t) => t.name), CATALOG_VIEW]));
   }
 
   /** Runs one user query: guarded, time-limited, row-capped. */

@@ -41,7 +41,7 @@ export const explore = defineOperation({
   priceUsd: 0.1,
   input: exploreInputSchema,
   output: exploreResultSchema,
-  needs: ["graph"],
+  needs: ["snapshot"],
   example: { entity_name: "Ethereum", focus: ["ecosystem", "lineage"] },
   prepare(input, { live }) {
     return { input, entity: resolveEntity(live.names, input.entity_name, input.entity_type) };

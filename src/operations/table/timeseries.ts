@@ -7,11 +7,13 @@ export const timeseries = defineOperation({
   name: "timeseries",
   method: "POST",
   path: "/api/timeseries",
-  summary: "Run a read-only SQL query over the daily time-series (ts_* tables)",
+  summary: "Run a read-only SQL query over the daily time-series (ts_* tables) and the graph's tables",
   description:
     "Runs one SELECT (WITH, UNION and subqueries allowed) over the ts_* tables: daily prices, market caps, TVL, fees, " +
     "revenue, pool APY, lending rates, stablecoin supply, treasuries, insider flows, holders, listings, governance votes " +
-    `and unlocks. ${CATALOG_VIEW} lists every table's columns; /api/schema adds row counts and date ranges. entity_id is the ` +
+    "and unlocks; and over the graph itself: graph_entities (id, type, name, symbol, source, ...) and graph_facts " +
+    "(subject_id, predicate, object, object_kind, source), for counting and grouping over the whole graph. " +
+    `${CATALOG_VIEW} lists every table's columns; /api/schema adds row counts and date ranges. entity_id is the ` +
     "graph entity id (the entity URI without https://ckg.example/id/). Quote camelCase columns (\"currentPrice\"). " +
     "PostgreSQL habits work (date_trunc, INTERVAL, generate_series, CTEs, window functions, ILIKE). Answers " +
     `{columns: [{name, type}], data: [rows], count, truncated}: at most ${MAX_SQL_ROWS.toLocaleString("en")} rows, ` +

@@ -1,0 +1,193 @@
+/**
+ * @module graph/remote-store
+ * The graph on an external SPARQL 1.1 store (`CKG_SPARQL_URL`): Virtuoso, QLever, Oxigraph server,
+ * GraphDB, Fuseki or any endpoint of the SPARQL 1.1 Protocol, loaded by the operator from
+ * `ckg export` (README: each store's load commands). Queries arrive guarded (read-only, row cap) and
+ * go out as a form POST asking for SPARQL JSON results, within the same time limit; the answer is
+ * mapped to the embedded store's terms. Nothing is loaded into this process, so a graph past the
+ * embedded WebAssembly store's 4 GiB heap is served as well as a small one.
+ *
+ * The export carries one marker quad naming its snapshot (SNAPSHOT_MARKER); the store is checked for
+ * it at load and every CHECK_EVERY_MS, and /readyz shows whether it holds the live snapshot. A store
+ * that is down or out of date does not stop the server: SPARQL answers 503 (down) or the store's data
+ * (stale, with a warning in the log and /readyz) while every other route serves from the snapshot.
+ */
+import { CkgError } from "../errors.ts";
+import type { Logger } from "../log.ts";
+import { parseResults } from "./graph-results.ts";
+import type { GraphStatus, GraphStore, SnapshotGraph } from "./graph-store.ts";
+import type { SelectResult, Term } from "./protocol.ts";
+
+/** The quad `ckg export` adds so a store says which snapshot it holds (in a graph of its own). */
+export const SNAPSHOT_MARKER = { graph: "urn:ckg:snapshot", subject: "urn:ckg:snapshot", predicate: "urn:ckg:snapshot-id" } as const;
+
+export function snapshotMarkerQuad(id: string): string {
+  return `<${SNAPSHOT_MARKER.subject}> <${SNAPSHOT_MARKER.predicate}> ${JSON.stringify(id)} <${SNAPSHOT_MARKER.graph}> .\n`;
+}
+
+const CHECK_EVERY_MS = 30_000;
+const CHECK_TIMEOUT_MS = 10_000;
+const XSD_STRING = "http://www.w3.org/2001/XMLSchema#string";
+
+export interface RemoteStoreOptions {
+  /** The query endpoint; user:password in it is sent as HTTP Basic auth. */
+  url: string;
+  /** An Authorization header value (`Bearer ...`), instead of credentials in the URL. */
+  auth?: string;
+  log: Logger;
+}
+
+export class RemoteSparqlStore implements GraphStore {
+  private readonly endpoint: string;
+  private readonly headers: Record<string, string>;
+  private snapshot: SnapshotGraph | undefined;
+  /** Snapshot ids the store's marker quads name; undefined until it answered once. */
+  private held: string[] | undefined;
+  private error: string | undefined;
+  private timeouts = 0;
+  private inFlight = 0;
+  private checker: ReturnType<typeof setInterval> | undefined;
+
+  constructor(private readonly options: RemoteStoreOptions) {
+    const url = new URL(options.url);
+    this.headers = { accept: "application/sparql-results+json", "content-type": "application/x-www-form-urlencoded" };
+    if (url.username) {
+      this.headers.authorization = `Basic ${btoa(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`)}`;
+      url.username = "";
+      url.password = "";
+    }
+    if (options.auth) this.headers.authorization = options.auth;
+    this.endpoint = url.href;
+  }
+
+  /** Checks the store now (never throws: a store down or stale is reported, and checked again). */
+  async load(snapshot: SnapshotGraph): Promise<void> {
+    this.snapshot = snapshot;
+    await this.check();
+    this.checker ??= setInterval(() => void this.check(), CHECK_EVERY_MS);
+    this.checker.unref();
+  }
+
+  async select(query: string, timeoutMs: number): Promise<SelectResult> {
+    this.assertReady();
+    this.inFlight++;
+    try {
+      return await this.post(query, timeoutMs, this.snapshot?.graphs);
+    } finally {
+      this.inFlight--;
+    }
+  }
+
+  status(): GraphStatus {
+    const live = this.snapshot?.id;
+    return {
+      phase: this.ready ? "ready" : this.error ? "failed" : this.snapshot ? "loading" : "empty",
+      snapshot: live,
+      replicas: [],
+      queued: this.inFlight,
+      timeouts: this.timeouts,
+      error: this.error,
+      endpoint: this.endpoint,
+      store_snapshot: this.held === undefined ? undefined : (this.held.join(", ") || null),
+    };
+  }
+
+  get ready(): boolean {
+    return this.held !== undefined && this.error === undefined;
+  }
+
+  assertReady(): void {
+    if (this.ready) return;
+    throw new CkgError("not_ready", `The graph store at ${this.endpoint} is not reachable${this.error ? `: ${this.error}` : " yet"}.`, {
+      retryAfterSeconds: CHECK_EVERY_MS / 1000,
+      details: { endpoint: this.endpoint },
+    });
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.checker);
+  }
+
+  /** Asks the store which snapshot it holds; logs when that is not the live one. */
+  private async check(): Promise<void> {
+    const query = `SELECT ?id WHERE { GRAPH <${SNAPSHOT_MARKER.graph}> { <${SNAPSHOT_MARKER.subject}> <${SNAPSHOT_MARKER.predicate}> ?id } }`;
+    try {
+      const result = await this.post(query, CHECK_TIMEOUT_MS);
+      const held = result.rows.map((r) => r.id?.value).filter((v): v is string => v !== undefined).sort();
+      const changed = held.join() !== this.held?.join() || this.error !== undefined;
+      this.held = held;
+      this.error = undefined;
+      if (changed && this.snapshot && !(held.length === 1 && held[0] === this.snapshot.id)) {
+        this.options.log.warn(
+          { endpoint: this.endpoint, live: this.snapshot.id, store: held },
+          "the graph store does not hold the live snapshot alone: SPARQL answers from what it holds; load `ckg export`'s files into it",
+        );
+      } else if (changed) {
+        this.options.log.info({ endpoint: this.endpoint, snapshot: held[0] }, "graph store reachable and holding the live snapshot");
+      }
+    } catch (error) {
+      const message = (error as Error).message;
+      if (message !== this.error) this.options.log.error({ endpoint: this.endpoint, err: message }, "graph store not reachable");
+      this.error = message;
+    }
+  }
+
+  private async post(query: string, timeoutMs: number, dataset?: readonly string[]): Promise<SelectResult> {
+    const signal = AbortSignal.timeout(timeoutMs);
+    let status: number;
+    let text: string;
+    const body = new URLSearchParams({ query });
+    // The snapshot's graphs alone (SPARQL 1.1 Protocol): their merge is the default graph, as in the
+    // embedded store, and a store's own graphs (Virtuoso's system graphs, the marker) stay out.
+    for (const graph of dataset ?? []) {
+      body.append("default-graph-uri", graph);
+      body.append("named-graph-uri", graph);
+    }
+    try {
+      const response = await fetch(this.endpoint, { method: "POST", headers: this.headers, body, signal });
+      status = response.status;
+      text = await response.text();
+    } catch (error) {
+      if (signal.aborted) {
+        this.timeouts++;
+        throw new CkgError("query_timeout", `The query ran longer than the ${timeoutMs} ms limit on the graph store; narrow it (LIMIT, more specific patterns) and try again.`, {
+          details: { timeout_ms: timeoutMs },
+        });
+      }
+      throw new CkgError("not_ready", `The graph store at ${this.endpoint} did not answer: ${(error as Error).message}`, { retryAfterSeconds: 5, details: { endpoint: this.endpoint } });
+    }
+    if (status === 400) throw new CkgError("invalid_sparql", `The graph store refused the query: ${firstLines(text)}`, { details: { engine: firstLines(text) } });
+    if (status !== 200) {
+      // A store's own failure on this query (Virtuoso answers 500 for a refused plan), or its auth: 502 with what it said.
+      throw new CkgError("upstream_unavailable", `The graph store at ${this.endpoint} answered HTTP ${status}: ${firstLines(text)}`, {
+        details: { endpoint: this.endpoint, status },
+      });
+    }
+    let result: SelectResult;
+    try {
+      result = parseResults(text);
+    } catch {
+      throw new CkgError("upstream_unavailable", `The graph store at ${this.endpoint} answered something other than SPARQL JSON results: ${firstLines(text)}`, {
+        details: { endpoint: this.endpoint },
+      });
+    }
+    for (const row of result.rows) for (const [variable, term] of Object.entries(row)) row[variable] = standardTerm(term);
+    return result;
+  }
+}
+
+/**
+ * A term as the embedded store writes it: the SPARQL 1.0 `typed-literal` type some stores still
+ * send (Virtuoso) is a literal with a datatype, and xsd:string is a plain literal (RDF 1.1).
+ */
+function standardTerm(term: Term | { type: "typed-literal"; value: string; datatype: string }): Term {
+  if (term.type === "typed-literal") return term.datatype === XSD_STRING ? { type: "literal", value: term.value } : { type: "literal", value: term.value, datatype: term.datatype };
+  if (term.type === "literal" && term.datatype === XSD_STRING) return { type: "literal", value: term.value };
+  return term;
+}
+
+/** An engine's error text (or HTML page), cut to what fits in a message. */
+function firstLines(text: string): string {
+  const plain = /^\s*<(!doctype|html)/i.test(text) ? text.replace(/<[^>]+>/g, " ") : text;
+  return plain.replace(/\s+/g, " ").trim().slice(0, 500);
+}
