@@ -264,11 +264,13 @@ describe("ckg ingest", () => {
       const count = (await c.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM read_parquet('${next}/entities.parquet') WHERE source = '${SYNTHETIC_SOURCE}'`)).getRowObjectsJS()[0]!.n;
       await c.run(`ATTACH '${next}/ts/timeseries.duckdb' AS ts (READ_ONLY)`);
       const names = (await c.runAndReadAll("SELECT table_name FROM duckdb_tables() WHERE database_name = 'ts' ORDER BY 1")).getRowObjectsJS().map((r) => r.table_name);
-      return [count, names];
+      // The graph's SQL tables are the new snapshot's: no demo entity left in them either.
+      const inSql = (await c.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM ts.graph_entities WHERE source = '${SYNTHETIC_SOURCE}'`)).getRowObjectsJS()[0]!.n;
+      return [Number(count) + Number(inSql), names];
     });
     duck.closeSync();
     expect(entities).toBe(0);
-    expect(tables).toEqual(["ts_coingecko_token"]);
+    expect(tables).toEqual(["graph_entities", "graph_facts", "ts_coingecko_token"]);
     // Real entities the demo only added facts to are still there: the reference chains and tokens.
     expect(manifest.counts.nodes_by_type.Chain).toBeGreaterThan(1000);
     expect(manifest.search.counts.Chain).toBe(manifest.counts.nodes_by_type.Chain);
