@@ -19,8 +19,7 @@
  * the same neighbourhood, and the other parts of an explore (figures, assembly, JSON); see
  * explore-engine.ts. No assertion on time: a benchmark prints figures.
  */
-import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { FOCUS_CATEGORIES } from "../../src/entities/vocabulary.ts";
@@ -30,6 +29,7 @@ import { readManifest } from "../../src/store/manifest.ts";
 import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
 import { startServer } from "../../test/support/server.ts";
 import { processTree } from "./processes.ts";
+import { workingCopy } from "./working-copy.ts";
 import { percentile, printTable } from "./stats.ts";
 
 const { values } = parseArgs({
@@ -53,18 +53,7 @@ const load = () => Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0]);
 const loadAtStart = load();
 
 // 1. A working copy: the server writes its state database and runtime folder, never the snapshot.
-const work = mkdtempSync(join(tmpdir(), "ckg-explore-bench-"));
-const copy = dataDir(work);
-const linkTree = (from: string, to: string) => {
-  mkdirSync(to, { recursive: true });
-  for (const name of readdirSync(from)) {
-    const path = join(from, name);
-    if (statSync(path).isDirectory()) linkTree(path, join(to, name));
-    else linkSync(path, join(to, name));
-  }
-};
-linkTree(snapshotPath(source, id), snapshotPath(copy, id));
-copyFileSync(source.current, copy.current);
+const { root: work, dir: copy } = workingCopy(source, "ckg-explore-bench-");
 const snapshotDir = snapshotPath(copy, id);
 
 // 2. Entities: hubs, every type, then uniform; each set excludes the ones before it.

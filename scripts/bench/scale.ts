@@ -1,0 +1,210 @@
+/**
+ * Scale benchmark (issue 20). Run by hand:
+ *   bun scripts/bench/scale.ts [--data-dir /tmp/ckg-full] [--big-data-dir DIR] [--runs 30] [--clients 16] [--seconds 20]
+ *
+ * On a working copy of the data (snapshot hard-linked), with Debian's Virtuoso 7 loaded from what
+ * `ckg export` writes (test/support/virtuoso.ts):
+ *   1. SPARQL over HTTP, p50/p99 ms and req/s at `clients`: ckg on its embedded store beside ckg on
+ *      Virtuoso (CKG_SPARQL_URL), a point set (one entity's facts) and an analytic set (counts and
+ *      groupings over the whole graph), each query in turn on both;
+ *   2. the analytic set again as SQL over the graph tables (POST /api/timeseries, same server);
+ *   3. one vs two ckg replicas on the same data, mixed routes (search, explore, SPARQL, SQL) from one
+ *      closed-loop client spreading requests over them (the machine's 2 cores bound the gain);
+ *   4. with --big-data-dir (a build past the embedded store's WebAssembly ceiling, e.g.
+ *      `ckg build --scale 1300000`): whether the embedded store loads it, and the same SPARQL sets
+ *      through Virtuoso.
+ * No assertion: a benchmark prints figures.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { selfCommand } from "../../src/runtime.ts";
+import { readManifest } from "../../src/store/manifest.ts";
+import { type DataDir, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
+import { openDuck, sqlString } from "../../src/store/duckdb.ts";
+import { type ServerProcess, startServer } from "../../test/support/server.ts";
+import { startVirtuoso } from "../../test/support/virtuoso.ts";
+import { runLoad } from "./closed-loop.ts";
+import { processTree } from "./processes.ts";
+import { percentile, printTable } from "./stats.ts";
+import { workingCopy } from "./working-copy.ts";
+
+const { values } = parseArgs({
+  options: {
+    "data-dir": { type: "string", default: "/tmp/ckg-full" },
+    "big-data-dir": { type: "string" },
+    runs: { type: "string", default: "30" },
+    clients: { type: "string", default: "16" },
+    seconds: { type: "string", default: "20" },
+    buffers: { type: "string", default: "250000" },
+  },
+});
+const runs = Number(values.runs);
+const clients = Number(values.clients);
+const seconds = Number(values.seconds);
+const rows: [string, string][] = [];
+const note = (name: string, value: string) => {
+  rows.push([name, value]);
+  console.log(`${name}: ${value}`);
+};
+const ms = (samples: number[]) => `p50 ${percentile(samples, 50).toFixed(2)} / p99 ${percentile(samples, 99).toFixed(1)} ms`;
+
+/** A few entities of each kind the point set asks about, from the snapshot's entities table. */
+async function sampleEntities(dir: DataDir, id: string, n: number): Promise<string[]> {
+  const duck = await openDuck({ threads: 2 });
+  const c = await duck.connect();
+  const file = join(snapshotPath(dir, id), readManifest(snapshotPath(dir, id)).files.entities);
+  const reader = await c.runAndReadAll(`SELECT id FROM read_parquet(${sqlString(file)}) ORDER BY hash(id) LIMIT ${n}`);
+  const ids = reader.getRowsJS().map((r) => String(r[0]));
+  c.closeSync();
+  duck.closeSync();
+  return ids;
+}
+
+const ANALYTIC: { name: string; sparql: string; sql: string }[] = [
+  {
+    name: "entities by class",
+    sparql: "SELECT ?class (COUNT(?s) AS ?n) WHERE { ?s a ?class } GROUP BY ?class ORDER BY DESC(?n)",
+    sql: "SELECT object AS class, count(*) AS n FROM graph_facts WHERE predicate = 'rdf:type' GROUP BY object ORDER BY n DESC",
+  },
+  {
+    name: "predicate histogram",
+    sparql: "SELECT ?p (COUNT(*) AS ?n) WHERE { ?s ?p ?o } GROUP BY ?p ORDER BY DESC(?n)",
+    sql: "SELECT predicate, count(*) AS n FROM graph_facts GROUP BY predicate ORDER BY n DESC",
+  },
+  {
+    name: "investors by portfolio size, top 20",
+    sparql: "SELECT ?investor (COUNT(?x) AS ?n) WHERE { ?investor ckg:investedIn ?x } GROUP BY ?investor ORDER BY DESC(?n) LIMIT 20",
+    sql: "SELECT subject_id, count(*) AS n FROM graph_facts WHERE predicate = 'investedIn' GROUP BY subject_id ORDER BY n DESC LIMIT 20",
+  },
+  {
+    name: "protocols per chain",
+    sparql: "SELECT ?chain (COUNT(?p) AS ?n) WHERE { ?p a ckg:Protocol ; ckg:deployedOn ?chain } GROUP BY ?chain ORDER BY DESC(?n)",
+    sql: `SELECT f.object AS chain, count(*) AS n FROM graph_facts f JOIN graph_entities e ON e.id = f.subject_id
+          WHERE f.predicate = 'deployedOn' AND e.type = 'Protocol' GROUP BY f.object ORDER BY n DESC`,
+  },
+];
+
+async function post(url: string, path: string, body: unknown): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(`${url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  await response.arrayBuffer();
+  if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
+  return performance.now() - started;
+}
+
+async function serve(dir: DataDir, env: Record<string, string> = {}): Promise<ServerProcess> {
+  const server = await startServer(selfCommand("serve", "--data-dir", dir.root, "--port", "0", "--rate-limit-per-minute", "0"), {
+    CKG_LOG_LEVEL: "info", // startServer learns the port from the "listening" line
+    CKG_SCAN_CRON: "off",
+    CKG_FIRST_SCAN: "false",
+    ...env,
+  });
+  await server.waitReady(1_800_000);
+  return server;
+}
+
+/** The point and analytic SPARQL sets on each server in turn; the analytic set as SQL on the first. */
+async function compare(label: string, servers: { name: string; url: string }[], entities: string[], sqlOn?: string): Promise<void> {
+  const point = (i: number) => ({ query: `SELECT ?p ?o WHERE { <${entities[i % entities.length]}> ?p ?o } LIMIT 200` });
+  const samples = new Map<string, number[]>();
+  const add = (key: string, t: number) => samples.set(key, [...(samples.get(key) ?? []), t]);
+  for (let i = 0; i < runs * 3; i++) for (const s of servers) add(`${s.name} point`, await post(s.url, "/api/sparql", point(i)));
+  for (const q of ANALYTIC) {
+    for (let i = 0; i < runs; i++) {
+      for (const s of servers) add(`${s.name} ${q.name}`, await post(s.url, "/api/sparql", { query: q.sparql }));
+      if (sqlOn) add(`SQL ${q.name}`, await post(sqlOn, "/api/timeseries", { sql_query: q.sql }));
+    }
+  }
+  for (const [key, list] of samples) note(`${label}: ${key}`, ms(list));
+  for (const s of servers) {
+    const load = await runLoad({ clients, seconds, warmupSeconds: 3, request: (i) => post(s.url, "/api/sparql", point(i)).then(() => undefined) });
+    note(`${label}: ${s.name} point, ${clients} clients`, `${load.rps.toFixed(0)} req/s, p50 ${load.p50.toFixed(1)} ms, ${load.errors} errors`);
+  }
+}
+
+async function withVirtuoso(source: DataDir, label: string, fn: (endpoint: string) => Promise<void>): Promise<void> {
+  const exported = join(mkdtempSync(join(tmpdir(), "ckg-scale-export-")), "export");
+  const exporting = Bun.spawn([...selfCommand("export", exported), "--data-dir", source.root], { stdout: "ignore", stderr: "pipe" });
+  if ((await exporting.exited) !== 0) throw new Error(`ckg export: ${await new Response(exporting.stderr).text()}`);
+  const virtuoso = await startVirtuoso({ buffers: Number(values.buffers), loadDirs: [exported] });
+  try {
+    note(`${label}: Virtuoso bulk load of ckg export (s)`, (await virtuoso.loadDir(exported) / 1000).toFixed(1));
+    await fn(virtuoso.endpoint);
+  } finally {
+    await virtuoso.stop();
+    rmSync(join(exported, ".."), { recursive: true, force: true });
+  }
+}
+
+const source = dataDir(values["data-dir"]!);
+const copy = workingCopy(source, "ckg-scale-bench-");
+const entities = await sampleEntities(copy.dir, copy.id, 500);
+const label = `scale ${readManifest(snapshotPath(copy.dir, copy.id)).build.scale}`;
+try {
+  // 1 + 2: embedded beside Virtuoso, and SQL over the graph tables.
+  const embedded = await serve(copy.dir);
+  await withVirtuoso(copy.dir, label, async (endpoint) => {
+    const remote = await serve(copy.dir, { CKG_SPARQL_URL: endpoint });
+    try {
+      await compare(label, [{ name: "embedded", url: embedded.url }, { name: "Virtuoso", url: remote.url }], entities, embedded.url);
+    } finally {
+      await remote.stop();
+    }
+  });
+  // 3: one replica, then two on the same data directory, mixed routes.
+  const mixed = (urls: string[]) => async (i: number) => {
+    const url = urls[i % urls.length]!;
+    const entity = entities[i % entities.length]!;
+    const kind = i % 4;
+    if (kind === 0) await post(url, "/api/search", { query: entity.split("/")[1]!.replaceAll("-", " "), limit: 5 });
+    else if (kind === 1) await post(url, "/api/explore", { entity_name: `https://ckg.example/id/${entity}` });
+    else if (kind === 2) await post(url, "/api/sparql", { query: `SELECT ?p ?o WHERE { <${entity}> ?p ?o } LIMIT 200` });
+    else await post(url, "/api/timeseries", { sql_query: `SELECT count(*) FROM graph_facts WHERE subject_id = '${entity}'` });
+  };
+  const one = await runLoad({ clients, seconds, warmupSeconds: 3, request: mixed([embedded.url]) });
+  note(`one replica, mixed routes, ${clients} clients`, `${one.rps.toFixed(0)} req/s, p50 ${one.p50.toFixed(1)} ms, ${one.errors} errors`);
+  const second = await serve(copy.dir);
+  try {
+    const two = await runLoad({ clients, seconds, warmupSeconds: 3, request: mixed([embedded.url, second.url]) });
+    note(`two replicas, mixed routes, ${clients} clients`, `${two.rps.toFixed(0)} req/s, p50 ${two.p50.toFixed(1)} ms, ${two.errors} errors (x${(two.rps / one.rps).toFixed(2)})`);
+    const rss = [...processTree(embedded.process.pid), ...processTree(second.process.pid)].reduce((sum, p) => sum + p.rssMb, 0);
+    note("two replicas, RSS of all their processes (MB)", rss.toFixed(0));
+  } finally {
+    await second.stop();
+    await embedded.stop();
+  }
+  // 4: past the WebAssembly ceiling.
+  if (values["big-data-dir"]) {
+    const big = workingCopy(dataDir(values["big-data-dir"]), "ckg-scale-big-");
+    try {
+      const quads = readManifest(snapshotPath(big.dir, big.id)).counts.quads;
+      note("big data: quads", quads.toLocaleString("en"));
+      const started = performance.now();
+      try {
+        const attempt = await serve(big.dir);
+        note("big data: embedded store", `loaded in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+        await attempt.stop();
+      } catch (error) {
+        note("big data: embedded store", `did not load: ${(error as Error).message.slice(0, 300)}`);
+      }
+      const bigEntities = await sampleEntities(big.dir, big.id, 500);
+      await withVirtuoso(big.dir, "big data", async (endpoint) => {
+        const remote = await serve(big.dir, { CKG_SPARQL_URL: endpoint });
+        try {
+          await compare("big data", [{ name: "Virtuoso", url: remote.url }], bigEntities);
+          const tree = processTree(remote.process.pid);
+          note("big data: ckg on Virtuoso, RSS of its processes (MB)", tree.map((p) => `${p.name} ${p.rssMb.toFixed(0)}`).join(", "));
+        } finally {
+          await remote.stop();
+        }
+      });
+    } finally {
+      rmSync(big.root, { recursive: true, force: true });
+    }
+  }
+} finally {
+  rmSync(copy.root, { recursive: true, force: true });
+}
+printTable("scale benchmark (p50 / p99 over HTTP; req/s closed loop)", rows);
