@@ -36,7 +36,7 @@ import { judge, labelledQueries, scoreQuery, summarize } from "../../test/search
 import { type RealNameScore, realNameQueries, resolveExpected, scoreRealName, summarizeReal } from "../../test/search/real-names.ts";
 import { startServer } from "../../test/support/server.ts";
 import { runLoad } from "./closed-loop.ts";
-import { startPostgres } from "./postgres.ts";
+import { startPostgres } from "../../test/support/postgres.ts";
 import { HNSW, loadSearchTables, pgSearch } from "./postgres-search.ts";
 import { percentile, printTable } from "./stats.ts";
 

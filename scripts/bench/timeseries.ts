@@ -20,7 +20,7 @@ import { readManifest } from "../../src/store/manifest.ts";
 import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
 import { openDuck, sqlString, withConnection } from "../../src/store/duckdb.ts";
 import { startServer } from "../../test/support/server.ts";
-import { startPostgres } from "./postgres.ts";
+import { startPostgres } from "../../test/support/postgres.ts";
 import { percentile, printTable } from "./stats.ts";
 
 const { values } = parseArgs({

@@ -112,10 +112,10 @@ export function createApp(services: ApiServices, options: AppOptions) {
       );
     })
     .get("/healthz", () => ({ status: "ok", version: VERSION, uptime_s: Math.round((Date.now() - services.startedAt) / 1000) }))
-    .get("/readyz", ({ set }) => {
+    .get("/readyz", async ({ set }) => {
       const { ready, body } = services.readiness();
       if (!ready) set.status = 503;
-      return { ...body, payments: payments.status() };
+      return { ...body, payments: await payments.status() };
     })
     .get("/metrics", async ({ set }) => {
       const { contentType, text } = await metrics.render();

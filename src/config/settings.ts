@@ -86,6 +86,13 @@ export const SETTINGS = {
     1,
     "graph query processes; each holds a full copy of the graph in memory and answers queries in parallel",
   ),
+  state_url: setting(
+    "string",
+    z.string().regex(/^postgres(ql)?:\/\//, "a postgres:// URL").optional(),
+    undefined,
+    "PostgreSQL holding the payment ledger that replicas of ckg share (replay protection across them); unset: the state database",
+    { secret: true },
+  ),
   sparql_url: setting(
     "string",
     z.url().optional(),

@@ -26,7 +26,8 @@ export async function invoke(op: AnyOperation, raw: unknown, ctx: OperationConte
   try {
     answer = await op.handler(prepared, ctx);
   } catch (error) {
-    paid?.release();
+    // The handler's error is the answer; a release that fails leaves only that signature unusable (nothing was charged).
+    if (paid) await paid.release().catch(() => undefined);
     throw error;
   }
   return paid ? { answer, settlement: await paid.settle() } : { answer };

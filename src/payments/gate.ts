@@ -22,7 +22,8 @@ import { CkgError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { StateDb } from "../store/state-db.ts";
 import { type Facilitation, type PaymentMode, createFacilitation, paymentMode } from "./facilitator.ts";
-import { PaymentLedger } from "./ledger.ts";
+import { type PaymentLedger, SqliteLedger } from "./ledger.ts";
+import { PostgresLedger } from "./ledger-postgres.ts";
 import { PaymentRequiredError } from "./payment-required.ts";
 import { type PriceList, dollars } from "./prices.ts";
 import { reconcileUnknown } from "./reconcile.ts";
@@ -51,7 +52,7 @@ export interface PaidRequest {
   /** Settles; resolves to the settlement (encode it for PAYMENT-RESPONSE). Throws a 402 or a 504 when it cannot. */
   settle(): Promise<SettleResponse>;
   /** The handler failed: nothing is settled, and the payment may be used again. */
-  release(): void;
+  release(): Promise<void>;
 }
 
 export class PaymentGate {
@@ -75,7 +76,8 @@ export class PaymentGate {
     private readonly log: Logger,
   ) {
     this.mode = paymentMode(config);
-    this.ledger = new PaymentLedger(state);
+    // Replicas share the ledger in PostgreSQL (CKG_STATE_URL); one server keeps it in its state database.
+    this.ledger = config.state_url ? new PostgresLedger(config.state_url) : new SqliteLedger(state);
     if (this.mode !== "off") {
       this.facilitation = createFacilitation(config);
       this.server = new x402ResourceServer(this.facilitation.client).register(config.network, new ExactEvmScheme());
@@ -106,13 +108,14 @@ export class PaymentGate {
   }
 
 
-  status(): Record<string, unknown> {
+  async status(): Promise<Record<string, unknown>> {
     return {
       mode: this.mode,
       ...(this.mode === "off" ? { note: "payments are off: no pay-to address is configured, every route is free" } : {}),
       ...(this.facilitation ? { ...this.facilitation.describe, pay_to: this.config.pay_to } : {}),
       ...(this.startError ? { error: this.startError } : {}),
-      ledger: this.ledger.counts(),
+      ledger_store: this.config.state_url ? "postgresql" : "sqlite",
+      ledger: await this.ledger.counts(),
     };
   }
 
@@ -155,7 +158,7 @@ export class PaymentGate {
 
     const authorization = (payload.payload as { authorization?: { from?: string; nonce?: string; validBefore?: string } }).authorization;
     const key = paymentKey(matched, payload);
-    const claim = this.ledger.claim({
+    const claim = await this.ledger.claim({
       key,
       operation: op.name,
       amount: matched.amount,
@@ -182,19 +185,19 @@ export class PaymentGate {
     try {
       verified = await server.verifyPayment(payload, matched);
     } catch (error) {
-      this.ledger.release(key);
+      await this.ledger.release(key);
       throw new CkgError("upstream_unavailable", `The payment facilitator failed to verify the payment: ${(error as Error).message}. Nothing was charged.`);
     }
     if (!verified.isValid) {
-      this.ledger.release(key);
+      await this.ledger.release(key);
       throw await challenge(`payment invalid: ${verified.invalidReason ?? "rejected"}${verified.invalidMessage ? ` (${verified.invalidMessage})` : ""}`);
     }
-    this.ledger.mark(key, "verified", { payer: verified.payer });
+    await this.ledger.mark(key, "verified", { payer: verified.payer });
 
     return {
       release: () => this.ledger.release(key),
       settle: async () => {
-        this.ledger.mark(key, "settling");
+        await this.ledger.mark(key, "settling");
         let timer: ReturnType<typeof setTimeout> | undefined;
         try {
           const result = await Promise.race([
@@ -207,17 +210,17 @@ export class PaymentGate {
             // Chain errors run to pages; the first line says what happened.
             const detail = result.errorMessage?.split("\n")[0]?.slice(0, 200);
             const reason = `${result.errorReason ?? "settlement failed"}${detail ? ` (${detail})` : ""}`;
-            this.ledger.mark(key, "failed", { error: reason });
+            await this.ledger.mark(key, "failed", { error: reason });
             this.log.warn({ req_id: requestId, payment: key, reason }, "settlement failed; the answer is withheld");
             throw await challenge(`settlement failed: ${reason}; nothing was charged and the answer is withheld`);
           }
-          this.ledger.mark(key, "settled", { tx: result.transaction, payer: result.payer });
+          await this.ledger.mark(key, "settled", { tx: result.transaction, payer: result.payer });
           return result;
         } catch (error) {
           if (error instanceof PaymentRequiredError) throw error;
           // The payer may have paid: never a fresh 402. Record it; the reconciler reads the chain.
           const reason = error instanceof SettleTimeout ? `no settlement result within ${SETTLE_TIMEOUT_MS} ms` : (error as Error).message;
-          this.ledger.mark(key, "unknown", { error: reason });
+          await this.ledger.mark(key, "unknown", { error: reason });
           this.log.error({ req_id: requestId, payment: key, err: reason }, "settlement outcome unknown; recorded for reconciliation");
           throw new CkgError("settlement_unknown", "The payment's settlement outcome is unknown; it is recorded and will be reconciled. Do not pay again for this request.", {
             details: { payment_key: key, reason },
@@ -237,6 +240,7 @@ export class PaymentGate {
 
   close(): void {
     if (this.reconciler) clearInterval(this.reconciler);
+    void this.ledger.close();
   }
 
   private async requirementsFor(op: PaidOperation, price: number): Promise<PaymentRequirements[]> {

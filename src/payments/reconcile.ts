@@ -21,7 +21,7 @@ const AUTHORIZATION_STATE_ABI = [
 /** Settles or fails the ledger's unknown payments from the chain; returns how many it resolved. */
 export async function reconcileUnknown(ledger: PaymentLedger, chain: PublicClient, log: Logger): Promise<number> {
   let resolved = 0;
-  for (const record of ledger.unknown()) {
+  for (const record of await ledger.unknown()) {
     if (!record.payer || !record.nonce) continue;
     try {
       const used = await chain.readContract({
@@ -31,10 +31,10 @@ export async function reconcileUnknown(ledger: PaymentLedger, chain: PublicClien
         args: [record.payer as `0x${string}`, record.nonce as `0x${string}`],
       });
       if (used) {
-        ledger.mark(record.payment_key, "settled", { error: "reconciled: the authorization was used on chain" });
+        await ledger.mark(record.payment_key, "settled", { error: "reconciled: the authorization was used on chain" });
         resolved++;
       } else if (record.valid_before !== null && Date.now() / 1000 > record.valid_before) {
-        ledger.mark(record.payment_key, "failed", { error: "reconciled: the authorization expired unused" });
+        await ledger.mark(record.payment_key, "failed", { error: "reconciled: the authorization expired unused" });
         resolved++;
       }
     } catch (error) {

@@ -25,6 +25,7 @@ import { type LocalChain, PAYER_KEY, PAY_TO, SETTLER_KEY, USDC, startChain } fro
 import { copyOfFixture, testConfig } from "../support/fixture.ts";
 import { scan, snapshotOf } from "../signals/support.ts";
 import { tempDir } from "../support/temp-dirs.ts";
+import { postgresAvailable, startPostgres } from "../support/postgres.ts";
 
 const BASE = "http://127.0.0.1:8402";
 let chain: LocalChain;
@@ -222,6 +223,44 @@ describe("one payment buys one answer", () => {
     expect(((await afterRestart.json()) as PaymentRequired).error).toContain("already used");
     expect((await chain.balanceOf(PAY_TO)) - before).toBe(100_000n);
   });
+});
+
+describe.skipIf(!postgresAvailable())("replicas sharing the ledger in PostgreSQL (CKG_STATE_URL)", () => {
+  test("a payment sent to two replicas at once buys one answer; a replay on either is refused", async () => {
+    const pg = await startPostgres();
+    const replicas: { services: Services; send: (url: string, init: RequestInit) => Promise<Response>; dir: string }[] = [];
+    try {
+      for (let i = 0; i < 2; i++) {
+        const replicaDir = await copyOfFixture();
+        const config = testConfig({ data_dir: replicaDir, pay_to: PAY_TO, network: "eip155:84532", rpc_url: chain.rpcUrl, settlement_key_file: keyFile, state_url: pg.url });
+        const replica = await Services.open(config, silentLogger);
+        await replica.start();
+        const replicaApp = createServer(replica, { baseUrl: BASE });
+        replicas.push({ services: replica, dir: replicaDir, send: (url, init) => replicaApp.handle(new Request(url, init)) });
+      }
+      const r = requestFor("changes");
+      const signature = await paymentFor(await challenge(r));
+      const before = await chain.balanceOf(PAY_TO);
+      const both = await Promise.all(replicas.map((replica) => replica.send(`${BASE}${r.path}`, init(r, { "payment-signature": signature }))));
+      expect(both.map((x) => x.status).sort()).toEqual([200, 402]);
+      for (const replica of replicas) {
+        const again = await replica.send(`${BASE}${r.path}`, init(r, { "payment-signature": signature }));
+        expect(again.status).toBe(402);
+        expect(((await again.json()) as PaymentRequired).error).toContain("already used");
+      }
+      expect((await chain.balanceOf(PAY_TO)) - before).toBe(100_000n);
+      const ready = (await (await replicas[1]!.send(`${BASE}/readyz`, { method: "GET" })).json()) as { payments: { ledger_store: string; ledger: Record<string, number> } };
+      expect(ready.payments.ledger_store).toBe("postgresql");
+      expect(ready.payments.ledger.settled).toBe(1);
+      expect(JSON.stringify(ready)).not.toContain(pg.url);
+    } finally {
+      for (const replica of replicas) {
+        await replica.services.close();
+        rmSync(replica.dir, { recursive: true, force: true });
+      }
+      await pg.stop();
+    }
+  }, 120_000);
 });
 
 describe("bad payments get a 402 with the reason, and nothing moves", () => {

@@ -1,7 +1,8 @@
 /**
- * A throwaway PostgreSQL 15 server for benchmarks: the Debian package's binaries, a fresh cluster
- * in a temporary folder, a free port on 127.0.0.1. Installs the package first when it is missing
- * and we are root. Stopped and removed by stop().
+ * A throwaway PostgreSQL 15 server for tests and benchmarks: the Debian package's binaries, a fresh
+ * cluster in a temporary folder, a free port on 127.0.0.1. Benchmarks install the package when it
+ * is missing and we are root; tests check `postgresAvailable()` (`.ci/run` installs it). Stopped
+ * and removed by stop().
  */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,6 +13,10 @@ const BIN = "/usr/lib/postgresql/15/bin";
 export interface Postgres {
   url: string;
   stop(): Promise<void>;
+}
+
+export function postgresAvailable(): boolean {
+  return existsSync(join(BIN, "postgres"));
 }
 
 function run(command: string[], what: string): void {
