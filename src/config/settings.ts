@@ -98,6 +98,7 @@ export const SETTINGS = {
     z.url().optional(),
     undefined,
     "query endpoint of an external SPARQL 1.1 store holding `ckg export`'s graph (Virtuoso, QLever, Oxigraph server, GraphDB, Fuseki); graph queries go there instead of to graph processes (user:password in the URL is sent as Basic auth)",
+    { secret: true },
   ),
   sparql_auth: setting(
     "string",

@@ -7,9 +7,9 @@ import type { Config } from "../config/config.ts";
 import type { Logger } from "../log.ts";
 import { GraphPool } from "./graph-pool.ts";
 import type { GraphStore } from "./graph-store.ts";
+import { RemoteSparqlStore } from "./remote-store.ts";
 
 export type { GraphStore };
-import { RemoteSparqlStore } from "./remote-store.ts";
 
 /** The external store when `sparql_url` is set, else graph processes started with `command`. */
 export function openGraphStore(config: Pick<Config, "sparql_url" | "sparql_auth" | "graph_replicas">, command: string[], log: Logger): GraphStore {

@@ -45,7 +45,6 @@ export class RemoteSparqlStore implements GraphStore {
   private held: string[] | undefined;
   private error: string | undefined;
   private timeouts = 0;
-  private inFlight = 0;
   private checker: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly options: RemoteStoreOptions) {
@@ -70,12 +69,7 @@ export class RemoteSparqlStore implements GraphStore {
 
   async select(query: string, timeoutMs: number): Promise<SelectResult> {
     this.assertReady();
-    this.inFlight++;
-    try {
-      return await this.post(query, timeoutMs, this.snapshot?.graphs);
-    } finally {
-      this.inFlight--;
-    }
+    return this.post(query, timeoutMs, this.snapshot?.graphs);
   }
 
   status(): GraphStatus {
@@ -84,7 +78,7 @@ export class RemoteSparqlStore implements GraphStore {
       phase: this.ready ? "ready" : this.error ? "failed" : this.snapshot ? "loading" : "empty",
       snapshot: live,
       replicas: [],
-      queued: this.inFlight,
+      queued: 0, // nothing waits here: the store queues its own work
       timeouts: this.timeouts,
       error: this.error,
       endpoint: this.endpoint,
