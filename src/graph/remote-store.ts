@@ -34,6 +34,11 @@ export interface RemoteStoreOptions {
   url: string;
   /** An Authorization header value (`Bearer ...`), instead of credentials in the URL. */
   auth?: string;
+  /**
+   * `snapshot`: each query names the snapshot's graphs (the embedded store's answers); `store`: the
+   * store's own default graph (Virtuoso: a class count over 4 M quads in 17 ms instead of 115).
+   */
+  dataset?: "snapshot" | "store";
   log: Logger;
 }
 
@@ -69,7 +74,7 @@ export class RemoteSparqlStore implements GraphStore {
 
   async select(query: string, timeoutMs: number): Promise<SelectResult> {
     this.assertReady();
-    return this.post(query, timeoutMs, this.snapshot?.graphs);
+    return this.post(query, timeoutMs, this.options.dataset === "store" ? undefined : this.snapshot?.graphs);
   }
 
   status(): GraphStatus {

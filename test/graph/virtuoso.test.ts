@@ -79,6 +79,21 @@ describe.skipIf(!available)("the graph on Virtuoso (CKG_SPARQL_URL)", () => {
     }
   });
 
+  test("queries see the snapshot's graphs alone; CKG_SPARQL_DATASET=store gives the store's whole default graph", async () => {
+    const graphs = "SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } } ORDER BY ?g";
+    const [a, b] = (await Promise.all([embedded, remote].map((r) => r.request("POST", "/api/sparql", { query: graphs }).then(json)))) as [Answer, Answer];
+    expect(b.body.data).toEqual(a.body.data);
+    const whole = await startServices({ sparql_url: virtuoso.endpoint, sparql_dataset: "store" });
+    try {
+      const { body } = await whole.request("POST", "/api/sparql", { query: graphs }).then(json);
+      const seen = body.data.map((r: { g: string }) => r.g);
+      expect(seen).toContain("urn:ckg:snapshot");
+      expect(seen.length).toBeGreaterThan(a.body.data.length);
+    } finally {
+      await whole.close();
+    }
+  });
+
   test("a query past its time limit is 504 query_timeout", async () => {
     const slow = await startServices({ sparql_url: virtuoso.endpoint, query_timeout_ms: 100 });
     try {
