@@ -1,6 +1,6 @@
 /**
  * Scale benchmark (issue 20). Run by hand:
- *   bun scripts/bench/scale.ts [--data-dir /tmp/ckg-full] [--big-data-dir DIR] [--runs 30] [--clients 16] [--seconds 20]
+ *   bun scripts/bench/scale.ts [--data-dir /tmp/ckg-full] [--big-data-dir DIR [--big-only]] [--runs 30] [--clients 16] [--seconds 20]
  *
  * On a working copy of the data (snapshot hard-linked), with Debian's Virtuoso 7 loaded from what
  * `ckg export` writes (test/support/virtuoso.ts):
@@ -11,8 +11,8 @@
  *   3. one vs two ckg replicas on the same data, mixed routes (search, explore, SPARQL, SQL) from one
  *      closed-loop client spreading requests over them (the machine's 2 cores bound the gain);
  *   4. with --big-data-dir (a build past the embedded store's WebAssembly ceiling, e.g.
- *      `ckg build --scale 1300000`): whether the embedded store loads it, and the same SPARQL sets
- *      through Virtuoso.
+ *      `ckg build --scale 2600000`): whether the embedded store loads it, and the same SPARQL sets
+ *      through Virtuoso (--big-only: this part alone).
  * No assertion: a benchmark prints figures.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -38,6 +38,7 @@ const { values } = parseArgs({
     clients: { type: "string", default: "16" },
     seconds: { type: "string", default: "20" },
     buffers: { type: "string", default: "250000" },
+    "big-only": { type: "boolean", default: false },
   },
 });
 const runs = Number(values.runs);
@@ -101,7 +102,12 @@ async function serve(dir: DataDir, env: Record<string, string> = {}): Promise<Se
     CKG_FIRST_SCAN: "false",
     ...env,
   });
-  await server.waitReady(1_800_000);
+  try {
+    await server.waitReady(1_800_000);
+  } catch (error) {
+    await server.stop(); // a server that failed to start (a graph too large for it) must not linger
+    throw error;
+  }
   return server;
 }
 
@@ -138,73 +144,80 @@ async function withVirtuoso(source: DataDir, label: string, fn: (endpoint: strin
   }
 }
 
-const source = dataDir(values["data-dir"]!);
-const copy = workingCopy(source, "ckg-scale-bench-");
-const entities = await sampleEntities(copy.dir, copy.id, 500);
-const label = `scale ${readManifest(snapshotPath(copy.dir, copy.id)).build.scale}`;
-try {
-  // 1 + 2: embedded beside Virtuoso, and SQL over the graph tables.
-  const embedded = await serve(copy.dir);
-  await withVirtuoso(copy.dir, label, async (endpoint) => {
-    const remote = await serve(copy.dir, { CKG_SPARQL_URL: endpoint });
-    try {
-      await compare(label, [{ name: "embedded", url: embedded.url }, { name: "Virtuoso", url: remote.url }], entities, embedded.url);
-    } finally {
-      await remote.stop();
-    }
-  });
-  // 3: one replica, then two on the same data directory, mixed routes.
-  const mixed = (urls: string[]) => async (i: number) => {
-    const url = urls[i % urls.length]!;
-    const entity = entities[i % entities.length]!;
-    const kind = i % 4;
-    if (kind === 0) await post(url, "/api/search", { query: entity.split("/")[1]!.replaceAll("-", " "), limit: 5 });
-    else if (kind === 1) await post(url, "/api/explore", { entity_name: `https://ckg.example/id/${entity}` });
-    else if (kind === 2) await post(url, "/api/sparql", { query: `SELECT ?p ?o WHERE { <${entity}> ?p ?o } LIMIT 200` });
-    else await post(url, "/api/timeseries", { sql_query: `SELECT count(*) FROM graph_facts WHERE subject_id = '${entity}'` });
-  };
-  const one = await runLoad({ clients, seconds, warmupSeconds: 3, request: mixed([embedded.url]) });
-  note(`one replica, mixed routes, ${clients} clients`, `${one.rps.toFixed(0)} req/s, p50 ${one.p50.toFixed(1)} ms, ${one.errors} errors`);
-  const second = await serve(copy.dir);
+/** 1-3 on one data directory: embedded beside Virtuoso, SQL over the graph tables, one vs two replicas. */
+async function storesAndReplicas(source: DataDir): Promise<void> {
+  const copy = workingCopy(source, "ckg-scale-bench-");
   try {
-    const two = await runLoad({ clients, seconds, warmupSeconds: 3, request: mixed([embedded.url, second.url]) });
-    note(`two replicas, mixed routes, ${clients} clients`, `${two.rps.toFixed(0)} req/s, p50 ${two.p50.toFixed(1)} ms, ${two.errors} errors (x${(two.rps / one.rps).toFixed(2)})`);
-    const rss = [...processTree(embedded.process.pid), ...processTree(second.process.pid)].reduce((sum, p) => sum + p.rssMb, 0);
-    note("two replicas, RSS of all their processes (MB)", rss.toFixed(0));
-  } finally {
-    await second.stop();
-    await embedded.stop();
-  }
-  // 4: past the WebAssembly ceiling.
-  if (values["big-data-dir"]) {
-    const big = workingCopy(dataDir(values["big-data-dir"]), "ckg-scale-big-");
+    const entities = await sampleEntities(copy.dir, copy.id, 500);
+    const label = `scale ${readManifest(snapshotPath(copy.dir, copy.id)).build.scale}`;
+    const embedded = await serve(copy.dir);
     try {
-      const quads = readManifest(snapshotPath(big.dir, big.id)).counts.quads;
-      note("big data: quads", quads.toLocaleString("en"));
-      const started = performance.now();
-      try {
-        const attempt = await serve(big.dir);
-        note("big data: embedded store", `loaded in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-        await attempt.stop();
-      } catch (error) {
-        note("big data: embedded store", `did not load: ${(error as Error).message.slice(0, 300)}`);
-      }
-      const bigEntities = await sampleEntities(big.dir, big.id, 500);
-      await withVirtuoso(big.dir, "big data", async (endpoint) => {
-        const remote = await serve(big.dir, { CKG_SPARQL_URL: endpoint });
+      await withVirtuoso(copy.dir, label, async (endpoint) => {
+        const remote = await serve(copy.dir, { CKG_SPARQL_URL: endpoint });
         try {
-          await compare("big data", [{ name: "Virtuoso", url: remote.url }], bigEntities);
-          const tree = processTree(remote.process.pid);
-          note("big data: ckg on Virtuoso, RSS of its processes (MB)", tree.map((p) => `${p.name} ${p.rssMb.toFixed(0)}`).join(", "));
+          await compare(label, [{ name: "embedded", url: embedded.url }, { name: "Virtuoso", url: remote.url }], entities, embedded.url);
         } finally {
           await remote.stop();
         }
       });
+      const mixed = (urls: string[]) => async (i: number) => {
+        const url = urls[i % urls.length]!;
+        const entity = entities[i % entities.length]!;
+        const kind = i % 4;
+        if (kind === 0) await post(url, "/api/search", { query: entity.split("/")[1]!.replaceAll("-", " "), limit: 5 });
+        else if (kind === 1) await post(url, "/api/explore", { entity_name: `https://ckg.example/id/${entity}` });
+        else if (kind === 2) await post(url, "/api/sparql", { query: `SELECT ?p ?o WHERE { <${entity}> ?p ?o } LIMIT 200` });
+        else await post(url, "/api/timeseries", { sql_query: `SELECT count(*) FROM graph_facts WHERE subject_id = '${entity}'` });
+      };
+      const one = await runLoad({ clients, seconds, warmupSeconds: 3, request: mixed([embedded.url]) });
+      note(`one replica, mixed routes, ${clients} clients`, `${one.rps.toFixed(0)} req/s, p50 ${one.p50.toFixed(1)} ms, ${one.errors} errors`);
+      const second = await serve(copy.dir);
+      try {
+        const two = await runLoad({ clients, seconds, warmupSeconds: 3, request: mixed([embedded.url, second.url]) });
+        note(`two replicas, mixed routes, ${clients} clients`, `${two.rps.toFixed(0)} req/s, p50 ${two.p50.toFixed(1)} ms, ${two.errors} errors (x${(two.rps / one.rps).toFixed(2)})`);
+        const rss = [...processTree(embedded.process.pid), ...processTree(second.process.pid)].reduce((sum, p) => sum + p.rssMb, 0);
+        note("two replicas, RSS of all their processes (MB)", rss.toFixed(0));
+      } finally {
+        await second.stop();
+      }
     } finally {
-      rmSync(big.root, { recursive: true, force: true });
+      await embedded.stop();
     }
+  } finally {
+    rmSync(copy.root, { recursive: true, force: true });
   }
-} finally {
-  rmSync(copy.root, { recursive: true, force: true });
 }
+
+/** 4: a graph past the embedded store's ceiling: does it load, and Virtuoso serving it. */
+async function pastTheCeiling(source: DataDir): Promise<void> {
+  const big = workingCopy(source, "ckg-scale-big-");
+  try {
+    const quads = readManifest(snapshotPath(big.dir, big.id)).counts.quads;
+    note("big data: quads", quads.toLocaleString("en"));
+    const started = performance.now();
+    try {
+      const attempt = await serve(big.dir);
+      note("big data: embedded store", `loaded in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+      await attempt.stop();
+    } catch (error) {
+      note("big data: embedded store", `did not load: ${(error as Error).message.slice(0, 300)}`);
+    }
+    const entities = await sampleEntities(big.dir, big.id, 500);
+    await withVirtuoso(big.dir, "big data", async (endpoint) => {
+      const remote = await serve(big.dir, { CKG_SPARQL_URL: endpoint });
+      try {
+        await compare("big data", [{ name: "Virtuoso", url: remote.url }], entities);
+        const tree = processTree(remote.process.pid);
+        note("big data: ckg on Virtuoso, RSS of its processes (MB)", tree.map((p) => `${p.name} ${p.rssMb.toFixed(0)}`).join(", "));
+      } finally {
+        await remote.stop();
+      }
+    });
+  } finally {
+    rmSync(big.root, { recursive: true, force: true });
+  }
+}
+
+if (!values["big-only"]) await storesAndReplicas(dataDir(values["data-dir"]!));
+if (values["big-data-dir"]) await pastTheCeiling(dataDir(values["big-data-dir"]));
 printTable("scale benchmark (p50 / p99 over HTTP; req/s closed loop)", rows);
