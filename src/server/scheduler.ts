@@ -14,7 +14,7 @@ import { type Config, ConfigError } from "../config/config.ts";
 import type { Logger } from "../log.ts";
 import type { DataDir } from "../store/data-dir.ts";
 import type { StateDb } from "../store/state-db.ts";
-import { type IngestRecord, markInterrupted, recentIngests } from "../store/runs.ts";
+import { type IngestRecord, claimRun, markInterrupted, recentIngests } from "../store/runs.ts";
 import { recentScans } from "../signals/store.ts";
 import { isoSeconds } from "../time.ts";
 import { ingestOwed, planScans } from "./catch-up.ts";
@@ -73,12 +73,10 @@ export class ScanScheduler {
     const noticed = markInterrupted(this.state);
     if (noticed.scans.length + noticed.ingests.length > 0) this.log.warn(noticed, "runs whose process was gone are marked interrupted; the missed work is redone");
     if (this.config.scan_cron !== "off" && !this.cron) {
-      this.cron = new Cron(this.config.scan_cron, { timezone: "UTC", protect: true }, () => {
-        void this.run("schedule");
-      });
+      this.cron = new Cron(this.config.scan_cron, { timezone: "UTC", protect: true }, () => void this.scheduled("scan"));
     }
     if (this.config.ingest_cron !== "off" && !this.ingestCron) {
-      this.ingestCron = new Cron(this.config.ingest_cron, { timezone: "UTC", protect: true }, () => this.ingestThenScan("ingest"));
+      this.ingestCron = new Cron(this.config.ingest_cron, { timezone: "UTC", protect: true }, () => void this.scheduled("ingest"));
     }
     const ingestWhy = ingestOwed(this.state, this.ingestCron);
     const scans = planScans(this.state, { asOf, cron: this.cron, firstScan: this.config.first_scan });
@@ -91,9 +89,24 @@ export class ScanScheduler {
     }
   }
 
+  /**
+   * A cron fired: the scan (or ingest, then scan) runs here unless another replica sharing the
+   * state database claimed this firing first. Resolves to the exit code, or null when skipped.
+   */
+  async scheduled(kind: "scan" | "ingest", firedAt = new Date()): Promise<number | null> {
+    const claim = claimRun(this.state, kind, firedAt);
+    if (!claim.claimed) {
+      this.log.info({ slot: claim.slot, holder: claim.holder }, `scheduled ${kind} runs on another replica`);
+      return null;
+    }
+    if (kind === "scan") return this.run("schedule");
+    return this.ingestThenScan("ingest");
+  }
+
   /** An ingest, then (when it published) a scan of the snapshot it published (CURRENT), whether or not the server switched yet. */
-  private async ingestThenScan(trigger: string): Promise<void> {
-    if ((await this.ingest(trigger)) === 0) await this.run("ingest");
+  private async ingestThenScan(trigger: string): Promise<number> {
+    const code = await this.ingest(trigger);
+    return code === 0 ? this.run("ingest") : code;
   }
 
   /** Runs `ckg ingest` in a child process; resolves to its exit code. A failed ingest leaves the live snapshot serving. */

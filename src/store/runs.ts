@@ -5,6 +5,7 @@
  * recorded as running whose process is gone was interrupted, and is marked so with the time it was
  * noticed, never left "running".
  */
+import { hostname } from "node:os";
 import { isAlive } from "../runtime.ts";
 import { isoSeconds } from "../time.ts";
 import type { StateDb } from "./state-db.ts";
@@ -69,4 +70,18 @@ export function markInterrupted(db: StateDb, alive: (pid: number) => boolean = i
     }
   })();
   return { scans: scans.map((s) => s.scan_id), ingests: ingests.map((i) => i.ingest_id) };
+}
+
+/**
+ * Claims a scheduled run for this process: replicas sharing the state database all fire the same
+ * cron, and the one whose INSERT lands runs it. `slot` names the run and its minute
+ * ('scan@2026-11-26T06:00'). False when another replica holds it; a run it left interrupted is
+ * redone by the catch-up of the next start (server/catch-up.ts).
+ */
+export function claimRun(db: StateDb, kind: "scan" | "ingest", firedAt: Date): { claimed: boolean; slot: string; holder: string } {
+  const slot = `${kind}@${isoSeconds(firedAt).slice(0, 16)}`;
+  const me = `${hostname()}:${process.pid}`;
+  db.query("INSERT INTO run_claims (slot, holder, claimed_at) VALUES (?, ?, ?) ON CONFLICT (slot) DO NOTHING").run(slot, me, isoSeconds());
+  const holder = db.query<{ holder: string }, [string]>("SELECT holder FROM run_claims WHERE slot = ?").get(slot)!.holder;
+  return { claimed: holder === me, slot, holder };
 }

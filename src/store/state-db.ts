@@ -127,6 +127,13 @@ const MIGRATIONS: string[] = [
   // event loop per request; 7 ms now).
   `DROP INDEX signals_by_type;
    CREATE INDEX signals_by_type ON signals (signal_type, seen_at DESC, qualification, ended_at);`,
+  // Replicas sharing one state database run each scheduled scan and ingest once (issue 20): the
+  // first to claim the cron's slot runs it (store/runs.ts claimRun).
+  `CREATE TABLE run_claims (
+     slot       TEXT PRIMARY KEY,              -- what and when: 'scan@2026-11-26T06:00'
+     holder     TEXT NOT NULL,                 -- host and process id of the replica that runs it
+     claimed_at TEXT NOT NULL
+   );`,
 ];
 
 export type StateDb = Database;
