@@ -73,10 +73,10 @@ export class ScanScheduler {
     const noticed = markInterrupted(this.state);
     if (noticed.scans.length + noticed.ingests.length > 0) this.log.warn(noticed, "runs whose process was gone are marked interrupted; the missed work is redone");
     if (this.config.scan_cron !== "off" && !this.cron) {
-      this.cron = new Cron(this.config.scan_cron, { timezone: "UTC", protect: true }, () => void this.scheduled("scan"));
+      this.cron = new Cron(this.config.scan_cron, { timezone: "UTC", protect: true }, () => this.fire("scan"));
     }
     if (this.config.ingest_cron !== "off" && !this.ingestCron) {
-      this.ingestCron = new Cron(this.config.ingest_cron, { timezone: "UTC", protect: true }, () => void this.scheduled("ingest"));
+      this.ingestCron = new Cron(this.config.ingest_cron, { timezone: "UTC", protect: true }, () => this.fire("ingest"));
     }
     const ingestWhy = ingestOwed(this.state, this.ingestCron);
     const scans = planScans(this.state, { asOf, cron: this.cron, firstScan: this.config.first_scan });
@@ -101,6 +101,11 @@ export class ScanScheduler {
     }
     if (kind === "scan") return this.run("schedule");
     return this.ingestThenScan("ingest");
+  }
+
+  /** A cron's callback: a failure to start (the state database locked past its timeout) is logged, never thrown. */
+  private fire(kind: "scan" | "ingest"): void {
+    this.scheduled(kind).catch((error: Error) => this.log.error({ err: error.message }, `the scheduled ${kind} could not start`));
   }
 
   /** An ingest, then (when it published) a scan of the snapshot it published (CURRENT), whether or not the server switched yet. */

@@ -75,8 +75,8 @@ export function markInterrupted(db: StateDb, alive: (pid: number) => boolean = i
 /**
  * Claims a scheduled run for this process: replicas sharing the state database all fire the same
  * cron, and the one whose INSERT lands runs it. `slot` names the run and its minute
- * ('scan@2026-11-26T06:00'). False when another replica holds it; a run it left interrupted is
- * redone by the catch-up of the next start (server/catch-up.ts).
+ * ('scan@2026-11-26T06:00'); `claimed` is false when another replica holds it. A run its holder
+ * left interrupted is redone by the catch-up of the next start (server/catch-up.ts).
  */
 export function claimRun(db: StateDb, kind: "scan" | "ingest", firedAt: Date): { claimed: boolean; slot: string; holder: string } {
   const slot = `${kind}@${isoSeconds(firedAt).slice(0, 16)}`;
