@@ -11,7 +11,7 @@ import { UsageError } from "./command.ts";
 import { snapshotMarkerQuad } from "../graph/remote-store.ts";
 
 /** The one-quad file that tells an external SPARQL store's readers which snapshot it holds. */
-export const SNAPSHOT_MARKER_FILE = "snapshot.nq";
+const SNAPSHOT_MARKER_FILE = "snapshot.nq";
 
 export const exportCommand: Command = {
   name: "export",

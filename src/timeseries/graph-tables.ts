@@ -58,7 +58,6 @@ export const GRAPH_TABLES: readonly GraphTableDef[] = [
   },
 ];
 
-export const GRAPH_TABLE_NAMES: readonly string[] = GRAPH_TABLES.map((t) => t.name);
 
 /**
  * Loads (or replaces) the graph tables in the attached query database from the snapshot's files;

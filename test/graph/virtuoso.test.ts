@@ -125,7 +125,7 @@ describe.skipIf(!available)("the graph on Virtuoso (CKG_SPARQL_URL)", () => {
     }
   });
 
-  test("a store holding another snapshot is reported, and credentials in the URL are sent, never shown", async () => {
+  test("a store holding another snapshot is reported, and credentials in the URL are never shown", async () => {
     const stale = mkdtempSync(join(tmpdir(), "ckg-stale-"));
     writeFileSync(join(stale, "marker.nq"), snapshotMarkerQuad("20200101T000000Z-000000"));
     const other = await startVirtuoso({ loadDirs: [stale] });
@@ -150,4 +150,34 @@ describe.skipIf(!available)("the graph on Virtuoso (CKG_SPARQL_URL)", () => {
       rmSync(stale, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+// Virtuoso's /sparql asks for no credentials, so what is sent is checked on a recording endpoint.
+test("credentials in the URL go out as Basic auth; CKG_SPARQL_AUTH replaces them", async () => {
+  const seen: (string | null)[] = [];
+  const endpoint = Bun.serve({
+    port: 0,
+    fetch(request) {
+      seen.push(request.headers.get("authorization"));
+      return Response.json({ head: { vars: ["id"] }, results: { bindings: [] } });
+    },
+  });
+  try {
+    for (const [overrides, expected] of [
+      [{ sparql_url: `http://user:pa%20ss@127.0.0.1:${endpoint.port}/sparql` }, `Basic ${btoa("user:pa ss")}`],
+      [{ sparql_url: `http://user:x@127.0.0.1:${endpoint.port}/sparql`, sparql_auth: "Bearer t0ken" }, "Bearer t0ken"],
+    ] as const) {
+      seen.length = 0;
+      const running = await startServices(overrides);
+      try {
+        await running.request("POST", "/api/sparql", { query: "ASK { ?s ?p ?o }" });
+        expect(seen.length).toBeGreaterThanOrEqual(2); // the snapshot check and the query
+        expect(new Set(seen)).toEqual(new Set([expected]));
+      } finally {
+        await running.close();
+      }
+    }
+  } finally {
+    await endpoint.stop(true);
+  }
 });
