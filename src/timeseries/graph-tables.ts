@@ -58,10 +58,9 @@ export const GRAPH_TABLES: readonly GraphTableDef[] = [
   },
 ];
 
-
 /**
  * Loads (or replaces) the graph tables in the attached query database from the snapshot's files;
- * returns their row counts. About 5 s for 4 M facts.
+ * returns their row counts.
  */
 export async function loadGraphTables(c: DuckDBConnection, snapshotDir: string): Promise<{ name: string; rows: number }[]> {
   const loaded: { name: string; rows: number }[] = [];
