@@ -18,7 +18,7 @@ import { type ScanReport, runScan } from "../../src/signals/scan.ts";
 import { buildSnapshot } from "../../src/snapshot/build.ts";
 import { readManifest } from "../../src/store/manifest.ts";
 import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
-import { openStateDb } from "../../src/store/state-db.ts";
+import { openSqliteState } from "../../src/store/state-sqlite.ts";
 import { printTable } from "./stats.ts";
 
 const { values } = parseArgs({
@@ -37,7 +37,7 @@ const manifest = readManifest(snapshotPath(dir, currentSnapshotId(dir)!));
 const scratch = mkdtempSync(join(tmpdir(), "ckg-bench-scan-"));
 
 async function timedScan(name: string, from: "database" | "parquet"): Promise<ScanReport> {
-  const state = openStateDb(join(scratch, `${name}.sqlite`));
+  const state = openSqliteState(join(scratch, `${name}.sqlite`));
   try {
     const first = await runScan({ state, dir, narrator: new OfflineNarrator(), log, trigger: "bench", from });
     if (name === "ours") {
@@ -46,7 +46,7 @@ async function timedScan(name: string, from: "database" | "parquet"): Promise<Sc
     }
     return first;
   } finally {
-    state.close();
+    await state.close();
   }
 }
 

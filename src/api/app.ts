@@ -113,7 +113,7 @@ export function createApp(services: ApiServices, options: AppOptions) {
     })
     .get("/healthz", () => ({ status: "ok", version: VERSION, uptime_s: Math.round((Date.now() - services.startedAt) / 1000) }))
     .get("/readyz", async ({ set }) => {
-      const { ready, body } = services.readiness();
+      const { ready, body } = await services.readiness();
       if (!ready) set.status = 503;
       return { ...body, payments: await payments.status() };
     })

@@ -11,5 +11,5 @@ export interface ApiServices extends OperationServices {
   readonly phase: Phase;
   readonly startedAt: number;
   /** /readyz: ready or not, and a body saying why (phase, snapshot, graph, scans). */
-  readiness(): { ready: boolean; body: Record<string, unknown> };
+  readiness(): Promise<{ ready: boolean; body: Record<string, unknown> }>;
 }

@@ -81,24 +81,24 @@ export const importCommand: Command = {
  * process dies stays visible as interrupted, and a server redoes it at its next start.
  */
 async function runIngest(config: Config, json: boolean, withoutDemo: boolean, trigger: string, source: import("../ingest/options.ts").IngestSource): Promise<number> {
-  const [{ dataDir, ensureDataDir }, { openStateDb }, { startIngest, finishIngest }] = await Promise.all([
+  const [{ dataDir, ensureDataDir }, { openState }, { startIngest, finishIngest }] = await Promise.all([
     import("../store/data-dir.ts"),
-    import("../store/state-db.ts"),
+    import("../store/state.ts"),
     import("../store/runs.ts"),
   ]);
   const dir = dataDir(config.data_dir);
   ensureDataDir(dir);
-  const state = openStateDb(dir.stateDb);
-  const id = startIngest(state, trigger);
+  const state = await openState(config, dir.stateDb);
+  const id = await startIngest(state, trigger);
   try {
     const published = await ingestAndReport(config, json, withoutDemo, source);
-    finishIngest(state, id, published ? { status: "ok", snapshotId: published } : { status: "failed", error: "see the ingest's log" });
+    await finishIngest(state, id, published ? { status: "ok", snapshotId: published } : { status: "failed", error: "see the ingest's log" });
     return published ? 0 : 1;
   } catch (error) {
-    finishIngest(state, id, { status: "failed", error: (error as Error).message });
+    await finishIngest(state, id, { status: "failed", error: (error as Error).message });
     throw error;
   } finally {
-    state.close();
+    await state.close();
   }
 }
 

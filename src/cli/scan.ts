@@ -21,11 +21,11 @@ export const scan: Command = {
     json: { type: "boolean", help: "print each scan's full report as JSON" },
   },
   async run({ config, options }) {
-    const [{ createLogger }, { currentSnapshotId, dataDir, snapshotPath }, { openStateDb }, { runScan }, { narratorFor }, { DETECTORS }, { addDays }, { readManifest }, { default: progress }] =
+    const [{ createLogger }, { currentSnapshotId, dataDir, snapshotPath }, { openState }, { runScan }, { narratorFor }, { DETECTORS }, { addDays }, { readManifest }, { default: progress }] =
       await Promise.all([
         import("../log.ts"),
         import("../store/data-dir.ts"),
-        import("../store/state-db.ts"),
+        import("../store/state.ts"),
         import("../signals/scan.ts"),
         import("../signals/narratives.ts"),
         import("../signals/detectors/index.ts"),
@@ -48,7 +48,7 @@ export const scan: Command = {
     if (unknown.length > 0) throw new UsageError(`unknown signal type${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}. Known: ${DETECTORS.map((d) => d.slug).join(", ")}.`);
 
     const last = (asOfOption as string | undefined) ?? readManifest(snapshotPath(dir, id)).as_of.slice(0, 10);
-    const state = openStateDb(dir.stateDb);
+    const state = await openState(config, dir.stateDb);
     const narrator = narratorFor({ url: config.narrative_url, model: config.narrative_model, apiKey: config.narrative_api_key, timeoutMs: 30_000, maxCalls: 200 }, log);
     const tty = process.stderr.isTTY && !options.json;
     let failed = false;
@@ -64,6 +64,7 @@ export const scan: Command = {
           log,
           asOf,
           types,
+          leaseMs: config.scan_lease_ms,
           trigger: typeof options.trigger === "string" ? options.trigger : "manual",
           onProgress: (event) => {
             if (bar) bar.update(event.index + 1, { type: event.type });
@@ -84,7 +85,7 @@ export const scan: Command = {
         console.log(`  state: ${Object.entries(report.state.by_qualification).map(([q, n]) => `${q} ${n}`).join(", ")}; ${report.state.new} new, ${report.state.updated} updated, ${report.state.ended} ended`);
       }
     } finally {
-      state.close();
+      await state.close();
     }
     return failed ? 1 : 0;
   },

@@ -90,7 +90,7 @@ export const SETTINGS = {
     "string",
     z.string().regex(/^postgres(ql)?:\/\//, "a postgres:// URL").optional(),
     undefined,
-    "PostgreSQL holding the payment ledger that replicas of ckg share (replay protection across them); unset: the state database",
+    "PostgreSQL holding the state that replicas of ckg share: the payment ledger (replay protection across them), signals with their moves, scans, ingests and the changes feed; unset: state.sqlite in the data directory",
     { secret: true },
   ),
   sparql_url: setting(
@@ -160,6 +160,12 @@ export const SETTINGS = {
     z.number().int().min(0).max(3_600_000),
     20_000,
     "on SIGTERM, how long a running scan or ingest may take to finish before it is stopped (and recorded interrupted, to be redone at the next start)",
+  ),
+  scan_lease_ms: setting(
+    "integer",
+    z.number().int().min(3_000).max(3_600_000),
+    60_000,
+    "how long a running scan stays its replica's without being renewed (renewed every third of it); past that, a replica sharing the state store takes it over and scans the same day again",
   ),
   first_scan: setting(
     "boolean",

@@ -1,6 +1,6 @@
 /**
  * @module graph/change-log
- * The changes feed: every CREATE and UPDATE of the graph, kept in the state database. A snapshot
+ * The changes feed: every CREATE and UPDATE of the graph, kept in the state store. A snapshot
  * brings its changes (changes.parquet); they are appended once, when the snapshot first goes live.
  * Pages are read newest first by keyset (timestamp, id) with an opaque cursor, never by OFFSET.
  */
@@ -9,7 +9,7 @@ import { z } from "zod";
 import { CkgError } from "../errors.ts";
 import type { NameIndex } from "../entities/name-index.ts";
 import { sqlString, withConnection } from "../store/duckdb.ts";
-import type { StateDb } from "../store/state-db.ts";
+import { type SqlValue, type StateStore, insertRows } from "../store/state.ts";
 import { isoSeconds } from "../time.ts";
 
 export const changeQuerySchema = z.strictObject({
@@ -54,39 +54,39 @@ export const changesAnswerSchema = z.union([
 ]);
 export type ChangesAnswer = z.infer<typeof changesAnswerSchema>;
 
-/** Appends a snapshot's changes once; returns how many were added (0 when already applied). */
+/**
+ * Appends a snapshot's changes once; returns how many were added (0 when already applied). The
+ * snapshot's row in applied_snapshots is claimed first, in the same transaction: replicas sharing a
+ * PostgreSQL store that switch to one snapshot together append its changes once.
+ */
 export async function applySnapshotChanges(
-  db: StateDb,
+  state: StateStore,
   duck: DuckDBInstance,
   snapshot: { id: string; changesFile: string },
   names: NameIndex,
 ): Promise<number> {
-  const applied = db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM applied_snapshots WHERE snapshot_id = ?").get(snapshot.id);
-  if (applied && applied.n > 0) return 0;
+  if (await state.get("SELECT 1 AS one FROM applied_snapshots WHERE snapshot_id = ?", [snapshot.id])) return 0;
   const rows = await withConnection(duck, async (c) => {
     const reader = await c.runAndReadAll(
       `SELECT strftime(ts, '%Y-%m-%dT%H:%M:%SZ') AS ts, entity_id, operation, fields, source FROM read_parquet(${sqlString(snapshot.changesFile)}) ORDER BY ts, entity_id`,
     );
     return reader.getRowObjectsJS() as { ts: string; entity_id: string; operation: string; fields: string[]; source: string }[];
   });
-  const insert = db.prepare(
-    "INSERT INTO changes (ts, entity_uri, entity_name, entity_type, operation, fields, source, snapshot_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-  );
-  let added = 0;
-  db.transaction(() => {
-    for (const row of rows) {
-      const node = names.get(row.entity_id);
-      if (!node) continue;
-      insert.run(row.ts, node.uri, node.name, node.type, row.operation, JSON.stringify(row.fields), row.source, snapshot.id);
-      added++;
-    }
-    db.prepare("INSERT INTO applied_snapshots (snapshot_id, applied_at, changes) VALUES (?, ?, ?)").run(
+  const values: SqlValue[][] = [];
+  for (const row of rows) {
+    const node = names.get(row.entity_id);
+    if (node) values.push([row.ts, node.uri, node.name, node.type, row.operation, JSON.stringify(row.fields), row.source, snapshot.id]);
+  }
+  return state.transaction(async (tx) => {
+    const claimed = await tx.run("INSERT INTO applied_snapshots (snapshot_id, applied_at, changes) VALUES (?, ?, ?) ON CONFLICT (snapshot_id) DO NOTHING", [
       snapshot.id,
       new Date().toISOString(),
-      added,
-    );
-  })();
-  return added;
+      values.length,
+    ]);
+    if (claimed === 0) return 0;
+    await tx.batch(insertRows("changes", ["ts", "entity_uri", "entity_name", "entity_type", "operation", "fields", "source", "snapshot_id"], values));
+    return values.length;
+  });
 }
 
 interface Cursor {
@@ -110,10 +110,10 @@ function decodeCursor(text: string): Cursor {
   });
 }
 
-export function queryChanges(db: StateDb, query: ChangeQuery, now = new Date()): ChangesAnswer {
+export async function queryChanges(state: StateStore, query: ChangeQuery, now = new Date()): Promise<ChangesAnswer> {
   const since = isoSeconds(new Date(now.getTime() - query.since_hours * 3_600_000));
   const where = ["ts >= ?"];
-  const params: (string | number)[] = [since];
+  const params: SqlValue[] = [since];
   if (query.entity_uri) {
     where.push("entity_uri = ?");
     params.push(query.entity_uri);
@@ -124,11 +124,10 @@ export function queryChanges(db: StateDb, query: ChangeQuery, now = new Date()):
   }
 
   if (query.summary) {
-    const rows = db
-      .query<{ operation: string; entity_type: string; n: number }, (string | number)[]>(
-        `SELECT operation, entity_type, COUNT(*) AS n FROM changes WHERE ${where.join(" AND ")} GROUP BY operation, entity_type`,
-      )
-      .all(...params);
+    const rows = await state.all<{ operation: string; entity_type: string; n: number }>(
+      `SELECT operation, entity_type, CAST(count(*) AS INTEGER) AS n FROM changes WHERE ${where.join(" AND ")} GROUP BY operation, entity_type`,
+      params,
+    );
     const byOperation: Record<string, number> = { CREATE: 0, UPDATE: 0 };
     const byType: Record<string, Record<string, number>> = {};
     let total = 0;
@@ -146,12 +145,10 @@ export function queryChanges(db: StateDb, query: ChangeQuery, now = new Date()):
     where.push("(ts, id) < (?, ?)");
     params.push(cursor.ts, cursor.id);
   }
-  const rows = db
-    .query<
-      { id: number; ts: string; entity_uri: string; entity_name: string; entity_type: string; operation: "CREATE" | "UPDATE"; fields: string; source: string },
-      (string | number)[]
-    >(`SELECT * FROM changes WHERE ${where.join(" AND ")} ORDER BY ts DESC, id DESC LIMIT ?`)
-    .all(...params, query.limit + 1);
+  const rows = await state.all<{ id: number; ts: string; entity_uri: string; entity_name: string; entity_type: string; operation: "CREATE" | "UPDATE"; fields: string; source: string }>(
+    `SELECT * FROM changes WHERE ${where.join(" AND ")} ORDER BY ts DESC, id DESC LIMIT ?`,
+    [...params, query.limit + 1],
+  );
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   return {

@@ -15,7 +15,7 @@ import type { Logger } from "../log.ts";
 import type { SearchEngine } from "../search/engine.ts";
 import type { SchemaDocument } from "../snapshot/describe.ts";
 import type { SnapshotManifest } from "../store/manifest.ts";
-import type { StateDb } from "../store/state-db.ts";
+import type { StateStore } from "../store/state.ts";
 import type { EntitySeries } from "../timeseries/figures.ts";
 import type { TimeseriesStore } from "../timeseries/store.ts";
 
@@ -40,7 +40,7 @@ export interface LiveSnapshot {
 export interface OperationServices {
   readonly config: Config;
   readonly log: Logger;
-  readonly state: StateDb;
+  readonly state: StateStore;
   readonly graph: GraphStore;
   /** Whether a signal scan is running now (signal routes answer 503 before the first scan ends). */
   readonly scans: { readonly running: boolean };

@@ -20,10 +20,9 @@ import { ExactEvmScheme } from "@x402/evm/exact/server";
 import type { Config } from "../config/config.ts";
 import { CkgError } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import type { StateDb } from "../store/state-db.ts";
+import type { StateStore } from "../store/state.ts";
 import { type Facilitation, type PaymentMode, createFacilitation, paymentMode } from "./facilitator.ts";
-import { type PaymentLedger, SqliteLedger } from "./ledger.ts";
-import { PostgresLedger } from "./ledger-postgres.ts";
+import { PaymentLedger } from "./ledger.ts";
 import { PaymentRequiredError } from "./payment-required.ts";
 import { type PriceList, dollars } from "./prices.ts";
 import { reconcileUnknown } from "./reconcile.ts";
@@ -72,12 +71,12 @@ export class PaymentGate {
     private readonly config: Config,
     /** The server's one price list (payments/prices.ts). */
     readonly prices: PriceList,
-    state: StateDb,
+    private readonly state: StateStore,
     private readonly log: Logger,
   ) {
     this.mode = paymentMode(config);
-    // Replicas share the ledger in PostgreSQL (CKG_STATE_URL); one server keeps it in its state database.
-    this.ledger = config.state_url ? new PostgresLedger(config.state_url) : new SqliteLedger(state);
+    // In PostgreSQL (CKG_STATE_URL) replicas share the ledger; one server keeps it in its state database.
+    this.ledger = new PaymentLedger(state);
     if (this.mode !== "off") {
       this.facilitation = createFacilitation(config);
       this.server = new x402ResourceServer(this.facilitation.client).register(config.network, new ExactEvmScheme());
@@ -114,8 +113,9 @@ export class PaymentGate {
       ...(this.mode === "off" ? { note: "payments are off: no pay-to address is configured, every route is free" } : {}),
       ...(this.facilitation ? { ...this.facilitation.describe, pay_to: this.config.pay_to } : {}),
       ...(this.startError ? { error: this.startError } : {}),
-      ledger_store: this.config.state_url ? "postgresql" : "sqlite",
-      ledger: await this.ledger.counts(),
+      ledger_store: this.state.engine,
+      // The state store may be down (a PostgreSQL away): /readyz says so rather than failing.
+      ledger: await this.ledger.counts().catch((error: Error) => ({ error: `the ledger cannot be read: ${error.message}` })),
     };
   }
 
@@ -240,7 +240,6 @@ export class PaymentGate {
 
   close(): void {
     if (this.reconciler) clearInterval(this.reconciler);
-    void this.ledger.close();
   }
 
   private async requirementsFor(op: PaidOperation, price: number): Promise<PaymentRequirements[]> {

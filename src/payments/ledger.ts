@@ -6,11 +6,11 @@
  * A claim whose handler failed, or whose verification failed, is released: nothing was charged and
  * the payer may use the signature for another request.
  *
- * Two implementations of one interface: the state database (SQLite, the embedded default) and
- * PostgreSQL (`CKG_STATE_URL`, ledger-postgres.ts), where replicas of ckg share it, so a payment
- * used on one is refused on every other, also when sent to two at once.
+ * The ledger lives in the state store (store/state.ts): SQLite in the data directory, or PostgreSQL
+ * (`CKG_STATE_URL`) where replicas of ckg share it, so a payment used on one is refused on every
+ * other, also when sent to two at once.
  */
-import type { StateDb } from "../store/state-db.ts";
+import type { StateStore } from "../store/state.ts";
 import { isoSeconds } from "../time.ts";
 
 export type PaymentState = "verifying" | "verified" | "settling" | "settled" | "unknown" | "failed";
@@ -42,58 +42,54 @@ export interface PaymentRecord {
 
 export type ClaimResult = { ok: true } | { ok: false; existing: PaymentRecord };
 
-export interface PaymentLedger {
+export class PaymentLedger {
+  constructor(private readonly state: StateStore) {}
+
   /** Claims a payment for one request; the record in the way when it is already used or in use. */
-  claim(c: PaymentClaim): Promise<ClaimResult>;
-  get(key: string): Promise<PaymentRecord | null>;
-  mark(key: string, state: PaymentState, extra?: { tx?: string; error?: string; payer?: string }): Promise<void>;
-  /** Nothing was charged (verification or the handler failed): the signature is free to use again. */
-  release(key: string): Promise<void>;
-  /** Settlements whose outcome is not known (reconcile.ts looks them up on chain). */
-  unknown(): Promise<PaymentRecord[]>;
-  counts(): Promise<Record<string, number>>;
-  close(): Promise<void>;
-}
-
-/** The ledger in the state database (its `payments` table, state-db.ts). */
-export class SqliteLedger implements PaymentLedger {
-  constructor(private readonly db: StateDb) {}
-
   async claim(c: PaymentClaim): Promise<ClaimResult> {
     const at = isoSeconds();
-    const inserted = this.db
-      .query(
-        `INSERT INTO payments (payment_key, state, operation, amount, asset, network, pay_to, payer, nonce, valid_before, request_id, created_at, updated_at)
-         VALUES (?, 'verifying', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (payment_key) DO NOTHING`,
-      )
-      .run(c.key, c.operation, c.amount, c.asset, c.network, c.payTo, c.payer, c.nonce, c.validBefore, c.requestId, at, at);
-    if (inserted.changes === 1) return { ok: true };
+    const inserted = await this.state.run(
+      `INSERT INTO payments (payment_key, state, operation, amount, asset, network, pay_to, payer, nonce, valid_before, request_id, created_at, updated_at)
+       VALUES (?, 'verifying', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (payment_key) DO NOTHING`,
+      [c.key, c.operation, c.amount, c.asset, c.network, c.payTo, c.payer, c.nonce, c.validBefore, c.requestId, at, at],
+    );
+    if (inserted === 1) return { ok: true };
     return { ok: false, existing: (await this.get(c.key))! };
   }
 
   async get(key: string): Promise<PaymentRecord | null> {
-    return this.db.query<PaymentRecord, [string]>("SELECT * FROM payments WHERE payment_key = ?").get(key);
+    const row = await this.state.get<PaymentRecord>("SELECT * FROM payments WHERE payment_key = ?", [key]);
+    return row ? record(row) : null;
   }
 
   async mark(key: string, state: PaymentState, extra: { tx?: string; error?: string; payer?: string } = {}): Promise<void> {
-    this.db
-      .query("UPDATE payments SET state = ?, tx_hash = coalesce(?, tx_hash), error = ?, payer = coalesce(?, payer), updated_at = ? WHERE payment_key = ?")
-      .run(state, extra.tx ?? null, extra.error ?? null, extra.payer ?? null, isoSeconds(), key);
+    await this.state.run("UPDATE payments SET state = ?, tx_hash = coalesce(?, tx_hash), error = ?, payer = coalesce(?, payer), updated_at = ? WHERE payment_key = ?", [
+      state,
+      extra.tx ?? null,
+      extra.error ?? null,
+      extra.payer ?? null,
+      isoSeconds(),
+      key,
+    ]);
   }
 
+  /** Nothing was charged (verification or the handler failed): the signature is free to use again. */
   async release(key: string): Promise<void> {
-    this.db.query("DELETE FROM payments WHERE payment_key = ? AND state IN ('verifying', 'verified')").run(key);
+    await this.state.run("DELETE FROM payments WHERE payment_key = ? AND state IN ('verifying', 'verified')", [key]);
   }
 
+  /** Settlements whose outcome is not known (reconcile.ts looks them up on chain). */
   async unknown(): Promise<PaymentRecord[]> {
-    return this.db.query<PaymentRecord, []>("SELECT * FROM payments WHERE state = 'unknown'").all();
+    return (await this.state.all<PaymentRecord>("SELECT * FROM payments WHERE state = 'unknown'")).map(record);
   }
 
   async counts(): Promise<Record<string, number>> {
-    const rows = this.db.query<{ state: string; n: number }, []>("SELECT state, count(*) AS n FROM payments GROUP BY state").all();
+    const rows = await this.state.all<{ state: string; n: number }>("SELECT state, CAST(count(*) AS INTEGER) AS n FROM payments GROUP BY state");
     return Object.fromEntries(rows.map((r) => [r.state, r.n]));
   }
+}
 
-  /** The state database is the server's; it closes it. */
-  async close(): Promise<void> {}
+/** valid_before is a BIGINT in PostgreSQL, which its client returns as text. */
+function record(row: PaymentRecord): PaymentRecord {
+  return { ...row, valid_before: row.valid_before === null ? null : Number(row.valid_before) };
 }

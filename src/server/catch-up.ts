@@ -9,7 +9,7 @@
  * stopped); a `ckg import` is a person's run from files, never redone as a fetch.
  */
 import type { Cron } from "croner";
-import type { StateDb } from "../store/state-db.ts";
+import type { StateStore } from "../store/state.ts";
 import { lastFetchIngest } from "../store/runs.ts";
 import { lastFinishedScan } from "../signals/store.ts";
 import { addDays } from "../time.ts";
@@ -24,8 +24,8 @@ export interface ScanPlan {
   why: string;
 }
 
-export function planScans(state: StateDb, options: { asOf: string; cron: Cron | undefined; firstScan: boolean; now?: Date }): ScanPlan | undefined {
-  const last = lastFinishedScan(state);
+export async function planScans(state: StateStore, options: { asOf: string; cron: Cron | undefined; firstScan: boolean; now?: Date }): Promise<ScanPlan | undefined> {
+  const last = await lastFinishedScan(state);
   if (!last) return options.firstScan ? { trigger: "first-start", args: ["--as-of", options.asOf, "--days", "2"], why: "the data directory was never scanned" } : undefined;
   const missed = daysBetween(last.as_of, options.asOf);
   if (missed > 0) {
@@ -38,9 +38,9 @@ export function planScans(state: StateDb, options: { asOf: string; cron: Cron | 
 }
 
 /** Why an ingest is owed now, or undefined: the last one was interrupted, or its schedule fell since it started. */
-export function ingestOwed(state: StateDb, cron: Cron | undefined, now?: Date): string | undefined {
+export async function ingestOwed(state: StateStore, cron: Cron | undefined, now?: Date): Promise<string | undefined> {
   if (!cron) return undefined;
-  const last = lastFetchIngest(state);
+  const last = await lastFetchIngest(state);
   if (last?.status === "interrupted") return `the ingest started at ${last.started_at} was interrupted`;
   const due = last ? scheduledSince(cron, last.started_at, now) : undefined;
   return due ? `the ingest scheduled at ${due} was missed` : undefined;

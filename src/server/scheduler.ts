@@ -6,15 +6,21 @@
  * `ckg ingest` in a child process, so detectors and graph algorithms never hold up requests; one
  * of each runs at a time. A run whose process is gone is recorded interrupted (store/runs.ts); on
  * shutdown a running one may finish within the grace period. Results and failures are read back
- * from the state database (shown in /readyz).
+ * from the state store (shown in /readyz).
+ *
+ * Replicas sharing the state store (PostgreSQL, or one SQLite file on one machine) run each cron
+ * firing once (the first to claim it), and hold a lease on the scan they run, renewed every third
+ * of `scan_lease_ms`. Every replica checks as often: a scan whose lease ran out (its replica died or
+ * was cut off) or whose process on this machine is gone is recorded interrupted by the one replica
+ * whose UPDATE lands, and that replica scans the same as-of day again: the scan is handed over.
  */
 import type { Subprocess } from "bun";
 import { Cron } from "croner";
 import { type Config, ConfigError } from "../config/config.ts";
 import type { Logger } from "../log.ts";
 import type { DataDir } from "../store/data-dir.ts";
-import type { StateDb } from "../store/state-db.ts";
-import { type IngestRecord, claimRun, markInterrupted, recentIngests } from "../store/runs.ts";
+import type { StateStore } from "../store/state.ts";
+import { type IngestRecord, claimRun, markInterrupted, recentIngests, renewLease } from "../store/runs.ts";
 import { recentScans } from "../signals/store.ts";
 import { isoSeconds } from "../time.ts";
 import { ingestOwed, planScans } from "./catch-up.ts";
@@ -51,11 +57,12 @@ export class ScanScheduler {
   private ingesting: { since: string; child: Subprocess; done: Promise<number> } | undefined;
   private child: Subprocess | undefined;
   private current: { trigger: string; since: string; done: Promise<number> } | undefined;
+  private watch: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     private readonly config: Config,
     private readonly dir: DataDir,
-    private readonly state: StateDb,
+    private readonly state: StateStore,
     private readonly log: Logger,
   ) {
     const problems = (["scan_cron", "ingest_cron"] as const).filter((name) => !validCron(config[name]));
@@ -69,24 +76,36 @@ export class ScanScheduler {
    * are marked interrupted, then the missed ingest and scans run (server/catch-up.ts). `asOf` is the
    * live snapshot's as-of day.
    */
-  start(asOf: string): void {
-    const noticed = markInterrupted(this.state);
+  async start(asOf: string): Promise<void> {
+    const noticed = await markInterrupted(this.state);
     if (noticed.scans.length + noticed.ingests.length > 0) this.log.warn(noticed, "runs whose process was gone are marked interrupted; the missed work is redone");
+    if (!this.watch) {
+      this.watch = setInterval(() => this.tend().catch((error: Error) => this.log.warn({ err: error.message }, "renewing or checking scan leases failed")), this.config.scan_lease_ms / 3);
+      this.watch.unref?.();
+    }
     if (this.config.scan_cron !== "off" && !this.cron) {
       this.cron = new Cron(this.config.scan_cron, { timezone: "UTC", protect: true }, () => this.fire("scan"));
     }
     if (this.config.ingest_cron !== "off" && !this.ingestCron) {
       this.ingestCron = new Cron(this.config.ingest_cron, { timezone: "UTC", protect: true }, () => this.fire("ingest"));
     }
-    const ingestWhy = ingestOwed(this.state, this.ingestCron);
-    const scans = planScans(this.state, { asOf, cron: this.cron, firstScan: this.config.first_scan });
-    if (ingestWhy) {
+    const ingestWhy = await ingestOwed(this.state, this.ingestCron);
+    const scans = await planScans(this.state, { asOf, cron: this.cron, firstScan: this.config.first_scan });
+    // Replicas starting together owe the same catch-up: the one that claims this minute runs it.
+    if (ingestWhy && (await this.claim("ingest", new Date(), "catch-up ingest"))) {
       this.log.info({ why: ingestWhy }, "catching up: ingest");
       void this.ingestThenScan("catch-up");
-    } else if (scans) {
+    } else if (!ingestWhy && scans && (await this.claim("scan", new Date(), `${scans.trigger} scan`))) {
       this.log.info({ why: scans.why }, `catching up: ${scans.trigger} scan`);
       void this.run(scans.trigger, scans.args);
     }
+  }
+
+  /** Claims a run among replicas sharing the state store (store/runs.ts claimRun); logs when another replica has it. */
+  private async claim(kind: "scan" | "ingest", at: Date, what: string): Promise<boolean> {
+    const claim = await claimRun(this.state, kind, at);
+    if (!claim.claimed) this.log.info({ slot: claim.slot, holder: claim.holder }, `${what} runs on another replica`);
+    return claim.claimed;
   }
 
   /**
@@ -94,13 +113,25 @@ export class ScanScheduler {
    * state database claimed this firing first. Resolves to the exit code, or null when skipped.
    */
   async scheduled(kind: "scan" | "ingest", firedAt = new Date()): Promise<number | null> {
-    const claim = claimRun(this.state, kind, firedAt);
-    if (!claim.claimed) {
-      this.log.info({ slot: claim.slot, holder: claim.holder }, `scheduled ${kind} runs on another replica`);
-      return null;
-    }
+    if (!(await this.claim(kind, firedAt, `scheduled ${kind}`))) return null;
     if (kind === "scan") return this.run("schedule");
     return this.ingestThenScan("ingest");
+  }
+
+  /**
+   * Every third of the lease: renews the lease of the scan this server runs, and takes over a scan
+   * another replica left (its lease ran out, or its process here is gone), scanning its as-of day.
+   */
+  private async tend(): Promise<void> {
+    const pid = this.child?.pid;
+    if (pid !== undefined && this.child!.exitCode === null) await renewLease(this.state, pid, new Date(Date.now() + this.config.scan_lease_ms));
+    const noticed = await markInterrupted(this.state);
+    for (const ingest of noticed.ingests) this.log.warn({ ingest_id: ingest }, "an ingest whose process was gone is marked interrupted");
+    for (const scan of noticed.scans) {
+      this.log.warn(scan, "a scan that no process runs any more is taken over here");
+      const after = this.current?.done ?? Promise.resolve(0);
+      after.then(() => this.run("handover", ["--as-of", scan.as_of])).catch((error: Error) => this.log.error({ err: error.message }, "the scan taken over could not start"));
+    }
   }
 
   /** A cron's callback: a failure to start (the state database locked past its timeout) is logged, never thrown. */
@@ -131,12 +162,12 @@ export class ScanScheduler {
     return done;
   }
 
-  ingestStatus(): IngestStatus {
+  async ingestStatus(): Promise<IngestStatus> {
     return {
       cron: this.config.ingest_cron,
       next_run: nextRunOf(this.ingestCron),
       running: this.ingesting ? { since: this.ingesting.since } : null,
-      last: recentIngests(this.state, 1).map(({ pid: _pid, ...record }) => record)[0] ?? null,
+      last: (await recentIngests(this.state, 1)).map(({ pid: _pid, ...record }) => record)[0] ?? null,
     };
   }
 
@@ -163,12 +194,12 @@ export class ScanScheduler {
     return this.current !== undefined;
   }
 
-  status(): SchedulerStatus {
+  async status(): Promise<SchedulerStatus> {
     return {
       running: this.current ? { trigger: this.current.trigger, since: this.current.since } : null,
       cron: this.config.scan_cron,
       next_run: nextRunOf(this.cron),
-      recent: recentScans(this.state, 5).map((scan) => {
+      recent: (await recentScans(this.state, 5)).map((scan) => {
         const report = scan.report as { duration_ms?: number; types?: { type: string; found: number }[]; errors?: { type: string; message: string }[] } | null;
         const perType = Object.fromEntries((report?.types ?? []).map((t) => [t.type, t.found]));
         return {
@@ -194,6 +225,7 @@ export class ScanScheduler {
   async close(): Promise<void> {
     this.cron?.stop();
     this.ingestCron?.stop();
+    clearInterval(this.watch);
     const running = [this.current?.done, this.ingesting?.done].filter((p) => p !== undefined);
     if (running.length === 0) return;
     this.log.info({ grace_ms: this.config.scan_grace_ms }, "waiting for the running scan or ingest to finish");
@@ -205,7 +237,7 @@ export class ScanScheduler {
       child.kill("SIGTERM");
       await child.exited;
     }
-    const noticed = markInterrupted(this.state);
+    const noticed = await markInterrupted(this.state);
     if (noticed.scans.length + noticed.ingests.length > 0) this.log.warn(noticed, "stopped before finishing: recorded interrupted, redone at the next start");
   }
 }

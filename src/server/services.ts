@@ -28,7 +28,7 @@ import { openDuck } from "../store/duckdb.ts";
 import { ScanScheduler } from "./scheduler.ts";
 import { EntitySeries } from "../timeseries/figures.ts";
 import { TimeseriesStore } from "../timeseries/store.ts";
-import { type StateDb, openStateDb } from "../store/state-db.ts";
+import { type StateStore, openState } from "../store/state.ts";
 import { join } from "node:path";
 import { VERSION } from "../version.ts";
 
@@ -57,7 +57,7 @@ export class Services implements ApiServices {
     readonly config: Config,
     readonly log: Logger,
     readonly dir: DataDir,
-    readonly state: StateDb,
+    readonly state: StateStore,
     readonly duck: DuckDBInstance,
     readonly graph: GraphStore,
     readonly scans: ScanScheduler,
@@ -70,12 +70,12 @@ export class Services implements ApiServices {
   static async open(config: Config, log: Logger, options: { graphCommand?: string[]; childLogsTo?: 1 | 2; startRetryMs?: number } = {}): Promise<Services> {
     const dir = dataDir(config.data_dir);
     ensureDataDir(dir);
-    const state = openStateDb(dir.stateDb);
+    const state = await openState(config, dir.stateDb);
     let scans: ScanScheduler;
     try {
       scans = new ScanScheduler(config, dir, state, log); // checks the cron settings: a bad one stops the start here
     } catch (error) {
-      state.close();
+      await state.close();
       throw error;
     }
     const duck = await openDuck({ threads: 2 });
@@ -105,7 +105,7 @@ export class Services implements ApiServices {
         if (!id) throw new Error("the first build finished without publishing a snapshot");
       }
       await this.activate(id);
-      this.scans.start(this.live!.manifest.as_of.slice(0, 10));
+      await this.scans.start(this.live!.manifest.as_of.slice(0, 10));
       this.startAttempts = 0;
       this.error = undefined;
     } catch (error) {
@@ -237,18 +237,26 @@ export class Services implements ApiServices {
     });
   }
 
-  readiness(): { ready: boolean; body: Record<string, unknown> } {
+  async readiness(): Promise<{ ready: boolean; body: Record<string, unknown> }> {
     const live = this.live;
+    // The state store may be a PostgreSQL that is down: readiness says so instead of failing.
+    let stateError: string | undefined;
+    const [scans, ingest] = await Promise.all([this.scans.status(), this.scans.ingestStatus()]).catch((error: Error) => {
+      stateError = `the state store cannot be read: ${error.message}`;
+      return [null, null];
+    });
     const body: Record<string, unknown> = {
       status: this.phase,
       version: VERSION,
       uptime_s: Math.round((Date.now() - this.startedAt) / 1000),
       data_dir: this.dir.root,
       graph: this.graph.status(),
-      scans: this.scans.status(),
-      ingest: this.scans.ingestStatus(),
+      state_store: this.state.engine,
+      scans,
+      ingest,
     };
     if (this.error) body.error = this.error;
+    if (stateError) body.state_error = stateError;
     if (this.rejected) body.snapshot_rejected = this.rejected;
     if (live) {
       body.snapshot = {
@@ -261,7 +269,7 @@ export class Services implements ApiServices {
         sources: live.manifest.sources.map((s) => ({ id: s.id, kind: s.kind, synthetic: s.synthetic, entities: s.entities, facts: s.facts, as_of: s.as_of })),
       };
     }
-    return { ready: this.phase === "ready", body };
+    return { ready: this.phase === "ready" && !stateError, body };
   }
 
   async close(): Promise<void> {
@@ -272,7 +280,7 @@ export class Services implements ApiServices {
     await this.graph.close();
     if (this.live) closeSnapshot(this.live);
     this.duck.closeSync();
-    this.state.close();
+    await this.state.close();
   }
 
   private async buildFirstSnapshot(): Promise<void> {

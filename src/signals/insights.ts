@@ -1,13 +1,13 @@
 /**
  * @module signals/insights
- * What the insight routes answer, read from the state database: signals by type or across types,
+ * What the insight routes answer, read from the state store: signals by type or across types,
  * and the analysis of one entity (its active signals with evidence, the narratives linking them,
  * and a short summary in words and counts).
  */
 import { z } from "zod";
 import { CkgError } from "../errors.ts";
 import type { IndexedNode } from "../entities/name-index.ts";
-import type { StateDb } from "../store/state-db.ts";
+import type { StateStore } from "../store/state.ts";
 import { SEVERITIES } from "./bands.ts";
 import { DETECTORS } from "./detectors/index.ts";
 import { ACTIONABILITY } from "./narratives.ts";
@@ -51,8 +51,8 @@ export function assertSignalType(slug: string): void {
 }
 
 /** 503 while the first scan of a data directory is still running (nothing to answer from yet). */
-export function assertScanned(db: StateDb, scanning: boolean): void {
-  if (scanning && !hasFinishedScan(db)) {
+export async function assertScanned(state: StateStore, scanning: boolean): Promise<void> {
+  if (scanning && !(await hasFinishedScan(state))) {
     throw new CkgError("not_ready", "The first signal scan is still running; signals appear when it finishes.", { retryAfterSeconds: 5, details: { phase: "scanning" } });
   }
 }
@@ -96,9 +96,9 @@ export type EntityAnalysis = z.infer<typeof entityAnalysisSchema>;
  * Active (not ended, not rejected) signals on the entity seen within the window, strongest first.
  * `seriesTables`: the published tables with rows for it (none: the summary says there is no data yet).
  */
-export function analyseEntity(db: StateDb, node: IndexedNode, others: IndexedNode[], sinceHours: number, seriesTables: string[]): EntityAnalysis {
+export async function analyseEntity(state: StateStore, node: IndexedNode, others: IndexedNode[], sinceHours: number, seriesTables: string[]): Promise<EntityAnalysis> {
   const since = sinceIso(sinceHours);
-  const { signals: all } = querySignals(db, { qualification: "all", since, limit: 500, entities: [node.uri], activeOnly: true });
+  const { signals: all } = await querySignals(state, { qualification: "all", since, limit: 500, entities: [node.uri], activeOnly: true });
   const narratives = all.filter((s) => s.signal_type === "narrative-synthesis");
   const signals = all.filter((s) => s.signal_type !== "narrative-synthesis");
   const category = new Map(DETECTORS.map((d) => [d.slug, d.category]));

@@ -9,7 +9,7 @@
 import type { Logger } from "../log.ts";
 import { type SnapshotManifest, readManifest } from "../store/manifest.ts";
 import { type DataDir, currentSnapshotId, snapshotPath } from "../store/data-dir.ts";
-import type { StateDb } from "../store/state-db.ts";
+import type { StateStore } from "../store/state.ts";
 import type { Kind } from "../timeseries/kinds.ts";
 import type { Detector, Finding, ScanContext, ScoredFinding } from "./detector.ts";
 import { DETECTORS } from "./detectors/index.ts";
@@ -17,12 +17,14 @@ import { type GraphFacts, loadGraphFacts } from "./graph-facts.ts";
 import { signalId, signalKey } from "./identity.ts";
 import type { Narrator } from "./narratives.ts";
 import { type ApplyCounts, type IdentifiedCandidate, applyScan, openEpisodes } from "./qualify.ts";
+import { finishScan, startScan } from "./store.ts";
+import { renewLease } from "../store/runs.ts";
 import { openScanInputs } from "./scan-inputs.ts";
 import { type Candidate, scoreFinding } from "./score.ts";
 import { isoSeconds } from "../time.ts";
 
 export interface ScanOptions {
-  state: StateDb;
+  state: StateStore;
   dir: DataDir;
   narrator: Narrator;
   log: Logger;
@@ -32,6 +34,8 @@ export interface ScanOptions {
   /** Only these types (default: all 28). Derived types need the others in the same scan. */
   types?: string[];
   now?: () => Date;
+  /** How long the scan's lease lasts unrenewed (renewed every third of it while it runs; default 60 s). */
+  leaseMs?: number;
   memoryLimit?: string;
   /** Where the series are read from (default the query database; parquet is the benchmark's baseline). */
   from?: "database" | "parquet";
@@ -74,9 +78,22 @@ export async function runScan(options: ScanOptions): Promise<ScanReport> {
   const manifest = readManifest(dir);
   const asOf = options.asOf ?? manifest.as_of.slice(0, 10);
   const scanId = `scan_${isoSeconds(started).replace(/[-:]/g, "")}_${asOf.replaceAll("-", "")}_${crypto.getRandomValues(new Uint8Array(3)).reduce((s, b) => s + b.toString(16).padStart(2, "0"), "")}`;
-  options.state
-    .query("INSERT INTO scans (scan_id, started_at, snapshot_id, as_of, trigger, status, pid) VALUES (?, ?, ?, ?, ?, 'running', ?)")
-    .run(scanId, isoSeconds(started), snapshotId, asOf, options.trigger, process.pid);
+  // The lease says a live process runs this scan: renewed here, and by the serving replica that
+  // started it while detectors hold this event loop; unrenewed, another replica takes the scan over.
+  const leaseMs = options.leaseMs ?? 60_000;
+  await startScan(options.state, { scanId, startedAt: isoSeconds(started), snapshotId, asOf, trigger: options.trigger, leaseUntil: new Date(Date.now() + leaseMs) });
+  const lease = setInterval(() => void renewLease(options.state, process.pid, new Date(Date.now() + leaseMs)).catch(() => undefined), leaseMs / 3);
+  try {
+    return await scanAndApply(options, { scanId, snapshotId, asOf, started, startedMs, now, dir, manifest });
+  } finally {
+    clearInterval(lease);
+  }
+}
+
+async function scanAndApply(
+  options: ScanOptions,
+  { scanId, snapshotId, asOf, started, startedMs, now, dir, manifest }: { scanId: string; snapshotId: string; asOf: string; started: Date; startedMs: number; now: () => Date; dir: string; manifest: SnapshotManifest },
+): Promise<ScanReport> {
 
   const detectors = options.types ? DETECTORS.filter((d) => options.types!.includes(d.slug)) : DETECTORS;
   const reports: TypeReport[] = [];
@@ -127,7 +144,7 @@ export async function runScan(options: ScanOptions): Promise<ScanReport> {
           if (previous) report.duplicates++;
           if (!previous || scored.score > previous.score) byKey.set(key, scored);
         }
-        const episodes = openEpisodes(options.state, detector.slug);
+        const episodes = await openEpisodes(options.state, detector.slug);
         for (const [key, scored] of byKey) {
           const open = episodes.get(key);
           const episodeStart = open !== undefined && open <= asOf ? open : asOf;
@@ -167,13 +184,10 @@ export async function runScan(options: ScanOptions): Promise<ScanReport> {
   const meta = { scanId, asOf, now: isoSeconds(finished) };
   let state: ApplyCounts;
   try {
-    state = applyScan(options.state, meta, candidates, ran);
+    state = await applyScan(options.state, meta, candidates, ran);
   } catch (error) {
-    options.state.query("UPDATE scans SET status = 'failed', finished_at = ?, report = ? WHERE scan_id = ?").run(
-      isoSeconds(finished),
-      JSON.stringify({ errors: [{ type: "*", message: (error as Error).message }] }),
-      scanId,
-    );
+    // A scan taken over by another replica stays recorded as that replica left it.
+    await finishScan(options.state, scanId, "failed", finished, { errors: [{ type: "*", message: (error as Error).message }] });
     throw error;
   }
   const report: ScanReport = {
@@ -189,7 +203,7 @@ export async function runScan(options: ScanOptions): Promise<ScanReport> {
     errors,
     state,
   };
-  options.state.query("UPDATE scans SET status = ?, finished_at = ?, report = ? WHERE scan_id = ?").run(report.status, report.finished_at, JSON.stringify(report), scanId);
+  await finishScan(options.state, scanId, report.status, finished, { ...report });
   options.log.info({ scan_id: scanId, as_of: asOf, ms: report.duration_ms, signals: candidates.length, status: report.status, errors: errors.length }, "scan finished");
   return report;
 }

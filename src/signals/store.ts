@@ -1,10 +1,12 @@
 /**
  * @module signals/store
- * Signals, their moves and the scans in the state database (bun:sqlite, store/state-db.ts), and
- * the queries the routes make. One scan's writes are one transaction: readers see a scan whole or
- * not at all.
+ * Signals, their moves and the scans in the state store (SQLite or PostgreSQL, store/state.ts),
+ * and the queries the routes make. One scan's writes are one transaction: readers see a scan whole
+ * or not at all.
  */
-import type { StateDb } from "../store/state-db.ts";
+import { HOST } from "../store/runs.ts";
+import type { SqlValue, StateStore } from "../store/state.ts";
+import { isoSeconds } from "../time.ts";
 import type { Severity } from "./bands.ts";
 
 export const QUALIFICATIONS = ["pending", "screened", "qualified", "rejected"] as const;
@@ -80,21 +82,21 @@ export interface SignalQuery {
 }
 
 /** The WHERE clause and parameters of a query's filters (limit aside). */
-function filtersOf(query: Omit<SignalQuery, "limit">): { clause: string; params: Record<string, string> } {
-  const where = ["s.seen_at >= $since"];
-  const params: Record<string, string> = { since: query.since };
+function filtersOf(query: Omit<SignalQuery, "limit">): { clause: string; params: SqlValue[] } {
+  const where = ["s.seen_at >= ?"];
+  const params: SqlValue[] = [query.since];
   if (query.types) {
-    where.push(`s.signal_type IN (${query.types.map((_, i) => `$t${i}`).join(", ")})`);
-    query.types.forEach((t, i) => (params[`t${i}`] = t));
+    where.push(`s.signal_type IN (${query.types.map(() => "?").join(", ")})`);
+    params.push(...query.types);
   }
   if (query.qualification !== "all") {
-    where.push("s.qualification = $qualification");
-    params.qualification = query.qualification;
+    where.push("s.qualification = ?");
+    params.push(query.qualification);
   }
   if (query.activeOnly) where.push("s.ended_at IS NULL AND s.qualification <> 'rejected'");
   if (query.entities) {
-    where.push(`s.signal_id IN (SELECT signal_id FROM signal_entities WHERE entity_uri IN (${query.entities.map((_, i) => `$e${i}`).join(", ")}))`);
-    query.entities.forEach((e, i) => (params[`e${i}`] = e));
+    where.push(`s.signal_id IN (SELECT signal_id FROM signal_entities WHERE entity_uri IN (${query.entities.map(() => "?").join(", ")}))`);
+    params.push(...query.entities);
   }
   return { clause: where.join(" AND "), params };
 }
@@ -102,47 +104,48 @@ function filtersOf(query: Omit<SignalQuery, "limit">): { clause: string; params:
 /**
  * The listing's SQL: strongest first, then most recently seen. With no type or entity filter it
  * walks the signals_by_score index to the limit (SQLite would rather take signals_by_seen and sort
- * every signal); a type or an entity narrows the signals to sort to few, found by their own index.
+ * every signal, so it is told; PostgreSQL's planner finds it); a type or an entity narrows the
+ * signals to sort to few, found by their own index.
  */
-export function listingSql(query: SignalQuery): { sql: string; params: Record<string, string> } {
+export function listingSql(query: SignalQuery, engine: StateStore["engine"]): { sql: string; params: SqlValue[] } {
   const { clause, params } = filtersOf(query);
-  const source = query.types || query.entities ? "signals s" : "signals s INDEXED BY signals_by_score";
+  const hinted = engine === "sqlite" && !query.types && !query.entities;
+  const source = hinted ? "signals s INDEXED BY signals_by_score" : "signals s";
   return { sql: `SELECT s.* FROM ${source} WHERE ${clause} ORDER BY s.score DESC, s.seen_at DESC, s.signal_id LIMIT ${query.limit}`, params };
 }
 
 /** Strongest first, then most recently seen, up to the query's limit. */
-export function listSignals(db: StateDb, query: SignalQuery): Signal[] {
-  const listing = listingSql(query);
-  return db.query<SignalRow, Record<string, string>>(listing.sql).all(listing.params).map(toSignal);
+export async function listSignals(state: StateStore, query: SignalQuery): Promise<Signal[]> {
+  const listing = listingSql(query, state.engine);
+  return (await state.all<SignalRow>(listing.sql, listing.params)).map(toSignal);
 }
 
 /** The listing and how many signals match in all. */
-export function querySignals(db: StateDb, query: SignalQuery): { signals: Signal[]; total: number } {
+export async function querySignals(state: StateStore, query: SignalQuery): Promise<{ signals: Signal[]; total: number }> {
   const { clause, params } = filtersOf(query);
-  const total = db.query<{ n: number }, typeof params>(`SELECT count(*) AS n FROM signals s WHERE ${clause}`).get(params)!.n;
-  return { signals: listSignals(db, query), total };
+  const [count, signals] = await Promise.all([state.get<{ n: number }>(`SELECT CAST(count(*) AS INTEGER) AS n FROM signals s WHERE ${clause}`, params), listSignals(state, query)]);
+  return { signals, total: count!.n };
 }
 
 /** The counting's SQL: every column of its filters is in signals_by_type, so it reads that index alone. */
-export function countingSql(query: Omit<SignalQuery, "limit">): { sql: string; params: Record<string, string> } {
+export function countingSql(query: Omit<SignalQuery, "limit">): { sql: string; params: SqlValue[] } {
   const { clause, params } = filtersOf(query);
-  return { sql: `SELECT s.signal_type AS t, count(*) AS n FROM signals s WHERE ${clause} GROUP BY s.signal_type ORDER BY s.signal_type`, params };
+  return { sql: `SELECT s.signal_type AS t, CAST(count(*) AS INTEGER) AS n FROM signals s WHERE ${clause} GROUP BY s.signal_type ORDER BY s.signal_type`, params };
 }
 
 /** How many signals of each type match the filters. */
-export function countByType(db: StateDb, query: Omit<SignalQuery, "limit">): Record<string, number> {
+export async function countByType(state: StateStore, query: Omit<SignalQuery, "limit">): Promise<Record<string, number>> {
   const counting = countingSql(query);
-  const rows = db.query<{ t: string; n: number }, Record<string, string>>(counting.sql).all(counting.params);
+  const rows = await state.all<{ t: string; n: number }>(counting.sql, counting.params);
   return Object.fromEntries(rows.map((r) => [r.t, r.n]));
 }
 
-export function movesOf(db: StateDb, signalId: string): Move[] {
-  return db
-    .query<{ at: string; from_state: Qualification | null; to_state: Qualification; reason: string; scan_id: string }, [string]>(
-      "SELECT at, from_state, to_state, reason, scan_id FROM signal_moves WHERE signal_id = ? ORDER BY id",
-    )
-    .all(signalId)
-    .map((m) => ({ at: m.at, from: m.from_state, to: m.to_state, reason: m.reason, scan_id: m.scan_id }));
+export async function movesOf(state: StateStore, signalId: string): Promise<Move[]> {
+  const rows = await state.all<{ at: string; from_state: Qualification | null; to_state: Qualification; reason: string; scan_id: string }>(
+    "SELECT at, from_state, to_state, reason, scan_id FROM signal_moves WHERE signal_id = ? ORDER BY id",
+    [signalId],
+  );
+  return rows.map((m) => ({ at: m.at, from: m.from_state, to: m.to_state, reason: m.reason, scan_id: m.scan_id }));
 }
 
 export interface ScanRecord {
@@ -154,25 +157,43 @@ export interface ScanRecord {
   trigger: string;
   status: "running" | "ok" | "partial" | "failed" | "interrupted";
   report: Record<string, unknown> | null;
-  /** The process that ran it (null for scans recorded before processes were). */
+  /** The process that ran it (null for scans recorded before processes were), on this machine. */
   pid: number | null;
+  host: string | null;
+  /** Until when its server holds it; past this another replica takes it over. */
+  lease_until: string | null;
 }
 
-export function recentScans(db: StateDb, limit: number): ScanRecord[] {
-  return db
-    .query<Omit<ScanRecord, "report"> & { report: string | null }, [number]>("SELECT * FROM scans ORDER BY started_at DESC, scan_id DESC LIMIT ?")
-    .all(limit)
-    .map((row) => ({ ...row, report: row.report ? (JSON.parse(row.report) as Record<string, unknown>) : null }));
+/** Records a scan this process starts, holding its lease until `leaseUntil` (renewed while it runs: store/runs.ts renewLease). */
+export async function startScan(state: StateStore, scan: { scanId: string; startedAt: string; snapshotId: string; asOf: string; trigger: string; leaseUntil: Date }): Promise<void> {
+  await state.run("INSERT INTO scans (scan_id, started_at, snapshot_id, as_of, trigger, status, pid, host, lease_until) VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?)", [
+    scan.scanId,
+    scan.startedAt,
+    scan.snapshotId,
+    scan.asOf,
+    scan.trigger,
+    process.pid,
+    HOST,
+    isoSeconds(scan.leaseUntil),
+  ]);
+}
+
+/** Records how a scan ended, unless it is no longer running (another replica took it over). */
+export async function finishScan(state: StateStore, scanId: string, status: ScanRecord["status"], finishedAt: Date, report: Record<string, unknown>): Promise<void> {
+  await state.run("UPDATE scans SET status = ?, finished_at = ?, report = ? WHERE scan_id = ? AND status = 'running'", [status, isoSeconds(finishedAt), JSON.stringify(report), scanId]);
+}
+
+export async function recentScans(state: StateStore, limit: number): Promise<ScanRecord[]> {
+  const rows = await state.all<Omit<ScanRecord, "report"> & { report: string | null }>("SELECT * FROM scans ORDER BY started_at DESC, scan_id DESC LIMIT ?", [limit]);
+  return rows.map((row) => ({ ...row, report: row.report ? (JSON.parse(row.report) as Record<string, unknown>) : null }));
 }
 
 /** The newest finished scan (ok or partial) by as-of date: where catching up starts. */
-export function lastFinishedScan(db: StateDb): { as_of: string; started_at: string } | null {
-  return db
-    .query<{ as_of: string; started_at: string }, []>("SELECT as_of, started_at FROM scans WHERE status IN ('ok', 'partial') ORDER BY as_of DESC, started_at DESC LIMIT 1")
-    .get();
+export function lastFinishedScan(state: StateStore): Promise<{ as_of: string; started_at: string } | null> {
+  return state.get<{ as_of: string; started_at: string }>("SELECT as_of, started_at FROM scans WHERE status IN ('ok', 'partial') ORDER BY as_of DESC, started_at DESC LIMIT 1");
 }
 
 /** Whether any scan has finished (signal routes answer 503 until the first one has). */
-export function hasFinishedScan(db: StateDb): boolean {
-  return db.query("SELECT 1 FROM scans WHERE status IN ('ok', 'partial') LIMIT 1").get() !== null;
+export async function hasFinishedScan(state: StateStore): Promise<boolean> {
+  return (await state.get("SELECT 1 AS one FROM scans WHERE status IN ('ok', 'partial') LIMIT 1")) !== null;
 }

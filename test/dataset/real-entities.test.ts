@@ -166,7 +166,7 @@ describe("signals", () => {
     const real = new Set(entities.filter(isReal).map((e) => `https://ckg.example/id/${e.id}`));
     const { body } = await request("GET", "/api/insights/signals?qualification=all&limit=500&since_hours=8760");
     expect(body.total).toBeGreaterThan(500);
-    const rows = services.state.query<{ evidence: string; entities: string; signal_type: string }, []>("SELECT evidence, entities, signal_type FROM signals").all();
+    const rows = await services.state.all<{ evidence: string; entities: string; signal_type: string }>("SELECT evidence, entities, signal_type FROM signals");
     expect(rows.length).toBe(body.total);
     for (const s of body.signals) {
       expect(s.synthetic).toBe(true);

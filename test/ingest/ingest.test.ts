@@ -207,11 +207,11 @@ describe("ckg ingest", () => {
     try {
       const before = running.services.live!.id;
       const deadline = Date.now() + 120_000;
-      const scanned = () => running.services.scans.status().recent.some((s) => s.trigger === "ingest" && s.status !== "running");
-      while ((running.services.live!.id === before || !scanned()) && Date.now() < deadline) await Bun.sleep(100);
+      const scanned = async () => (await running.services.scans.status()).recent.some((s) => s.trigger === "ingest" && s.status !== "running");
+      while ((running.services.live!.id === before || !(await scanned())) && Date.now() < deadline) await Bun.sleep(100);
       expect(running.services.live!.id).not.toBe(before);
       expect(running.services.live!.manifest.sources.map((s) => s.id)).toContain("chains");
-      expect(scanned()).toBe(true);
+      expect(await scanned()).toBe(true);
       const ready = (await json(await running.request("GET", "/readyz"))).body;
       expect(ready.ingest.cron).toBe("* * * * * *");
       expect(ready.ingest.last?.exit_code ?? 0).toBe(0);

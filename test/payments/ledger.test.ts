@@ -1,21 +1,14 @@
 /**
- * The payment ledger's contract, on both implementations: the state database (SQLite) and
- * PostgreSQL (CKG_STATE_URL, a real PostgreSQL 15 from Debian), where two replicas' ledgers share
- * one table. Needs postgresql-15 for the second (`.ci/run` installs it; CKG_REQUIRE_ENGINES=1 makes
- * its absence fail).
+ * The payment ledger's contract on both engines of the state store: SQLite (the state database) and
+ * a real PostgreSQL 15 from Debian (CKG_STATE_URL), where two replicas' ledgers share one table.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
-import { join } from "node:path";
-import { type PaymentClaim, type PaymentLedger, SqliteLedger } from "../../src/payments/ledger.ts";
-import { PostgresLedger } from "../../src/payments/ledger-postgres.ts";
-import { type StateDb, openStateDb } from "../../src/store/state-db.ts";
-import { type Postgres, postgresAvailable, startPostgres } from "../support/postgres.ts";
+import { type PaymentClaim, PaymentLedger } from "../../src/payments/ledger.ts";
+import type { StateStore } from "../../src/store/state.ts";
+import { openPostgresState } from "../../src/store/state-postgres.ts";
+import { stateEngines } from "../support/state-engines.ts";
 import { tempDir } from "../support/temp-dirs.ts";
-
-const pgAvailable = postgresAvailable();
-if (!pgAvailable && process.env.CKG_REQUIRE_ENGINES === "1") throw new Error("postgresql-15 is not installed (.ci/run installs it)");
-if (!pgAvailable) console.warn("postgresql-15 is not installed: the PostgreSQL ledger tests are skipped (.ci/run installs it)");
 
 let n = 0;
 const claimFor = (key = `key-${++n}-${Math.random()}`): PaymentClaim => ({
@@ -31,83 +24,61 @@ const claimFor = (key = `key-${++n}-${Math.random()}`): PaymentClaim => ({
   requestId: `req-${n}`,
 });
 
-/** The contract; `second` is another replica's ledger on the same store (the same one for SQLite). */
-function describeLedger(name: string, open: () => Promise<{ first: PaymentLedger; second: PaymentLedger; close(): Promise<void> }>, skip = false): void {
-  describe.skipIf(skip)(`the payment ledger on ${name}`, () => {
-    let ledgers: Awaited<ReturnType<typeof open>>;
+for (const engine of stateEngines()) {
+  describe.skipIf(!engine.available)(`the payment ledger on ${engine.name}`, () => {
+    /** Two replicas' ledgers on one PostgreSQL database; on SQLite one store serves both (one connection per process). */
+    let stores: StateStore[] = [];
+    let first: PaymentLedger;
+    let second: PaymentLedger;
+    const root = tempDir("ckg-ledger-");
     beforeAll(async () => {
-      ledgers = await open();
+      if (engine.name === "PostgreSQL") {
+        const url = await engine.freshUrl();
+        stores = await Promise.all([openPostgresState(url), openPostgresState(url)]);
+      } else stores = [await engine.open(root)];
+      first = new PaymentLedger(stores[0]!);
+      second = new PaymentLedger(stores.at(-1)!);
     }, 60_000);
-    afterAll(() => ledgers?.close());
+    afterAll(async () => {
+      for (const store of stores) await store.close();
+      await engine.stop();
+      rmSync(root, { recursive: true, force: true });
+    });
 
     test("a claim is taken once; the record in the way says why", async () => {
       const claim = claimFor();
-      expect(await ledgers.first.claim(claim)).toEqual({ ok: true });
-      const again = await ledgers.second.claim(claim);
+      expect(await first.claim(claim)).toEqual({ ok: true });
+      const again = await second.claim(claim);
       expect(again.ok).toBe(false);
       if (!again.ok) expect(again.existing).toMatchObject({ payment_key: claim.key, state: "verifying", payer: "0xpayer", valid_before: 2_000_000_000 });
     });
 
     test("of 20 claims of one payment at once across both, exactly one wins", async () => {
       const claim = claimFor();
-      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? ledgers.first : ledgers.second).claim(claim)));
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? first : second).claim(claim)));
       expect(results.filter((r) => r.ok).length).toBe(1);
     });
 
     test("a released claim can be taken again; a settled one cannot be released", async () => {
       const claim = claimFor();
-      await ledgers.first.claim(claim);
-      await ledgers.first.release(claim.key);
-      expect(await ledgers.second.claim(claim)).toEqual({ ok: true });
-      await ledgers.second.mark(claim.key, "settled", { tx: "0xtx" });
-      await ledgers.first.release(claim.key);
-      expect(await ledgers.first.get(claim.key)).toMatchObject({ state: "settled", tx_hash: "0xtx" });
+      await first.claim(claim);
+      await first.release(claim.key);
+      expect(await second.claim(claim)).toEqual({ ok: true });
+      await second.mark(claim.key, "settled", { tx: "0xtx" });
+      await first.release(claim.key);
+      expect(await first.get(claim.key)).toMatchObject({ state: "settled", tx_hash: "0xtx" });
     });
 
     test("unknown settlements are listed for reconciliation, and counted by state", async () => {
       const claim = claimFor();
-      await ledgers.first.claim(claim);
-      await ledgers.first.mark(claim.key, "unknown", { error: "no result" });
-      expect((await ledgers.second.unknown()).map((r) => r.payment_key)).toContain(claim.key);
-      const counts = await ledgers.second.counts();
+      await first.claim(claim);
+      await first.mark(claim.key, "unknown", { error: "no result" });
+      expect((await second.unknown()).map((r) => r.payment_key)).toContain(claim.key);
+      const counts = await second.counts();
       expect(counts.unknown).toBeGreaterThanOrEqual(1);
       expect(counts.settled).toBeGreaterThanOrEqual(1);
-      await ledgers.first.mark(claim.key, "failed", { error: "reconciled" });
-      expect((await ledgers.second.unknown()).map((r) => r.payment_key)).not.toContain(claim.key);
+      await first.mark(claim.key, "failed", { error: "reconciled" });
+      expect((await second.unknown()).map((r) => r.payment_key)).not.toContain(claim.key);
     });
   });
 }
-
-describeLedger("the state database (SQLite)", async () => {
-  const dir = tempDir("ckg-ledger-");
-  const db: StateDb = openStateDb(join(dir, "state.sqlite"));
-  const ledger = new SqliteLedger(db);
-  return {
-    first: ledger,
-    second: ledger,
-    async close() {
-      db.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-});
-
-let pg: Postgres | undefined;
-describeLedger(
-  "PostgreSQL, two replicas",
-  async () => {
-    pg = await startPostgres();
-    const first = new PostgresLedger(pg.url);
-    const second = new PostgresLedger(pg.url);
-    return {
-      first,
-      second,
-      async close() {
-        await first.close();
-        await second.close();
-        await pg?.stop();
-      },
-    };
-  },
-  !pgAvailable,
-);

@@ -350,10 +350,10 @@ describe("failures never charge for nothing", () => {
     const paid = await send(`${BASE}${r.path}`, init(r, { "payment-signature": signature }));
     expect(paid.status).toBe(200);
     // As if the settlement had timed out: the ledger says unknown; the chain says it happened.
-    services.state.query("UPDATE payments SET state = 'unknown' WHERE state = 'settled'").run();
+    await services.state.run("UPDATE payments SET state = 'unknown' WHERE state = 'settled'");
     const gate = new PaymentGate(services.config, PriceList.forConfig(OPERATIONS, services.config), services.state, silentLogger);
     expect(await gate.reconcile()).toBeGreaterThan(0);
-    expect(services.state.query("SELECT count(*) AS n FROM payments WHERE state = 'unknown'").get()).toEqual({ n: 0 });
+    expect(await services.state.get("SELECT CAST(count(*) AS INTEGER) AS n FROM payments WHERE state = 'unknown'")).toEqual({ n: 0 });
     gate.close();
   });
 });

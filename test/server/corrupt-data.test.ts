@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cpSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readManifest } from "../../src/store/manifest.ts";
-import { openStateDb } from "../../src/store/state-db.ts";
+import { openSqliteState } from "../../src/store/state-sqlite.ts";
 import { tempDir } from "../support/temp-dirs.ts";
 import { newSnapshotId, publishSnapshot, snapshotPath, stagingPath } from "../../src/store/data-dir.ts";
 import { type Running, json, startServices } from "../support/fixture.ts";
@@ -64,7 +64,7 @@ describe("the state database", () => {
   test("corrupt: a clear error naming the file and what to do", () => {
     const path = join(tempDir("ckg-state-"), "state.sqlite");
     writeFileSync(path, "not a database ".repeat(500));
-    expect(() => openStateDb(path)).toThrow(`the state database ${path} is corrupt`);
+    expect(() => openSqliteState(path)).toThrow(`the state database ${path} is corrupt`);
   });
 
   test("locked by another process: a clear error once the 5 s wait is over", async () => {
@@ -74,7 +74,7 @@ describe("the state database", () => {
     const holder = Bun.spawn([process.execPath, "-e", script], { stdout: "pipe" });
     try {
       await holder.stdout.getReader().read();
-      expect(() => openStateDb(path)).toThrow(`the state database ${path} is locked by another process`);
+      expect(() => openSqliteState(path)).toThrow(`the state database ${path} is locked by another process`);
     } finally {
       holder.kill();
       await holder.exited;

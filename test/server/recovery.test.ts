@@ -9,13 +9,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { isAlive, selfCommand } from "../../src/runtime.ts";
-import { ingestOwed, planScans } from "../../src/server/catch-up.ts";
-import { Cron } from "croner";
-import { openStateDb } from "../../src/store/state-db.ts";
-import { addDays } from "../../src/time.ts";
 import { copyOfFixture } from "../support/fixture.ts";
 import { startServer } from "../support/server.ts";
-import { tempDir } from "../support/temp-dirs.ts";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -87,7 +82,7 @@ describe("scans that recover", () => {
     const scan = Bun.spawnSync(selfCommand("scan", "--data-dir", dir), { env: { ...process.env, CKG_LOG_LEVEL: "silent" } });
     expect(scan.exitCode).toBe(0);
     // As if that scan ran two days ago and the server was down at every 06:00 since.
-    const db = openStateDb(join(dir, "state.sqlite"));
+    const db = new Database(join(dir, "state.sqlite"));
     db.query("UPDATE scans SET started_at = ?, finished_at = ?").run(...[2, 2].map((d) => new Date(Date.now() - d * 86_400_000).toISOString().slice(0, 19) + "Z"));
     db.close();
     const server = await startServer(selfCommand("serve", "--data-dir", dir, "--port", "0"), serverEnv({ CKG_SCAN_CRON: "0 6 * * *" }));
@@ -114,38 +109,4 @@ describe("scans that recover", () => {
     expect(scansIn(dir).find((s) => s.scan_id === running.scan_id)?.status).toBe(status);
     expect(scansIn(dir).some((s) => s.status === "running")).toBe(false);
   }, 180_000);
-
-  test("missed as-of days are scanned oldest first, at most seven", () => {
-    const db = openStateDb(join(tempDir("ckg-catch-up-"), "state.sqlite"));
-    const asOf = "2026-11-20";
-    const finished = (day: string) =>
-      db.query("INSERT INTO scans (scan_id, started_at, finished_at, snapshot_id, as_of, trigger, status) VALUES (?, ?, ?, 's', ?, 'schedule', 'ok')").run(`scan_${day}`, `${day}T06:00:00Z`, `${day}T06:01:00Z`, day);
-    expect(planScans(db, { asOf, cron: undefined, firstScan: true })?.args).toEqual(["--as-of", asOf, "--days", "2"]);
-    expect(planScans(db, { asOf, cron: undefined, firstScan: false })).toBeUndefined();
-    finished(addDays(asOf, -10));
-    expect(planScans(db, { asOf, cron: undefined, firstScan: true })?.args).toEqual(["--as-of", asOf, "--days", "7"]);
-    finished(addDays(asOf, -3));
-    expect(planScans(db, { asOf, cron: undefined, firstScan: true })?.args).toEqual(["--as-of", asOf, "--days", "3"]);
-    finished(asOf);
-    expect(planScans(db, { asOf, cron: undefined, firstScan: true })).toBeUndefined();
-    db.close();
-  });
-});
-
-describe("ingests owed at start", () => {
-  test("only with scheduled ingests; an interrupted import is not redone as a fetch", () => {
-    const db = openStateDb(join(tempDir("ckg-ingest-owed-"), "state.sqlite"));
-    const cron = new Cron("0 5 * * *", { paused: true, timezone: "UTC" });
-    const ingest = (id: string, trigger: string, status: string, startedAt: string) =>
-      db.query("INSERT INTO ingests (ingest_id, started_at, trigger, status, pid) VALUES (?, ?, ?, ?, 1)").run(id, startedAt, trigger, status);
-    const now = new Date();
-    const recent = new Date(now.getTime() - 60_000).toISOString();
-    ingest("a", "schedule", "interrupted", recent);
-    expect(ingestOwed(db, undefined)).toBeUndefined(); // no schedule: nothing is owed
-    expect(ingestOwed(db, cron, now)).toContain("was interrupted");
-    ingest("b", "import", "interrupted", new Date(now.getTime() - 30_000).toISOString());
-    expect(ingestOwed(db, cron, now)).toContain("the ingest started at " + recent); // judged on the fetch, not the import
-    cron.stop();
-    db.close();
-  });
 });

@@ -14,13 +14,13 @@ test("a failed start is tried again, and the server comes up once the cause is g
   try {
     await expect(services.start()).rejects.toThrow();
     expect(services.phase).toBe("failed");
-    expect(services.readiness().ready).toBe(false);
+    expect((await services.readiness()).ready).toBe(false);
     renameSync(`${manifest}.away`, manifest);
     const deadline = Date.now() + 60_000;
     while (services.phase !== "ready" && Date.now() < deadline) await Bun.sleep(100);
     expect(services.phase).toBe("ready");
     expect(services.error).toBeUndefined();
-    expect(services.readiness().ready).toBe(true);
+    expect((await services.readiness()).ready).toBe(true);
   } finally {
     await services.close();
   }

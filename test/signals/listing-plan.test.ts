@@ -10,21 +10,23 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type SignalQuery, countingSql, listingSql } from "../../src/signals/store.ts";
-import { openStateDb } from "../../src/store/state-db.ts";
+import type { SqlValue } from "../../src/store/state.ts";
+import { openSqliteState } from "../../src/store/state-sqlite.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "ckg-plan-"));
-const db = openStateDb(join(dir, "state.sqlite"));
-afterAll(() => {
-  db.close();
+const state = openSqliteState(join(dir, "state.sqlite"));
+const db = state.database;
+afterAll(async () => {
+  await state.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
 const base: SignalQuery = { qualification: "all", since: "2026-01-01T00:00:00Z", limit: 20 };
-const planOf = (query: SignalQuery, sqlOf: (query: SignalQuery) => { sql: string; params: Record<string, string> } = listingSql) => {
+const planOf = (query: SignalQuery, sqlOf: (query: SignalQuery) => { sql: string; params: SqlValue[] } = (q) => listingSql(q, "sqlite")) => {
   const { sql, params } = sqlOf(query);
   return db
-    .query<{ detail: string }, Record<string, string>>(`EXPLAIN QUERY PLAN ${sql}`)
-    .all(params)
+    .query<{ detail: string }, SqlValue[]>(`EXPLAIN QUERY PLAN ${sql}`)
+    .all(...params)
     .map((row) => row.detail)
     .join(" | ");
 };

@@ -8,7 +8,8 @@ import { rmSync } from "node:fs";
 import { silentLogger } from "../../src/log.ts";
 import { type Brief, ChatNarrator, OfflineNarrator, narratorFor } from "../../src/signals/narratives.ts";
 import { SYNTHETIC_MARK } from "../../src/signals/synthetic.ts";
-import { type StateDb, openStateDb } from "../../src/store/state-db.ts";
+import type { StateStore } from "../../src/store/state.ts";
+import { openSqliteState } from "../../src/store/state-sqlite.ts";
 import { copyOfFixture } from "../support/fixture.ts";
 import { scan, snapshotOf } from "./support.ts";
 
@@ -78,13 +79,13 @@ describe("narrative writers", () => {
 
 describe("narratives in a scan", () => {
   let root: string;
-  let state: StateDb;
+  let state: StateStore;
   beforeAll(async () => {
     root = await copyOfFixture();
-    state = openStateDb(snapshotOf(root).dir.stateDb);
+    state = openSqliteState(snapshotOf(root).dir.stateDb);
   });
-  afterAll(() => {
-    state.close();
+  afterAll(async () => {
+    await state.close();
     rmSync(root, { recursive: true, force: true });
   });
 
@@ -92,7 +93,7 @@ describe("narratives in a scan", () => {
     mode = "ok";
     const narrator = narratorFor({ url, model: "tiny-model", timeoutMs: 5000, maxCalls: 1000 }, silentLogger);
     await scan(root, state, snapshotOf(root).manifest.as_of.slice(0, 10), { narrator });
-    const rows = state.query<{ evidence: string; severity: string }, []>("SELECT evidence, severity FROM signals WHERE signal_type = 'narrative-synthesis'").all();
+    const rows = await state.all<{ evidence: string; severity: string }>("SELECT evidence, severity FROM signals WHERE signal_type = 'narrative-synthesis'");
     expect(rows.length).toBeGreaterThan(0);
     const severity = { urgent: "high", watchlist: "moderate", informational: "low" } as Record<string, string>;
     for (const row of rows) {
@@ -105,7 +106,7 @@ describe("narratives in a scan", () => {
       expect(row.severity).toBe(severity[evidence.actionability]!);
       expect(evidence.linked_signals.length).toBeGreaterThanOrEqual(2);
       for (const link of evidence.linked_signals) {
-        expect(state.query("SELECT 1 FROM signals WHERE signal_id = ?").get(link.signal_id)).not.toBeNull();
+        expect(await state.get("SELECT 1 AS one FROM signals WHERE signal_id = ?", [link.signal_id])).not.toBeNull();
       }
     }
   });

@@ -6,7 +6,7 @@ import { OfflineNarrator, type Narrator } from "../../src/signals/narratives.ts"
 import { type ScanReport, runScan } from "../../src/signals/scan.ts";
 import { readManifest } from "../../src/store/manifest.ts";
 import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
-import type { StateDb } from "../../src/store/state-db.ts";
+import type { StateStore } from "../../src/store/state.ts";
 import type { GroundTruth } from "../../src/dataset/series/index.ts";
 
 export function snapshotOf(root: string) {
@@ -19,7 +19,7 @@ export function groundTruth(root: string): { as_of: string; anomalies: GroundTru
   return JSON.parse(readFileSync(join(snapshotOf(root).path, "ground_truth.json"), "utf8"));
 }
 
-export function scan(root: string, state: StateDb, asOf: string, options: { narrator?: Narrator; now?: Date } = {}): Promise<ScanReport> {
+export function scan(root: string, state: StateStore, asOf: string, options: { narrator?: Narrator; now?: Date } = {}): Promise<ScanReport> {
   return runScan({
     state,
     dir: dataDir(root),

@@ -26,8 +26,8 @@ const limit = z.number().int().min(1).max(500).default(50).describe("maximum sig
 const MAX_BATCH = 10;
 
 /** The live snapshot, once a first scan has run (503 before: no signal answer would be complete). */
-function ready({ services, live }: OperationContext) {
-  assertScanned(services.state, services.scans.running);
+async function ready({ services, live }: OperationContext) {
+  await assertScanned(services.state, services.scans.running);
   return live;
 }
 
@@ -51,13 +51,13 @@ export const signalsByType = defineOperation({
   output: signalListSchema,
   needs: ["snapshot"],
   example: { signal_type: "yield-anomaly", since_hours: 72, limit: 10, qualification: "all" },
-  prepare(input, ctx) {
+  async prepare(input, ctx) {
     assertSignalType(input.signal_type);
-    ready(ctx);
+    await ready(ctx);
     return input;
   },
   async handler(input, { services }) {
-    const { signals, total } = querySignals(services.state, {
+    const { signals, total } = await querySignals(services.state, {
       types: [input.signal_type],
       qualification: input.qualification,
       since: sinceIso(input.since_hours),
@@ -91,7 +91,7 @@ export const signalsOverview = defineOperation({
   example: { limit: 20, qualification: "qualified" },
   async handler(input, ctx) {
     if (input.signal_type) assertSignalType(input.signal_type);
-    const live = ready(ctx);
+    const live = await ready(ctx);
     let entity: { uri: string; name: string } | null = null;
     if (input.entity) {
       if (/^[a-z0-9-]+:[a-zA-Z0-9-]+:0x[0-9a-fA-F]{40}$/.test(input.entity)) entity = { uri: input.entity, name: input.entity };
@@ -107,8 +107,7 @@ export const signalsOverview = defineOperation({
       entities: entity ? [entity.uri] : undefined,
     };
     // The total is the sum of the counts by type: one pass over the signals, not two (72,615 on the full data).
-    const byType = countByType(ctx.services.state, query);
-    const signals = listSignals(ctx.services.state, { ...query, limit: input.limit });
+    const [byType, signals] = await Promise.all([countByType(ctx.services.state, query), listSignals(ctx.services.state, { ...query, limit: input.limit })]);
     return { signals, count: signals.length, total: Object.values(byType).reduce((sum, n) => sum + n, 0), by_type: byType, entity };
   },
 });
@@ -129,8 +128,8 @@ export const entityInsights = defineOperation({
   output: entityAnalysisSchema,
   needs: ["snapshot"],
   example: { entity_name: "Aave", since_hours: 168 },
-  prepare(input, ctx) {
-    return { input, entity: resolveEntity(ready(ctx).names, input.entity_name) };
+  async prepare(input, ctx) {
+    return { input, entity: resolveEntity((await ready(ctx)).names, input.entity_name) };
   },
   async handler({ input, entity: { node, others } }, { services, live }) {
     return analyseEntity(services.state, node, others, input.since_hours, live.series.tablesOf(node.id));
@@ -162,13 +161,13 @@ export const insightsBatch = defineOperation({
   output: z.object({ results: z.array(batchItemSchema), count: z.number().int(), found: z.number().int() }),
   needs: ["snapshot"],
   example: { entities: ["Aave", "Uniswap"], since_hours: 168 },
-  prepare(input, ctx) {
+  async prepare(input, ctx) {
     if (input.entities.length === 0 || input.entities.length > MAX_BATCH) {
       throw new CkgError("too_many_entities", `A batch takes 1 to ${MAX_BATCH} entities; this one has ${input.entities.length}.`, {
         details: { given: input.entities.length, max: MAX_BATCH },
       });
     }
-    ready(ctx);
+    await ready(ctx);
     return input;
   },
   async handler(input, { services, live }) {
@@ -182,7 +181,7 @@ export const insightsBatch = defineOperation({
           return { query, status: "not_found" as const, error: { code: error.code, message: error.message, details: error.details } };
         }
         const tables = live.series.tablesOf(found.node.id);
-        return { query, status: "found" as const, analysis: analyseEntity(services.state, found.node, found.others, input.since_hours, tables) };
+        return { query, status: "found" as const, analysis: await analyseEntity(services.state, found.node, found.others, input.since_hours, tables) };
       }),
     );
     return { results, count: results.length, found: results.filter((r) => r.status === "found").length };

@@ -1,11 +1,12 @@
 /**
- * @module store/state-db
- * The transactional store for state that outlives a snapshot: the change log, signals with their
- * qualification history and the scans that found them, and the ledger of payments (one answer per
- * payment, across restarts). bun:sqlite in WAL mode: readers never wait for the writer, and
- * every write is durable when its transaction commits.
+ * @module store/state-sqlite
+ * The state store in the data directory (store/state.ts): bun:sqlite in WAL mode, so readers never
+ * wait for the writer and every write is durable when its transaction commits. Its calls are
+ * synchronous underneath; a transaction's work is awaited between its statements, so calls from
+ * elsewhere in this process wait for it to end instead of landing inside it.
  */
 import { Database } from "bun:sqlite";
+import type { SqlValue, StateQueries, StateStore, Statement } from "./state.ts";
 
 /** Append-only list of schema steps; the database's user_version says how many have run. */
 const MIGRATIONS: string[] = [
@@ -134,11 +135,14 @@ const MIGRATIONS: string[] = [
      holder     TEXT NOT NULL,                 -- host and process id of the replica that runs it
      claimed_at TEXT NOT NULL
    );`,
+  // Replicas on several machines (issue 20): a running scan names its host (a process id means
+  // nothing elsewhere) and holds a lease its server renews; a scan whose lease ran out is taken over.
+  `ALTER TABLE scans ADD COLUMN host TEXT;
+   ALTER TABLE scans ADD COLUMN lease_until TEXT;
+   ALTER TABLE ingests ADD COLUMN host TEXT;`,
 ];
 
-export type StateDb = Database;
-
-export function openStateDb(path: string): StateDb {
+export function openSqliteState(path: string): SqliteState {
   let db: Database | undefined;
   try {
     db = new Database(path, { create: true, strict: true });
@@ -146,10 +150,96 @@ export function openStateDb(path: string): StateDb {
     migrate(db);
     // Planner statistics for tables that grew since the last open (a no-op when none did).
     db.exec("PRAGMA optimize = 0x10002;");
-    return db;
+    return new SqliteState(db);
   } catch (error) {
     db?.close();
     throw stateDbError(path, error as Error & { code?: string });
+  }
+}
+
+/** Statements on the database itself, with no regard for transactions (the transaction's own view). */
+class SqliteQueries implements StateQueries {
+  constructor(protected readonly db: Database) {}
+
+  async all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
+    return this.db.query<T, SqlValue[]>(sql).all(...params);
+  }
+
+  async get<T>(sql: string, params: readonly SqlValue[] = []): Promise<T | null> {
+    return this.db.query<T, SqlValue[]>(sql).get(...params);
+  }
+
+  async run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
+    return this.db.query<unknown, SqlValue[]>(sql).run(...params).changes;
+  }
+
+  async batch(statements: readonly Statement[]): Promise<void> {
+    for (const { sql, params } of statements) this.db.query<unknown, SqlValue[]>(sql).run(...params);
+  }
+}
+
+export class SqliteState extends SqliteQueries implements StateStore {
+  readonly engine = "sqlite";
+  /** The transaction open in this process, if any: other calls wait for it. */
+  private open: Promise<unknown> | undefined;
+
+  override all<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
+    return this.whenIdle(() => super.all<T>(sql, params));
+  }
+
+  override get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | null> {
+    return this.whenIdle(() => super.get<T>(sql, params));
+  }
+
+  override run(sql: string, params?: readonly SqlValue[]): Promise<number> {
+    return this.whenIdle(() => super.run(sql, params));
+  }
+
+  override batch(statements: readonly Statement[]): Promise<void> {
+    // One transaction: a batch is written whole or not at all, and far faster than a commit per row.
+    return this.whenIdle(async () =>
+      this.db.transaction(() => {
+        for (const { sql, params } of statements) this.db.query<unknown, SqlValue[]>(sql).run(...params);
+      })(),
+    );
+  }
+
+  transaction<T>(work: (tx: StateQueries) => Promise<T>): Promise<T> {
+    return this.whenIdle(async () => {
+      // IMMEDIATE takes the write lock now: a read-then-write never meets another process's write.
+      this.db.exec("BEGIN IMMEDIATE");
+      const done = work(new SqliteQueries(this.db)).then(
+        (result) => {
+          this.db.exec("COMMIT");
+          return result;
+        },
+        (error: unknown) => {
+          this.db.exec("ROLLBACK");
+          throw error;
+        },
+      );
+      this.open = done;
+      try {
+        return await done;
+      } finally {
+        this.open = undefined;
+      }
+    });
+  }
+
+  close(): Promise<void> {
+    return this.whenIdle(async () => this.db.close());
+  }
+
+  /** The database as bun:sqlite sees it (tests read plans and rows with it). */
+  get database(): Database {
+    return this.db;
+  }
+
+  /** Runs `step` once no transaction of this process is open; nothing can open one between the check and the step. */
+  private async whenIdle<T>(step: () => Promise<T>): Promise<T> {
+    while (this.open) await this.open.catch(() => undefined);
+    return step();
   }
 }
 

@@ -1,0 +1,69 @@
+/**
+ * @module store/state
+ * The transactional store for state that outlives a snapshot: the change log, signals with their
+ * qualification moves and the scans that found them, ingests, claimed runs and the payment ledger.
+ * One interface, two engines: SQLite in the data directory (state-sqlite.ts, the embedded default)
+ * and PostgreSQL (`CKG_STATE_URL`, state-postgres.ts), which replicas of ckg on several machines
+ * share. Both hold the same tables under the same names; callers write one SQL for both, with `?`
+ * placeholders and the common subset of the two dialects (counts cast to INTEGER, ON CONFLICT,
+ * RETURNING, row values), and ask `engine` where a plan hint is SQLite's own.
+ */
+import type { Config } from "../config/config.ts";
+
+export type SqlValue = string | number | null;
+
+export interface Statement {
+  sql: string;
+  params: readonly SqlValue[];
+}
+
+export interface StateQueries {
+  all<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
+  get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | null>;
+  /** Runs a write; how many rows it changed. */
+  run(sql: string, params?: readonly SqlValue[]): Promise<number>;
+  /** Runs writes in order (PostgreSQL sends them together instead of waiting for each). */
+  batch(statements: readonly Statement[]): Promise<void>;
+}
+
+export interface StateStore extends StateQueries {
+  readonly engine: "sqlite" | "postgresql";
+  /**
+   * One transaction. `lock` names a lock held to its end across every process sharing the store,
+   * for a read-then-write that must not interleave with another's (a scan's signals): SQLite's
+   * write lock serialises every transaction already; PostgreSQL takes an advisory lock.
+   */
+  transaction<T>(work: (tx: StateQueries) => Promise<T>, options?: { lock?: string }): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** The state store a configuration names: PostgreSQL at `state_url`, else SQLite at `path`. */
+export async function openState(config: Pick<Config, "state_url">, path: string): Promise<StateStore> {
+  if (config.state_url) {
+    const { openPostgresState } = await import("./state-postgres.ts");
+    return openPostgresState(config.state_url);
+  }
+  const { openSqliteState } = await import("./state-sqlite.ts");
+  return openSqliteState(path);
+}
+
+/** A multi-row INSERT per chunk of `rows` (one statement per row would be a round trip each on PostgreSQL). */
+export function insertRows(table: string, columns: readonly string[], rows: readonly (readonly SqlValue[])[], suffix = ""): Statement[] {
+  // Under both engines' parameter limits (SQLite 32,766; PostgreSQL 65,535).
+  const perChunk = Math.max(1, Math.floor(30_000 / columns.length));
+  const tuple = `(${columns.map(() => "?").join(", ")})`;
+  const statements: Statement[] = [];
+  for (let start = 0; start < rows.length; start += perChunk) {
+    const chunk = rows.slice(start, start + perChunk);
+    statements.push({
+      sql: `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${chunk.map(() => tuple).join(", ")}${suffix ? ` ${suffix}` : ""}`,
+      params: chunk.flat(),
+    });
+  }
+  return statements;
+}
+
+/** `?` placeholders as `(?, ?, ...)` for an IN list of `n` values. */
+export function placeholders(n: number): string {
+  return `(${Array.from({ length: n }, () => "?").join(", ")})`;
+}
