@@ -20,10 +20,10 @@ import { type Config, ConfigError } from "../config/config.ts";
 import type { Logger } from "../log.ts";
 import type { DataDir } from "../store/data-dir.ts";
 import type { StateStore } from "../store/state.ts";
-import { type IngestRecord, claimRun, markInterrupted, recentIngests, renewLease } from "../store/runs.ts";
+import { type IngestRecord, type InterruptedScan, claimRun, cronSlot, markInterrupted, recentIngests, renewLease } from "../store/runs.ts";
 import { recentScans } from "../signals/store.ts";
 import { isoSeconds } from "../time.ts";
-import { ingestOwed, planScans } from "./catch-up.ts";
+import { type ScanPlan, handoverPlan, ingestOwed, planScans } from "./catch-up.ts";
 import { spawnCommand } from "./spawn.ts";
 
 export interface SchedulerStatus {
@@ -58,6 +58,8 @@ export class ScanScheduler {
   private child: Subprocess | undefined;
   private current: { trigger: string; since: string; done: Promise<number> } | undefined;
   private watch: ReturnType<typeof setInterval> | undefined;
+  /** The live snapshot's as-of day, as of the last start: where a scan taken over scans up to. */
+  private asOf: string | undefined;
 
   constructor(
     private readonly config: Config,
@@ -89,21 +91,22 @@ export class ScanScheduler {
     if (this.config.ingest_cron !== "off" && !this.ingestCron) {
       this.ingestCron = new Cron(this.config.ingest_cron, { timezone: "UTC", protect: true }, () => this.fire("ingest"));
     }
-    const ingestWhy = await ingestOwed(this.state, this.ingestCron);
+    this.asOf = asOf;
+    const ingest = await ingestOwed(this.state, this.ingestCron);
     const scans = await planScans(this.state, { asOf, cron: this.cron, firstScan: this.config.first_scan });
-    // Replicas starting together owe the same catch-up: the one that claims this minute runs it.
-    if (ingestWhy && (await this.claim("ingest", new Date(), "catch-up ingest"))) {
-      this.log.info({ why: ingestWhy }, "catching up: ingest");
+    // Replicas starting together owe the same catch-up: the one that claims it runs it.
+    if (ingest && (await this.claim(ingest.slot, "catch-up ingest"))) {
+      this.log.info({ why: ingest.why }, "catching up: ingest");
       void this.ingestThenScan("catch-up");
-    } else if (!ingestWhy && scans && (await this.claim("scan", new Date(), `${scans.trigger} scan`))) {
+    } else if (!ingest && scans && (await this.claim(scans.slot, `${scans.trigger} scan`))) {
       this.log.info({ why: scans.why }, `catching up: ${scans.trigger} scan`);
       void this.run(scans.trigger, scans.args);
     }
   }
 
   /** Claims a run among replicas sharing the state store (store/runs.ts claimRun); logs when another replica has it. */
-  private async claim(kind: "scan" | "ingest", at: Date, what: string): Promise<boolean> {
-    const claim = await claimRun(this.state, kind, at);
+  private async claim(slot: string, what: string): Promise<boolean> {
+    const claim = await claimRun(this.state, slot);
     if (!claim.claimed) this.log.info({ slot: claim.slot, holder: claim.holder }, `${what} runs on another replica`);
     return claim.claimed;
   }
@@ -113,7 +116,7 @@ export class ScanScheduler {
    * state database claimed this firing first. Resolves to the exit code, or null when skipped.
    */
   async scheduled(kind: "scan" | "ingest", firedAt = new Date()): Promise<number | null> {
-    if (!(await this.claim(kind, firedAt, `scheduled ${kind}`))) return null;
+    if (!(await this.claim(cronSlot(kind, firedAt), `scheduled ${kind}`))) return null;
     if (kind === "scan") return this.run("schedule");
     return this.ingestThenScan("ingest");
   }
@@ -127,11 +130,14 @@ export class ScanScheduler {
     if (pid !== undefined && this.child!.exitCode === null) await renewLease(this.state, pid, new Date(Date.now() + this.config.scan_lease_ms));
     const noticed = await markInterrupted(this.state);
     for (const ingest of noticed.ingests) this.log.warn({ ingest_id: ingest }, "an ingest whose process was gone is marked interrupted");
-    for (const scan of noticed.scans) {
-      this.log.warn(scan, "a scan that no process runs any more is taken over here");
-      const after = this.current?.done ?? Promise.resolve(0);
-      after.then(() => this.run("handover", ["--as-of", scan.as_of])).catch((error: Error) => this.log.error({ err: error.message }, "the scan taken over could not start"));
-    }
+    for (const scan of noticed.scans) this.handOver(scan, handoverPlan(scan, this.asOf ?? scan.as_of));
+  }
+
+  /** Runs a scan taken over from a replica that stopped running it, after the one running here. */
+  private handOver(scan: InterruptedScan, plan: ScanPlan): void {
+    this.log.warn({ ...scan, why: plan.why, args: plan.args }, "a scan that no process runs any more is taken over here");
+    const after = this.current?.done ?? Promise.resolve(0);
+    after.then(() => this.run(plan.trigger, plan.args)).catch((error: Error) => this.log.error({ err: error.message }, "the scan taken over could not start"));
   }
 
   /** A cron's callback: a failure to start (the state database locked past its timeout) is logged, never thrown. */

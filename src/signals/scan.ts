@@ -66,6 +66,8 @@ export interface ScanReport {
   types: TypeReport[];
   errors: { type: string; message: string }[];
   state: ApplyCounts;
+  /** Time to write the signals and their moves to the state store. */
+  apply_ms: number;
 }
 
 export async function runScan(options: ScanOptions): Promise<ScanReport> {
@@ -183,6 +185,7 @@ async function scanAndApply(
   const finished = now();
   const meta = { scanId, asOf, now: isoSeconds(finished) };
   let state: ApplyCounts;
+  const applyStarted = performance.now();
   try {
     state = await applyScan(options.state, meta, candidates, ran);
   } catch (error) {
@@ -202,6 +205,7 @@ async function scanAndApply(
     types: reports,
     errors,
     state,
+    apply_ms: Math.round(performance.now() - applyStarted),
   };
   await finishScan(options.state, scanId, report.status, finished, { ...report });
   options.log.info({ scan_id: scanId, as_of: asOf, ms: report.duration_ms, signals: candidates.length, status: report.status, errors: errors.length }, "scan finished");

@@ -99,15 +99,19 @@ export async function renewLease(state: StateStore, pid: number, until: Date): P
   await state.run("UPDATE scans SET lease_until = ? WHERE status = 'running' AND host = ? AND pid = ?", [isoSeconds(until), HOST, pid]);
 }
 
+/** The slot of a cron's firing: what and its minute ('scan@2026-11-26T06:00'). */
+export function cronSlot(kind: "scan" | "ingest", firedAt: Date): string {
+  return `${kind}@${isoSeconds(firedAt).slice(0, 16)}`;
+}
+
 /**
- * Claims a scheduled run for this process: replicas sharing the state store all fire the same
- * cron, and the one whose INSERT lands runs it. `slot` names the run and its minute
- * ('scan@2026-11-26T06:00'); `claimed` is false when another replica holds it. A claim whose
- * process on this machine is gone (a server restarted within the minute it crashed in) passes to
- * this one. `alive` is how a process id is checked.
+ * Claims a run for this process: replicas sharing the state store all owe the same runs (a cron's
+ * firing, the catch-up of replicas starting together), and the one whose INSERT of the run's slot
+ * lands runs it; `claimed` is false when another replica holds it. A claim whose process on this
+ * machine is gone (a server restarted after a crash) passes to this one. `alive` is how a process
+ * id is checked.
  */
-export async function claimRun(state: StateStore, kind: "scan" | "ingest", firedAt: Date, alive: (pid: number) => boolean = isAlive): Promise<{ claimed: boolean; slot: string; holder: string }> {
-  const slot = `${kind}@${isoSeconds(firedAt).slice(0, 16)}`;
+export async function claimRun(state: StateStore, slot: string, alive: (pid: number) => boolean = isAlive): Promise<{ claimed: boolean; slot: string; holder: string }> {
   const me = `${HOST}:${process.pid}`;
   await state.run("INSERT INTO run_claims (slot, holder, claimed_at) VALUES (?, ?, ?) ON CONFLICT (slot) DO NOTHING", [slot, me, isoSeconds()]);
   let holder = (await state.get<{ holder: string }>("SELECT holder FROM run_claims WHERE slot = ?", [slot]))!.holder;

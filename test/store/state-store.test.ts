@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { Cron } from "croner";
 import { queryChanges } from "../../src/graph/change-log.ts";
-import { ingestOwed, planScans } from "../../src/server/catch-up.ts";
-import { HOST, claimRun, markInterrupted, renewLease } from "../../src/store/runs.ts";
+import { handoverPlan, ingestOwed, planScans } from "../../src/server/catch-up.ts";
+import { HOST, claimRun, cronSlot, markInterrupted, renewLease } from "../../src/store/runs.ts";
 import { type StateStore, insertRows } from "../../src/store/state.ts";
 import { openSqliteState } from "../../src/store/state-sqlite.ts";
 import { openPostgresState } from "../../src/store/state-postgres.ts";
@@ -57,14 +57,17 @@ for (const engine of stateEngines()) {
       ]);
     const statusOf = async (id: string) => (await second.get<{ status: string }>("SELECT status FROM scans WHERE scan_id = ?", [id]))?.status;
 
-    test("missed as-of days are scanned oldest first, at most seven", async () => {
+    test("missed as-of days are scanned oldest first, at most seven; replicas planning from the same state owe the same slot", async () => {
       const asOf = "2026-11-20";
+      expect((await planScans(first, { asOf, cron: undefined, firstScan: true }))?.slot).toBe("scan@first-start:2026-11-20");
       expect((await planScans(first, { asOf, cron: undefined, firstScan: true }))?.args).toEqual(["--as-of", asOf, "--days", "2"]);
       expect(await planScans(first, { asOf, cron: undefined, firstScan: false })).toBeUndefined();
       await insertScan({ id: "plan-1", asOf: addDays(asOf, -10) });
       expect((await planScans(second, { asOf, cron: undefined, firstScan: true }))?.args).toEqual(["--as-of", asOf, "--days", "7"]);
       await insertScan({ id: "plan-2", asOf: addDays(asOf, -3) });
       expect((await planScans(second, { asOf, cron: undefined, firstScan: true }))?.args).toEqual(["--as-of", asOf, "--days", "3"]);
+      const owed = await planScans(first, { asOf, cron: undefined, firstScan: true });
+      expect((await planScans(second, { asOf, cron: undefined, firstScan: true }))?.slot).toBe(owed!.slot);
       await insertScan({ id: "plan-3", asOf });
       expect(await planScans(second, { asOf, cron: undefined, firstScan: true })).toBeUndefined();
     });
@@ -77,9 +80,9 @@ for (const engine of stateEngines()) {
       const recent = new Date(now.getTime() - 60_000).toISOString();
       await ingest("a", "schedule", "interrupted", recent);
       expect(await ingestOwed(second, undefined)).toBeUndefined();
-      expect(await ingestOwed(second, cron, now)).toContain("was interrupted");
+      expect((await ingestOwed(second, cron, now))?.why).toContain("was interrupted");
       await ingest("b", "import", "interrupted", new Date(now.getTime() - 30_000).toISOString());
-      expect(await ingestOwed(second, cron, now)).toContain("the ingest started at " + recent);
+      expect((await ingestOwed(second, cron, now))?.why).toContain("the ingest started at " + recent);
       cron.stop();
     });
 
@@ -124,7 +127,7 @@ for (const engine of stateEngines()) {
 
     test("a cron firing is claimed by one of two replicas firing it at once", async () => {
       const firedAt = new Date("2026-11-26T06:00:00Z");
-      const claims = await Promise.all([claimRun(first, "scan", firedAt), claimRun(second, "scan", firedAt)]);
+      const claims = await Promise.all([claimRun(first, cronSlot("scan", firedAt)), claimRun(second, cronSlot("scan", firedAt))]);
       // Both stores are this process here: the holder is one, and the slot was inserted once.
       expect(claims[0].slot).toBe("scan@2026-11-26T06:00");
       expect(claims[0].holder).toBe(claims[1].holder);
@@ -132,12 +135,11 @@ for (const engine of stateEngines()) {
     });
 
     test("a claim whose process on this machine is gone passes to the next claimant; a live one holds", async () => {
-      const firedAt = new Date("2026-11-26T07:00:00Z");
-      await first.run("INSERT INTO run_claims (slot, holder, claimed_at) VALUES ('scan@2026-11-26T07:00', ?, 'then')", [`${HOST}:99999`]);
-      expect((await claimRun(second, "scan", firedAt, () => true)).claimed).toBe(false);
-      expect(await claimRun(second, "scan", firedAt, () => false)).toMatchObject({ claimed: true, holder: `${HOST}:${process.pid}` });
+      await first.run("INSERT INTO run_claims (slot, holder, claimed_at) VALUES ('scan@first-start:2026-11-26', ?, 'then')", [`${HOST}:99999`]);
+      expect((await claimRun(second, "scan@first-start:2026-11-26", () => true)).claimed).toBe(false);
+      expect(await claimRun(second, "scan@first-start:2026-11-26", () => false)).toMatchObject({ claimed: true, holder: `${HOST}:${process.pid}` });
       await first.run("INSERT INTO run_claims (slot, holder, claimed_at) VALUES ('scan@2026-11-26T08:00', 'other-machine:1', 'then')");
-      expect((await claimRun(second, "scan", new Date("2026-11-26T08:00:00Z"), () => false)).claimed).toBe(false);
+      expect((await claimRun(second, "scan@2026-11-26T08:00", () => false)).claimed).toBe(false);
     });
 
     test("transactions under one lock never interleave, across stores", async () => {
@@ -195,3 +197,11 @@ for (const engine of stateEngines()) {
     });
   });
 }
+
+test("a scan taken over scans its day again, and every day after it up to the live snapshot's, at most seven", () => {
+  expect(handoverPlan({ scan_id: "s1", as_of: "2026-11-19" }, "2026-11-20")).toMatchObject({ trigger: "handover", args: ["--as-of", "2026-11-20", "--days", "2"] });
+  expect(handoverPlan({ scan_id: "s2", as_of: "2026-11-20" }, "2026-11-20").args).toEqual(["--as-of", "2026-11-20", "--days", "1"]);
+  expect(handoverPlan({ scan_id: "s3", as_of: "2026-10-01" }, "2026-11-20").args).toEqual(["--as-of", "2026-11-20", "--days", "7"]);
+  // A backfill of a day after the live snapshot's (an older replica's view) is redone as it was.
+  expect(handoverPlan({ scan_id: "s4", as_of: "2026-11-21" }, "2026-11-20").args).toEqual(["--as-of", "2026-11-21", "--days", "1"]);
+});

@@ -1,0 +1,96 @@
+/**
+ * Replicas sharing state in PostgreSQL (CKG_STATE_URL): two real `ckg serve` processes on one data
+ * directory and one real PostgreSQL 15. Starting together they owe one first-start scan and run it
+ * once; a replica cut off mid-scan (its process group stopped: alive, silent) loses the scan to the
+ * other when its lease runs out; when it wakes, its scan finds itself taken over and writes nothing;
+ * both then answer the same signals and changes.
+ */
+import { afterAll, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
+import { SQL } from "bun";
+import { selfCommand } from "../../src/runtime.ts";
+import { copyOfFixture } from "../support/fixture.ts";
+import { type ServerProcess, startServer } from "../support/server.ts";
+import { postgresEngine } from "../support/state-engines.ts";
+
+const engine = postgresEngine();
+const servers: ServerProcess[] = [];
+let dir: string | undefined;
+let sql: SQL | undefined;
+afterAll(async () => {
+  for (const server of servers) {
+    try {
+      process.kill(-server.process.pid, "SIGCONT");
+    } catch {
+      // already gone
+    }
+    await server.stop();
+  }
+  await sql?.close();
+  await engine.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function until<T>(what: string, ms: number, probe: () => Promise<T | undefined>): Promise<T> {
+  const deadline = performance.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(50);
+  }
+}
+
+type ScanRow = { scan_id: string; trigger: string; status: string; as_of: string; report: string | null };
+
+test.skipIf(!engine.available)(
+  "two replicas on PostgreSQL: one first-start scan, taken over when its replica is cut off, the same signals on both",
+  async () => {
+    const url = await engine.freshUrl();
+    dir = await copyOfFixture();
+    const env = { CKG_LOG_LEVEL: "info", CKG_STATE_URL: url, CKG_SCAN_CRON: "off", CKG_FIRST_SCAN: "true", CKG_SCAN_LEASE_MS: "3000", CKG_RATE_LIMIT_PER_MINUTE: "0" };
+    // setsid: each replica leads its own process group, so stopping it stops its scan child too.
+    servers.push(...(await Promise.all([0, 1].map(() => startServer(["setsid", ...selfCommand("serve", "--data-dir", dir!, "--port", "0")], env)))));
+    sql = new SQL(url, { max: 2, connection: { search_path: "ckg" } });
+    const scans = async () => (await sql!.unsafe("SELECT scan_id, trigger, status, as_of, report FROM scans ORDER BY started_at, scan_id")) as ScanRow[];
+
+    // One replica claims the first-start scan; the other says another replica runs it.
+    const running = await until("the first-start scan to start", 90_000, async () => (await scans()).find((s) => s.status === "running"));
+    const said = (server: ServerProcess, msg: string) => server.lines().some((l) => l.msg === msg);
+    const holder = await until("the replica running it", 10_000, async () => servers.find((s) => said(s, "catching up: first-start scan")));
+    const other = servers.find((s) => s !== holder)!;
+    await until("the other replica to skip it", 30_000, async () => (said(other, "first-start scan runs on another replica") ? true : undefined));
+    expect(said(other, "catching up: first-start scan")).toBe(false);
+
+    // Cut the holder off mid-scan: alive but silent, its lease runs out and the other takes the scan over.
+    process.kill(-holder.process.pid, "SIGSTOP");
+    const handedOver = await until("the scan taken over to finish", 120_000, async () => {
+      const rows = await scans();
+      const redone = rows.filter((s) => s.trigger === "handover");
+      return redone.length > 0 && redone.every((s) => s.status === "ok") ? redone : undefined;
+    });
+    const left = (await scans()).find((s) => s.scan_id === running.scan_id)!;
+    expect(left.status).toBe("interrupted");
+    expect(left.report).toContain("stopped renewing its lease");
+    expect(said(other, "a scan that no process runs any more is taken over here")).toBe(true);
+    // From the interrupted scan's day through the snapshot's: the first start's two days.
+    expect(handedOver.map((s) => s.as_of)).toContain(running.as_of);
+
+    // The holder wakes: its scan finds itself taken over and writes nothing; nothing is left running.
+    process.kill(-holder.process.pid, "SIGCONT");
+    await until("the woken scan to give up", 60_000, async () => (holder.stderr().includes("no longer running here") ? true : undefined));
+    expect((await scans()).find((s) => s.scan_id === running.scan_id)!.status).toBe("interrupted");
+    await until("no scan running", 60_000, async () => ((await scans()).some((s) => s.status === "running") ? undefined : true));
+
+    // Both replicas answer from the same state.
+    const answer = async (server: ServerProcess, path: string) => (await (await fetch(`${server.url}${path}`)).json()) as Record<string, unknown>;
+    for (const path of ["/api/insights/signals?qualification=all&limit=500&since_hours=8760", "/api/changes?since_hours=8760&summary=true"]) {
+      const [a, b] = await Promise.all(servers.map((s) => answer(s, path)));
+      expect(a).toEqual(b);
+    }
+    const listing = await answer(other, "/api/insights/signals?qualification=all&limit=500&since_hours=8760");
+    expect(listing.total as number).toBeGreaterThan(100);
+    for (const server of servers) expect(((await answer(server, "/readyz")) as { state_store: string }).state_store).toBe("postgresql");
+  },
+  300_000,
+);
