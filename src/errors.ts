@@ -70,6 +70,10 @@ export function asCkgError(value: unknown): CkgError {
   if ((value as { code?: string } | null)?.code === "SQLITE_BUSY") {
     return new CkgError("not_ready", "The state database is busy (locked by another process); try again shortly.", { retryAfterSeconds: 5, cause: value });
   }
+  // The shared state store (PostgreSQL, CKG_STATE_URL) cannot be reached: temporary, and not a fault of the request.
+  if (/^ERR_POSTGRES_CONNECTION_(CLOSED|REFUSED)$|^ERR_POSTGRES_.*TIMEOUT/.test(String((value as { code?: string } | null)?.code))) {
+    return new CkgError("not_ready", "The state store (PostgreSQL) cannot be reached; try again shortly.", { retryAfterSeconds: 5, cause: value });
+  }
   return new CkgError("internal", "The server failed to answer this request; it has been logged.", {
     cause: value,
   });

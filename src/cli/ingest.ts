@@ -83,7 +83,7 @@ export const importCommand: Command = {
 async function runIngest(config: Config, json: boolean, withoutDemo: boolean, trigger: string, source: import("../ingest/options.ts").IngestSource): Promise<number> {
   const [{ dataDir, ensureDataDir }, { openState }, { startIngest, finishIngest }] = await Promise.all([
     import("../store/data-dir.ts"),
-    import("../store/state.ts"),
+    import("../store/open-state.ts"),
     import("../store/runs.ts"),
   ]);
   const dir = dataDir(config.data_dir);

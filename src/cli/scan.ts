@@ -25,7 +25,7 @@ export const scan: Command = {
       await Promise.all([
         import("../log.ts"),
         import("../store/data-dir.ts"),
-        import("../store/state.ts"),
+        import("../store/open-state.ts"),
         import("../signals/scan.ts"),
         import("../signals/narratives.ts"),
         import("../signals/detectors/index.ts"),

@@ -196,6 +196,17 @@ export class ScanScheduler {
     return done;
   }
 
+  /** What /readyz shows of scans and ingests; a state store that cannot be read (a PostgreSQL away) is said, not thrown. */
+  async readiness(): Promise<{ state_store: StateStore["engine"]; scans: SchedulerStatus | null; ingest: IngestStatus | null; state_error?: string }> {
+    const state_store = this.state.engine;
+    try {
+      const [scans, ingest] = await Promise.all([this.status(), this.ingestStatus()]);
+      return { state_store, scans, ingest };
+    } catch (error) {
+      return { state_store, scans: null, ingest: null, state_error: `the state store cannot be read: ${(error as Error).message}` };
+    }
+  }
+
   get running(): boolean {
     return this.current !== undefined;
   }

@@ -1,6 +1,6 @@
 /**
  * @module server/services
- * What a running server holds: the data directory, the state database, DuckDB, the graph
+ * What a running server holds: the data directory, the state store, DuckDB, the graph
  * store (its own processes or an external SPARQL store), the signal scan scheduler and the live snapshot with its indexes; and how it gets
  * there: build a first snapshot when the data directory is empty (in a child process, so the server
  * answers health checks meanwhile), activate it, then start the scans. Operations receive these
@@ -28,7 +28,8 @@ import { openDuck } from "../store/duckdb.ts";
 import { ScanScheduler } from "./scheduler.ts";
 import { EntitySeries } from "../timeseries/figures.ts";
 import { TimeseriesStore } from "../timeseries/store.ts";
-import { type StateStore, openState } from "../store/state.ts";
+import { openState } from "../store/open-state.ts";
+import type { StateStore } from "../store/state.ts";
 import { join } from "node:path";
 import { VERSION } from "../version.ts";
 
@@ -239,24 +240,15 @@ export class Services implements ApiServices {
 
   async readiness(): Promise<{ ready: boolean; body: Record<string, unknown> }> {
     const live = this.live;
-    // The state store may be a PostgreSQL that is down: readiness says so instead of failing.
-    let stateError: string | undefined;
-    const [scans, ingest] = await Promise.all([this.scans.status(), this.scans.ingestStatus()]).catch((error: Error) => {
-      stateError = `the state store cannot be read: ${error.message}`;
-      return [null, null];
-    });
     const body: Record<string, unknown> = {
       status: this.phase,
       version: VERSION,
       uptime_s: Math.round((Date.now() - this.startedAt) / 1000),
       data_dir: this.dir.root,
       graph: this.graph.status(),
-      state_store: this.state.engine,
-      scans,
-      ingest,
+      ...(await this.scans.readiness()), // state_store, scans, ingest (or state_error)
     };
     if (this.error) body.error = this.error;
-    if (stateError) body.state_error = stateError;
     if (this.rejected) body.snapshot_rejected = this.rejected;
     if (live) {
       body.snapshot = {
@@ -269,7 +261,7 @@ export class Services implements ApiServices {
         sources: live.manifest.sources.map((s) => ({ id: s.id, kind: s.kind, synthetic: s.synthetic, entities: s.entities, facts: s.facts, as_of: s.as_of })),
       };
     }
-    return { ready: this.phase === "ready" && !stateError, body };
+    return { ready: this.phase === "ready" && !body.state_error, body };
   }
 
   async close(): Promise<void> {

@@ -6,10 +6,9 @@
  * and PostgreSQL (`CKG_STATE_URL`, state-postgres.ts), which replicas of ckg on several machines
  * share. Both hold the same tables under the same names; callers write one SQL for both, with `?`
  * placeholders and the common subset of the two dialects (counts cast to INTEGER, ON CONFLICT,
- * RETURNING, row values), and ask `engine` where a plan hint is SQLite's own.
+ * RETURNING, row values), and ask `engine` where a plan hint is SQLite's own. open-state.ts opens
+ * the one a configuration names.
  */
-import type { Config } from "../config/config.ts";
-
 export type SqlValue = string | number | null;
 
 export interface Statement {
@@ -35,16 +34,6 @@ export interface StateStore extends StateQueries {
    */
   transaction<T>(work: (tx: StateQueries) => Promise<T>, options?: { lock?: string }): Promise<T>;
   close(): Promise<void>;
-}
-
-/** The state store a configuration names: PostgreSQL at `state_url`, else SQLite at `path`. */
-export async function openState(config: Pick<Config, "state_url">, path: string): Promise<StateStore> {
-  if (config.state_url) {
-    const { openPostgresState } = await import("./state-postgres.ts");
-    return openPostgresState(config.state_url);
-  }
-  const { openSqliteState } = await import("./state-sqlite.ts");
-  return openSqliteState(path);
 }
 
 /** A multi-row INSERT per chunk of `rows` (one statement per row would be a round trip each on PostgreSQL). */

@@ -3,7 +3,7 @@
  * directory and one real PostgreSQL 15. Starting together they owe one first-start scan and run it
  * once; a replica cut off mid-scan (its process group stopped: alive, silent) loses the scan to the
  * other when its lease runs out; when it wakes, its scan finds itself taken over and writes nothing;
- * both then answer the same signals and changes.
+ * both then answer the same signals and changes. And PostgreSQL going away and coming back.
  */
 import { afterAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
@@ -93,4 +93,45 @@ test.skipIf(!engine.available)(
     for (const server of servers) expect(((await answer(server, "/readyz")) as { state_store: string }).state_store).toBe("postgresql");
   },
   300_000,
+);
+
+test.skipIf(!engine.available)(
+  "PostgreSQL away: /readyz says so, the routes that need the state answer 503, the others keep serving; back, everything answers",
+  async () => {
+    const url = await engine.freshUrl();
+    const root = await copyOfFixture();
+    const env = { CKG_LOG_LEVEL: "info", CKG_STATE_URL: url, CKG_SCAN_CRON: "off", CKG_FIRST_SCAN: "false", CKG_RATE_LIMIT_PER_MINUTE: "0" };
+    const server = await startServer(selfCommand("serve", "--data-dir", root, "--port", "0"), env);
+    servers.push(server);
+    try {
+      await server.waitReady(90_000);
+      const get = async (path: string) => {
+        const response = await fetch(`${server.url}${path}`);
+        return { status: response.status, body: (await response.json()) as Record<string, unknown> & { error?: { code: string; message: string } } };
+      };
+      const search = () => fetch(`${server.url}/api/search`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "Aave" }) });
+      expect((await get("/api/insights/signals")).status).toBe(200);
+
+      const pg = await engine.server();
+      pg.down();
+      const ready = await get("/readyz");
+      expect(ready.status).toBe(503);
+      expect(String(ready.body.state_error)).toContain("the state store cannot be read");
+      for (const path of ["/api/insights/signals", "/api/changes"]) {
+        const answer = await get(path);
+        expect(answer.status, path).toBe(503);
+        expect(answer.body.error?.code).toBe("not_ready");
+        expect(answer.body.error?.message).toContain("state store (PostgreSQL) cannot be reached");
+      }
+      expect((await search()).status).toBe(200);
+
+      pg.up();
+      await server.waitReady(30_000);
+      expect((await get("/api/insights/signals")).status).toBe(200);
+      expect((await get("/api/changes")).status).toBe(200);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  },
+  180_000,
 );

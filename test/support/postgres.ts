@@ -12,6 +12,9 @@ const BIN = "/usr/lib/postgresql/15/bin";
 
 export interface Postgres {
   url: string;
+  /** Stops the server, keeping its data (an outage); `up` starts it again on the same port. */
+  down(): void;
+  up(): void;
   stop(): Promise<void>;
 }
 
@@ -40,9 +43,12 @@ export async function startPostgres(settings: Record<string, string> = {}): Prom
   const options = Object.entries({ listen_addresses: "127.0.0.1", port: String(port), unix_socket_directories: dir, fsync: "off", ...settings })
     .map(([k, v]) => `-c ${k}=${v}`)
     .join(" ");
-  run([...asPostgres, join(BIN, "pg_ctl"), "-D", data, "-o", options, "-l", join(dir, "log"), "-w", "start"], "pg_ctl start");
+  const up = () => run([...asPostgres, join(BIN, "pg_ctl"), "-D", data, "-o", options, "-l", join(dir, "log"), "-w", "start"], "pg_ctl start");
+  up();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    down: () => run([...asPostgres, join(BIN, "pg_ctl"), "-D", data, "-m", "fast", "-w", "stop"], "pg_ctl stop"),
+    up,
     async stop() {
       Bun.spawnSync([...asPostgres, join(BIN, "pg_ctl"), "-D", data, "-m", "immediate", "stop"]);
       rmSync(dir, { recursive: true, force: true });

@@ -18,6 +18,8 @@ export interface StateEngine {
   open(root: string): Promise<StateStore>;
   /** The URL of a fresh database (PostgreSQL only): for ckg processes given CKG_STATE_URL. */
   freshUrl(): Promise<string>;
+  /** The PostgreSQL server (started by the first freshUrl or open). */
+  server(): Promise<Postgres>;
   /** Stops what the engine started (the PostgreSQL server). */
   stop(): Promise<void>;
 }
@@ -34,6 +36,9 @@ export function sqliteEngine(): StateEngine {
     },
     freshUrl() {
       throw new Error("SQLite has no URL: its store is the data directory's state.sqlite");
+    },
+    server() {
+      throw new Error("SQLite has no server");
     },
     async stop() {},
   };
@@ -58,6 +63,7 @@ export function postgresEngine(): StateEngine {
     name: "PostgreSQL",
     available: pgAvailable,
     freshUrl,
+    server: () => (server ??= startPostgres()),
     async open() {
       return openPostgresState(await freshUrl());
     },
