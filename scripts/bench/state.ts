@@ -6,7 +6,7 @@
  * into a fresh PostgreSQL 15 (Debian's, started on a private port; installed when missing and root),
  * and prints for each: the time to write the scan's signals and moves (apply), the same scan again
  * (every signal touched), and p50/p99 of the reads the signal routes make (counts by type, the
- * strongest 50, one type, one entity's signals). SQLite is the baseline: ratios are PostgreSQL / SQLite.
+ * strongest 50, one type, one entity's signals) beside the floor of any read (SELECT 1). SQLite is the baseline: ratios are PostgreSQL / SQLite.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -44,6 +44,7 @@ async function measure(state: StateStore): Promise<Figures> {
   const since = "1970-01-01T00:00:00Z";
   const top = (await listSignals(state, { qualification: "all", since, limit: 1 }))[0]!;
   const reads: Record<string, (q: SignalQuery) => Promise<unknown>> = {
+    "floor: one round trip (SELECT 1)": () => state.get("SELECT 1 AS one"),
     "counts by type (qualified)": (q) => countByType(state, { ...q, qualification: "qualified" }),
     "strongest 50": (q) => listSignals(state, q),
     "one type, 50 with total": (q) => querySignals(state, { ...q, types: [top.signal_type] }),

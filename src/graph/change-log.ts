@@ -86,6 +86,9 @@ export async function applySnapshotChanges(
     if (claimed === 0) return 0;
     await tx.batch(insertRows("changes", ["ts", "entity_uri", "entity_name", "entity_type", "operation", "fields", "source", "snapshot_id"], values));
     return values.length;
+  }).then(async (added) => {
+    if (added > 0) await state.analyze(["changes"]);
+    return added;
   });
 }
 

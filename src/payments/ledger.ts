@@ -1,6 +1,6 @@
 /**
  * @module payments/ledger
- * The durable ledger of payments in the state database: one payment buys one answer. A payment is
+ * The durable ledger of payments in the state store: one payment buys one answer. A payment is
  * claimed (by the hash of network, asset, payer and authorization nonce) with one INSERT, so the
  * same signature sent twice at once runs the handler once, and a replay after a restart finds it.
  * A claim whose handler failed, or whose verification failed, is released: nothing was charged and

@@ -113,7 +113,7 @@ export class ScanScheduler {
 
   /**
    * A cron fired: the scan (or ingest, then scan) runs here unless another replica sharing the
-   * state database claimed this firing first. Resolves to the exit code, or null when skipped.
+   * state store claimed this firing first. Resolves to the exit code, or null when skipped.
    */
   async scheduled(kind: "scan" | "ingest", firedAt = new Date()): Promise<number | null> {
     if (!(await this.claim(cronSlot(kind, firedAt), `scheduled ${kind}`))) return null;
@@ -140,7 +140,7 @@ export class ScanScheduler {
     after.then(() => this.run(plan.trigger, plan.args)).catch((error: Error) => this.log.error({ err: error.message }, "the scan taken over could not start"));
   }
 
-  /** A cron's callback: a failure to start (the state database locked past its timeout) is logged, never thrown. */
+  /** A cron's callback: a failure to start (the state store locked or away) is logged, never thrown. */
   private fire(kind: "scan" | "ingest"): void {
     this.scheduled(kind).catch((error: Error) => this.log.error({ err: error.message }, `the scheduled ${kind} could not start`));
   }

@@ -1,6 +1,6 @@
 /**
  * @module signals/qualify
- * Writes one scan's candidates into the state database and moves each signal through the states
+ * Writes one scan's candidates into the state store and moves each signal through the states
  * of decisions.md, recording every move with its time and reason:
  *
  *   new finding            -> pending, then screened (passed the screens) or rejected (failed one)

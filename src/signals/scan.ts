@@ -207,6 +207,7 @@ async function scanAndApply(
     state,
     apply_ms: Math.round(performance.now() - applyStarted),
   };
+  await options.state.analyze(["signals", "signal_entities", "signal_moves"]);
   await finishScan(options.state, scanId, report.status, finished, { ...report });
   options.log.info({ scan_id: scanId, as_of: asOf, ms: report.duration_ms, signals: candidates.length, status: report.status, errors: errors.length }, "scan finished");
   return report;

@@ -190,6 +190,12 @@ export class PostgresState extends PostgresQueries implements StateStore {
     })) as T;
   }
 
+  async analyze(tables: readonly string[]): Promise<void> {
+    // VACUUM too: it marks the pages all-visible, so the counts read the covering index alone
+    // (ANALYZE by itself made counting by type 44 ms, a heap fetch per row, against 4 ms).
+    await this.sql.unsafe(`VACUUM (ANALYZE) ${tables.join(", ")}`);
+  }
+
   async close(): Promise<void> {
     await this.sql.close();
   }

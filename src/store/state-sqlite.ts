@@ -227,6 +227,11 @@ export class SqliteState extends SqliteQueries implements StateStore {
     });
   }
 
+  /** SQLite's own advice: statistics only where they are missing or stale (the listings' plans are hinted besides). */
+  analyze(): Promise<void> {
+    return this.whenIdle(async () => void this.db.exec("PRAGMA optimize"));
+  }
+
   close(): Promise<void> {
     return this.whenIdle(async () => this.db.close());
   }

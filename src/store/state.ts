@@ -33,6 +33,12 @@ export interface StateStore extends StateQueries {
    * write lock serialises every transaction already; PostgreSQL takes an advisory lock.
    */
   transaction<T>(work: (tx: StateQueries) => Promise<T>, options?: { lock?: string }): Promise<T>;
+  /**
+   * Refreshes the planner's statistics of `tables` after a large write. Without it PostgreSQL plans
+   * the signal reads after a scan as if the tables were empty until autovacuum catches up (on the
+   * full data 17 and 48 ms for a type's and an entity's signals, 0.08 and 0.3 ms after).
+   */
+  analyze(tables: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }
 
