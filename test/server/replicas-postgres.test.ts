@@ -3,14 +3,18 @@
  * directory and one real PostgreSQL 15. Starting together they owe one first-start scan and run it
  * once; a replica cut off mid-scan (its process group stopped: alive, silent) loses the scan to the
  * other when its lease runs out; when it wakes, its scan finds itself taken over and writes nothing;
- * both then answer the same signals and changes. And PostgreSQL going away and coming back.
+ * both then answer the same signals and changes. One writer (`ckg ingest`) publishes a snapshot
+ * into the shared directory: both switch, and its changes are appended once. And PostgreSQL going
+ * away and coming back.
  */
 import { afterAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { SQL } from "bun";
 import { selfCommand } from "../../src/runtime.ts";
+import { currentSnapshotId, dataDir } from "../../src/store/data-dir.ts";
 import { copyOfFixture } from "../support/fixture.ts";
 import { type ServerProcess, startServer } from "../support/server.ts";
+import { providerEnv, startProviderFixtures } from "../support/provider-fixtures.ts";
 import { postgresEngine } from "../support/state-engines.ts";
 
 const engine = postgresEngine();
@@ -44,11 +48,11 @@ async function until<T>(what: string, ms: number, probe: () => Promise<T | undef
 type ScanRow = { scan_id: string; trigger: string; status: string; as_of: string; report: string | null };
 
 test.skipIf(!engine.available)(
-  "two replicas on PostgreSQL: one first-start scan, taken over when its replica is cut off, the same signals on both",
+  "two replicas on PostgreSQL: one first-start scan, taken over when its replica is cut off, the same signals on both, one writer's snapshot reaching both",
   async () => {
     const url = await engine.freshUrl();
     dir = await copyOfFixture();
-    const env = { CKG_LOG_LEVEL: "info", CKG_STATE_URL: url, CKG_SCAN_CRON: "off", CKG_FIRST_SCAN: "true", CKG_SCAN_LEASE_MS: "3000", CKG_RATE_LIMIT_PER_MINUTE: "0" };
+    const env = { CKG_LOG_LEVEL: "info", CKG_STATE_URL: url, CKG_SCAN_CRON: "off", CKG_FIRST_SCAN: "true", CKG_SCAN_LEASE_MS: "3000", CKG_RATE_LIMIT_PER_MINUTE: "0", CKG_SNAPSHOT_POLL_MS: "200" };
     // setsid: each replica leads its own process group, so stopping it stops its scan child too.
     servers.push(...(await Promise.all([0, 1].map(() => startServer(["setsid", ...selfCommand("serve", "--data-dir", dir!, "--port", "0")], env)))));
     sql = new SQL(url, { max: 2, connection: { search_path: "ckg" } });
@@ -91,6 +95,32 @@ test.skipIf(!engine.available)(
     const listing = await answer(other, "/api/insights/signals?qualification=all&limit=500&since_hours=8760");
     expect(listing.total as number).toBeGreaterThan(100);
     for (const server of servers) expect(((await answer(server, "/readyz")) as { state_store: string }).state_store).toBe("postgresql");
+
+    // One writer publishes a snapshot into the shared directory: both replicas switch to it, and its
+    // changes are appended to the shared feed once.
+    const fake = startProviderFixtures();
+    try {
+      const writer = Bun.spawn(selfCommand("ingest"), {
+        stdout: "ignore",
+        stderr: "pipe",
+        env: { ...process.env, ...providerEnv(fake.url), CKG_DATA_DIR: dir, CKG_STATE_URL: url, CKG_INGEST_PROVIDERS: "chains", CKG_LOG_LEVEL: "warn" },
+      });
+      expect(await writer.exited).toBe(0);
+    } finally {
+      fake.stop();
+    }
+    const published = currentSnapshotId(dataDir(dir))!;
+    const snapshotOf = async (server: ServerProcess) => ((await answer(server, "/readyz")) as { snapshot?: { id: string } }).snapshot?.id;
+    await until("both replicas on the published snapshot", 60_000, async () => ((await Promise.all(servers.map(snapshotOf))).every((id) => id === published) ? true : undefined));
+    const applied = (await sql.unsafe("SELECT changes FROM applied_snapshots WHERE snapshot_id = $1", [published])) as { changes: number }[];
+    expect(applied.length).toBe(1);
+    expect(applied[0]!.changes).toBeGreaterThan(0);
+    const fromIt = (await sql.unsafe("SELECT CAST(count(*) AS INTEGER) AS n FROM changes WHERE snapshot_id = $1", [published])) as { n: number }[];
+    expect(fromIt[0]!.n).toBe(applied[0]!.changes);
+    const ingests = (await sql.unsafe("SELECT status, snapshot_id FROM ingests")) as { status: string; snapshot_id: string }[];
+    expect(ingests).toEqual([{ status: "ok", snapshot_id: published }]);
+    const [a, b] = await Promise.all(servers.map((s) => answer(s, "/api/changes?since_hours=8760&summary=true")));
+    expect(a).toEqual(b);
   },
   300_000,
 );
