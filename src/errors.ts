@@ -10,6 +10,7 @@ export const ERROR_CODES = [
   "invalid_request",
   "invalid_sparql",
   "invalid_sql",
+  "unauthorized",
   "read_only",
   "forbidden_origin",
   "entity_not_found",

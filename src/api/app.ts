@@ -1,7 +1,8 @@
 /**
  * @module api/app
  * The Elysia application: one route per operation of the table, plus health, readiness, metrics,
- * OpenAPI, docs, and the endpoints mounted by whoever assembles the server (/mcp). Every request
+ * OpenAPI, docs, the web console at / with its operator session, and the endpoints mounted by
+ * whoever assembles the server (/mcp). Every request
  * gets an id, a rate-limit check, a version header, a JSON log line and a metrics sample; every
  * failure leaves in the documented error shape.
  */
@@ -25,6 +26,9 @@ import type { PaymentGate } from "../payments/gate.ts";
 import { PaymentRequiredError } from "../payments/payment-required.ts";
 import type { PriceList } from "../payments/prices.ts";
 import type { ApiServices } from "./services.ts";
+import { ConsoleSessions } from "./console-session.ts";
+// The web console: Bun bundles the page's script and styles (and embeds them in the executable).
+import consolePage from "../console/index.html";
 
 /** An endpoint served beside the operations (the MCP endpoint), answering whole requests itself. */
 export interface Mount {
@@ -56,17 +60,21 @@ export function createApp(services: ApiServices, options: AppOptions) {
   const { log, config } = services;
   const limiter = new RateLimiter(config.rate_limit_per_minute);
   const metrics = new Metrics(services);
+  const sessions = new ConsoleSessions(config.console_token);
   let openapi: ReturnType<typeof buildOpenApi> | undefined;
   let docs: string | undefined;
   const routes = [
     ...operations.map((op) => ({ method: op.method, pattern: routePattern(op.path) })),
-    ...["/healthz", "/readyz", "/metrics", "/openapi.json", "/docs"].map((path) => ({ method: "GET", pattern: routePattern(path) })),
+    ...["/", "/healthz", "/readyz", "/metrics", "/openapi.json", "/docs"].map((path) => ({ method: "GET", pattern: routePattern(path) })),
+    ...["GET", "POST", "DELETE"].map((method) => ({ method, pattern: routePattern("/console/session") })),
     ...mounts.flatMap((mount) => mount.methods.map((method) => ({ method, pattern: routePattern(mount.path) }))),
     ...["GET", "POST"].map((method) => ({ method, pattern: routePattern(SPARQL_PROTOCOL_PATH) })),
   ];
   const states = new WeakMap<Request, RequestState>();
 
-  const app = new Elysia()
+  // The console's page goes to Bun's own router (it bundles and serves the page and its chunks):
+  // Elysia hands a page to Bun only from here, since the app has request hooks.
+  const app = new Elysia({ serve: { routes: { "/": consolePage } } })
     .onRequest(({ request, set, server }) => {
       const id = request.headers.get("x-request-id")?.slice(0, 128) || crypto.randomUUID();
       const forwarded = config.trust_proxy ? request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() : undefined;
@@ -126,6 +134,23 @@ export function createApp(services: ApiServices, options: AppOptions) {
     .get("/docs", ({ set }) => {
       set.headers["content-type"] = "text/html; charset=utf-8";
       return (docs ??= renderDocsPage(operations, prices, baseUrl()));
+    })
+    .get("/console/session", ({ request }) => ({ signed_in: sessions.isOperator(request.headers.get("cookie")), sign_in: sessions.enabled, payments: payments.mode }))
+    .post(
+      "/console/session",
+      async ({ request, set }) => {
+        const body = await bodyInput(request);
+        set.headers["set-cookie"] = sessions.signIn(body.token, baseUrl().startsWith("https:"));
+        set.headers["cache-control"] = "no-store";
+        set.status = 204;
+        return "";
+      },
+      { parse: "none" },
+    )
+    .delete("/console/session", ({ set }) => {
+      set.headers["set-cookie"] = sessions.signOut(baseUrl().startsWith("https:"));
+      set.status = 204;
+      return "";
     });
   for (const mount of mounts) {
     for (const method of mount.methods) app.route(method, mount.path, ({ request }) => mount.handle(request), { parse: "none" });
@@ -134,7 +159,8 @@ export function createApp(services: ApiServices, options: AppOptions) {
   /** Runs an operation for a request: the payment header in, the settlement header out. */
   const run = async (op: AnyOperation, raw: Record<string, unknown>, request: Request, set: { headers: Record<string, string | number> }) => {
     const ctx = operationContext(services, states.get(request)!.id);
-    const { answer, settlement } = await invoke(op, raw, ctx, payments, { resourceUrl: request.url, header: request.headers.get("payment-signature") });
+    const offer = { resourceUrl: request.url, header: request.headers.get("payment-signature"), operator: sessions.isOperator(request.headers.get("cookie")) };
+    const { answer, settlement } = await invoke(op, raw, ctx, payments, offer);
     if (settlement) set.headers["payment-response"] = encodePaymentResponseHeader(settlement);
     return answer;
   };

@@ -228,6 +228,13 @@ export const SETTINGS = {
   snapshot_url: setting("string", z.url(), "https://hub.snapshot.org/graphql", "Snapshot governance GraphQL endpoint"),
   github_url: setting("string", z.url(), "https://api.github.com", "GitHub REST API base URL"),
   github_token: setting("string", z.string().min(1).optional(), undefined, "GitHub token (optional; raises the rate limit)", { secret: true }),
+  console_token: setting(
+    "string",
+    z.string().min(16, "at least 16 characters").optional(),
+    undefined,
+    "token an operator signs in to the web console with (at /); the console's requests are then not charged. Unset: no sign-in (the console pays like any client when payments are on)",
+    { secret: true },
+  ),
   pay_to: setting(
     "string",
     z.string().regex(/^0x[0-9a-fA-F]{40}$/, "an EVM address, 0x and 40 hex digits").optional(),

@@ -8,6 +8,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   invalid_request: 400,
   invalid_sparql: 400,
   invalid_sql: 400,
+  // The web console's sign-in with a wrong token.
+  unauthorized: 401,
   read_only: 403,
   // /mcp called with a Host or Origin that is not this server's (DNS rebinding from a web page).
   forbidden_origin: 403,

@@ -45,6 +45,8 @@ export interface PaymentOffer {
   header?: string | null;
   /** MCP: `_meta["x402/payment"]`, a PaymentPayload object (or the same base64 string). */
   payload?: unknown;
+  /** The request carries the signed-in operator's console session (api/console.ts): not charged. */
+  operator?: boolean;
 }
 
 export interface PaidRequest {
@@ -122,7 +124,7 @@ export class PaymentGate {
   /** For a paid route: the challenge, or a verified and claimed payment. Undefined when the route is free. */
   async begin(op: PaidOperation, offer: PaymentOffer, requestId: string): Promise<PaidRequest | undefined> {
     const price = this.prices.of(op.name);
-    if (price === 0 || !this.server) return undefined;
+    if (price === 0 || !this.server || offer.operator) return undefined;
     try {
       if (!this.started) await this.start();
     } catch (error) {

@@ -1,0 +1,100 @@
+/** The changes feed: creates and updates of graph entities, newest first, page by page. */
+import { useEffect, useState } from "preact/hooks";
+import { api, query } from "../api.ts";
+import { ErrorBox, Loading } from "../components/notes.tsx";
+import { type Route, entityHref, replaceParams } from "../route.ts";
+
+interface Change {
+  id: number;
+  entity_uri: string;
+  entity_name: string;
+  entity_type: string;
+  operation: string;
+  changed_fields: string[];
+  timestamp: string;
+  source: string;
+}
+
+export function ChangesPage({ route }: { route: Route }) {
+  const [hours, setHours] = useState(Number(route.params.get("hours") ?? 72));
+  const [operation, setOperation] = useState(route.params.get("operation") ?? "");
+  const [changes, setChanges] = useState<Change[] | null>(null);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+
+  const load = async (after: string | null) => {
+    try {
+      const page = await api<{ changes: Change[]; next_cursor: string | null }>("GET", `/api/changes${query({ since_hours: hours, operation, limit: 100, cursor: after ?? undefined })}`);
+      setChanges((list) => [...(after ? (list ?? []) : []), ...page.changes]);
+      setCursor(page.next_cursor);
+      setError(null);
+    } catch (e) {
+      setError(e);
+    }
+  };
+  useEffect(() => {
+    replaceParams({ hours, operation });
+    setChanges(null);
+    void load(null);
+  }, [hours, operation]);
+
+  return (
+    <section>
+      <h1>Changes</h1>
+      <form class="filters" onSubmit={(e) => e.preventDefault()}>
+        <label for="hours">Hours</label>
+        <select id="hours" value={String(hours)} onChange={(e) => setHours(Number(e.currentTarget.value))}>
+          {[24, 72, 168, 720, 8760].map((h) => (
+            <option value={String(h)}>{h}</option>
+          ))}
+        </select>
+        <label for="operation">Operation</label>
+        <select id="operation" value={operation} onChange={(e) => setOperation(e.currentTarget.value)}>
+          <option value="">both</option>
+          <option value="CREATE">CREATE</option>
+          <option value="UPDATE">UPDATE</option>
+        </select>
+      </form>
+      <ErrorBox error={error} />
+      {changes === null ? (
+        error ? null : <Loading />
+      ) : (
+        <>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Entity</th>
+                <th scope="col">Type</th>
+                <th scope="col">Operation</th>
+                <th scope="col">Fields</th>
+                <th scope="col">Source</th>
+              </tr>
+            </thead>
+            <tbody>
+              {changes.map((c) => (
+                <tr>
+                  <td>{c.timestamp}</td>
+                  <td>
+                    <a href={entityHref(c.entity_uri)}>{c.entity_name}</a>
+                  </td>
+                  <td>{c.entity_type}</td>
+                  <td>{c.operation}</td>
+                  <td>{c.changed_fields.join(", ")}</td>
+                  <td class="source">{c.source}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {cursor ? (
+            <button type="button" onClick={() => void load(cursor)}>
+              More
+            </button>
+          ) : (
+            <p class="muted">{changes.length === 0 ? "No changes in this window." : "The end of the feed for this window."}</p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

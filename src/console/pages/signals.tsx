@@ -1,0 +1,207 @@
+/**
+ * The signals dashboard: counts by type, severity and qualification over the days, filters kept in
+ * the address, and each signal's evidence with its data points charted.
+ */
+import { useEffect, useMemo, useState } from "preact/hooks";
+import { type Signal, api, query } from "../api.ts";
+import { Chart } from "../components/chart.tsx";
+import { ErrorBox, Loading, Synthetic } from "../components/notes.tsx";
+import { type Route, entityHref, replaceParams } from "../route.ts";
+
+interface Listing {
+  signals: Signal[];
+  total: number;
+  by_type: Record<string, number>;
+}
+
+const QUALIFICATIONS = ["all", "qualified", "screened", "pending", "rejected"];
+const SEVERITIES = ["high", "moderate", "low"] as const;
+
+export function SignalsPage({ route }: { route: Route }) {
+  const [types, setTypes] = useState<string[]>([]);
+  const [type, setType] = useState(route.params.get("type") ?? "");
+  const [qualification, setQualification] = useState(route.params.get("qualification") ?? "all");
+  const [entity, setEntity] = useState(route.params.get("entity") ?? "");
+  const [days, setDays] = useState(Number(route.params.get("days") ?? 30));
+  const [listing, setListing] = useState<Listing | null>(null);
+  const [error, setError] = useState<unknown>(null);
+
+  useEffect(() => {
+    api<{ signal_types: { slug: string }[] }>("GET", "/api/signals/catalog").then((c) => setTypes(c.signal_types.map((t) => t.slug)), setError);
+  }, []);
+  useEffect(() => {
+    replaceParams({ type, qualification, entity, days });
+    setListing(null);
+    const abort = new AbortController();
+    const timer = setTimeout(() => {
+      api<Listing>("GET", `/api/insights/signals${query({ signal_type: type, qualification, entity, since_hours: days * 24, limit: 500 })}`, undefined, abort.signal)
+        .then((found) => {
+          setListing(found);
+          setError(null);
+        })
+        .catch((e: Error) => e.name !== "AbortError" && setError(e));
+    }, 200);
+    return () => {
+      clearTimeout(timer);
+      abort.abort();
+    };
+  }, [type, qualification, entity, days]);
+
+  return (
+    <section>
+      <h1>Signals</h1>
+      <form class="filters" onSubmit={(e) => e.preventDefault()}>
+        <label for="signal-type">Type</label>
+        <select id="signal-type" value={type} onChange={(e) => setType(e.currentTarget.value)}>
+          <option value="">all types</option>
+          {types.map((t) => (
+            <option value={t}>{t}</option>
+          ))}
+        </select>
+        <label for="qualification">Qualification</label>
+        <select id="qualification" value={qualification} onChange={(e) => setQualification(e.currentTarget.value)}>
+          {QUALIFICATIONS.map((q) => (
+            <option value={q}>{q}</option>
+          ))}
+        </select>
+        <label for="entity">Entity</label>
+        <input id="entity" value={entity} placeholder="name or URI" onChange={(e) => setEntity(e.currentTarget.value)} />
+        <label for="days">Days</label>
+        <select id="days" value={String(days)} onChange={(e) => setDays(Number(e.currentTarget.value))}>
+          {[1, 3, 7, 30, 90, 365].map((d) => (
+            <option value={String(d)}>{d}</option>
+          ))}
+        </select>
+      </form>
+      <ErrorBox error={error} />
+      {listing ? <Dashboard listing={listing} /> : error ? null : <Loading />}
+    </section>
+  );
+}
+
+function Dashboard({ listing }: { listing: Listing }) {
+  const byDay = useMemo(() => {
+    // The day of the data a signal was found on (its evidence window's end), not the wall-clock scan time.
+    const dayOf = (s: Signal) => String((s.evidence.window as { to?: string } | undefined)?.to ?? s.seen_at.slice(0, 10));
+    const days = [...new Set(listing.signals.map(dayOf))].sort();
+    const count = (pick: (s: Signal) => boolean) => days.map((d) => listing.signals.filter((s) => dayOf(s) === d && pick(s)).length);
+    return {
+      days,
+      severity: SEVERITIES.map((sev) => ({ label: sev, values: count((s) => s.severity === sev) })),
+      qualification: ["qualified", "screened", "pending", "rejected"].map((q) => ({ label: q, values: count((s) => s.qualification === q) })),
+    };
+  }, [listing]);
+  const types = Object.entries(listing.by_type).sort((a, b) => b[1] - a[1]);
+  return (
+    <div class="dashboard" data-ready="yes">
+      <p role="status">
+        {listing.total.toLocaleString()} signal{listing.total === 1 ? "" : "s"} match; the strongest {listing.signals.length} are shown.
+      </p>
+      <div class="grid">
+        <section aria-labelledby="by-type">
+          <h2 id="by-type">By type</h2>
+          <table class="counts">
+            <tbody>
+              {types.map(([t, n]) => (
+                <tr>
+                  <th scope="row">{t}</th>
+                  <td>{n.toLocaleString()}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+        {byDay.days.length > 0 ? (
+          <section aria-labelledby="over-days">
+            <h2 id="over-days">Over the days of data (the {listing.signals.length} shown)</h2>
+            <table class="counts">
+              <thead>
+                <tr>
+                  <th scope="col">Day</th>
+                  {[...byDay.severity, ...byDay.qualification].map((s) => (
+                    <th scope="col">{s.label}</th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {byDay.days.map((day, i) => (
+                  <tr>
+                    <th scope="row">{day}</th>
+                    {[...byDay.severity, ...byDay.qualification].map((s) => (
+                      <td>{s.values[i]}</td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {byDay.days.length > 1 ? (
+              <>
+                <Chart title="by severity" days={byDay.days} series={byDay.severity} height={160} />
+                <Chart title="by qualification" days={byDay.days} series={byDay.qualification} height={160} />
+              </>
+            ) : null}
+          </section>
+        ) : null}
+      </div>
+      <h2>Strongest</h2>
+      <SignalList signals={listing.signals} />
+    </div>
+  );
+}
+
+/** Signals, strongest first; each opens to its evidence, with its dated data points charted. */
+export function SignalList({ signals }: { signals: Signal[] }) {
+  if (signals.length === 0) return <p>No signals.</p>;
+  return (
+    <ul class="signals">
+      {signals.map((s) => (
+        <li>
+          <details>
+            <summary>
+              <span class={`severity ${s.severity}`}>{s.severity}</span> <strong>{s.signal_type}</strong> {s.score.toFixed(0)} <span class="badge">{s.qualification}</span>{" "}
+              <Synthetic when={s.synthetic} /> {String(s.evidence.summary ?? "")}
+            </summary>
+            <Evidence signal={s} />
+          </details>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Evidence({ signal }: { signal: Signal }) {
+  const points = (signal.evidence.data_points ?? []).filter((p) => p.date !== null && typeof p.value === "number");
+  const series = useMemo(() => {
+    const days = [...new Set(points.map((p) => p.date!))].sort();
+    const keys = [...new Set(points.map((p) => `${p.entity} ${p.column}`))].slice(0, 6);
+    return {
+      days,
+      series: keys.map((key) => ({
+        label: key,
+        values: days.map((d) => (points.find((p) => `${p.entity} ${p.column}` === key && p.date === d)?.value as number | undefined) ?? null),
+      })),
+    };
+  }, [signal]);
+  return (
+    <div class="evidence">
+      <p>
+        {signal.evidence.metric ? `${signal.evidence.metric}: ${String(signal.evidence.value)} ${signal.evidence.unit ?? ""}` : null} · first found {signal.created_at} · last seen{" "}
+        {signal.seen_at}
+      </p>
+      <p>
+        Entities:{" "}
+        {signal.entities.map((uri, i) => (
+          <>
+            {i > 0 ? ", " : ""}
+            {uri.startsWith("https://") ? <a href={entityHref(uri)}>{uri.replace(/^.*\/id\//, "")}</a> : uri}
+          </>
+        ))}
+      </p>
+      {series.days.length > 1 ? <Chart title={`data points of ${signal.signal_type}`} days={series.days} series={series.series} height={180} /> : null}
+      <details>
+        <summary>Evidence as JSON</summary>
+        <pre>{JSON.stringify(signal.evidence, null, 2)}</pre>
+      </details>
+    </div>
+  );
+}

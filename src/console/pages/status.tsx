@@ -1,0 +1,132 @@
+/** The server's state (/readyz): snapshot and sources with the synthetic notice, scans, ingest, payments. */
+import { useEffect, useState } from "preact/hooks";
+import { api } from "../api.ts";
+import { ErrorBox, Loading, Synthetic } from "../components/notes.tsx";
+
+interface Ready {
+  status: string;
+  version: string;
+  uptime_s: number;
+  state_store?: string;
+  state_error?: string;
+  graph: { phase?: string; quads?: number; endpoint?: string };
+  snapshot?: { id: string; as_of: string; synthetic: boolean; notice: string; sources: { id: string; kind: string; synthetic: boolean; entities: number; facts: number; as_of: string }[] };
+  scans?: { running: { trigger: string; since: string } | null; cron: string; next_run: string | null; recent: { scan_id: string; trigger: string; as_of: string; status: string; finished_at: string | null; signals: number | null }[] } | null;
+  ingest?: { cron: string; next_run: string | null; last: { status: string; started_at: string; snapshot_id: string | null } | null } | null;
+  payments: { mode: string; network?: string; pay_to?: string; ledger_store?: string };
+}
+
+export function StatusPage() {
+  const [ready, setReady] = useState<Ready | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  useEffect(() => {
+    // /readyz answers 503 with the same body while the server is not ready: show it either way.
+    fetch("/readyz")
+      .then((r) => r.json() as Promise<Ready>)
+      .then(setReady, setError);
+  }, []);
+  if (error) return <ErrorBox error={error} />;
+  if (!ready) return <Loading />;
+  const snapshot = ready.snapshot;
+  return (
+    <section>
+      <h1>Status</h1>
+      <dl class="attributes">
+        <dt>server</dt>
+        <dd>
+          {ready.status}, version {ready.version}, up {Math.round(ready.uptime_s / 60)} min
+        </dd>
+        <dt>graph</dt>
+        <dd>
+          {ready.graph.endpoint ? `external SPARQL store ${ready.graph.endpoint}` : `embedded, ${ready.graph.phase ?? ""}`} {ready.graph.quads ? `${ready.graph.quads.toLocaleString()} quads` : ""}
+        </dd>
+        <dt>state</dt>
+        <dd>
+          {ready.state_store} {ready.state_error ? <span class="error-text">{ready.state_error}</span> : null}
+        </dd>
+        <dt>payments</dt>
+        <dd>
+          {ready.payments.mode}
+          {ready.payments.network ? `, ${ready.payments.network}` : ""}
+          {ready.payments.pay_to ? `, paid to ${ready.payments.pay_to}` : ""}
+        </dd>
+      </dl>
+      {snapshot ? (
+        <>
+          <h2>
+            Snapshot {snapshot.id} <Synthetic when={snapshot.synthetic} />
+          </h2>
+          <p>as of {snapshot.as_of}</p>
+          {snapshot.synthetic ? <p class="notice">{snapshot.notice}</p> : null}
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Source</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Entities</th>
+                <th scope="col">Facts</th>
+                <th scope="col">As of</th>
+              </tr>
+            </thead>
+            <tbody>
+              {snapshot.sources.map((s) => (
+                <tr>
+                  <td>
+                    {s.id} <Synthetic when={s.synthetic} />
+                  </td>
+                  <td>{s.kind}</td>
+                  <td>{s.entities.toLocaleString()}</td>
+                  <td>{s.facts.toLocaleString()}</td>
+                  <td>{s.as_of}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      ) : null}
+      {ready.scans ? (
+        <>
+          <h2>Scans</h2>
+          <p>
+            schedule {ready.scans.cron}
+            {ready.scans.next_run ? `, next ${ready.scans.next_run}` : ""}
+            {ready.scans.running ? `; running since ${ready.scans.running.since} (${ready.scans.running.trigger})` : ""}
+          </p>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Scan</th>
+                <th scope="col">Trigger</th>
+                <th scope="col">As of</th>
+                <th scope="col">Status</th>
+                <th scope="col">Finished</th>
+                <th scope="col">Signals</th>
+              </tr>
+            </thead>
+            <tbody>
+              {ready.scans.recent.map((s) => (
+                <tr>
+                  <td>{s.scan_id}</td>
+                  <td>{s.trigger}</td>
+                  <td>{s.as_of}</td>
+                  <td>{s.status}</td>
+                  <td>{s.finished_at ?? ""}</td>
+                  <td>{s.signals ?? ""}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      ) : null}
+      {ready.ingest ? (
+        <>
+          <h2>Ingest</h2>
+          <p>
+            schedule {ready.ingest.cron}
+            {ready.ingest.last ? `; last ${ready.ingest.last.status} at ${ready.ingest.last.started_at}` : "; none yet"}
+          </p>
+        </>
+      ) : null}
+    </section>
+  );
+}
