@@ -3,8 +3,8 @@
  * the address, and each signal's evidence with its data points charted.
  */
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { type Signal, api, query } from "../api.ts";
-import { Chart } from "../components/chart.tsx";
+import { type DataPoint, type Signal, type SqlAnswer, api, query } from "../api.ts";
+import { Chart, type ChartSeries } from "../components/chart.tsx";
 import { ErrorBox, Loading, Synthetic } from "../components/notes.tsx";
 import { type Route, entityHref, replaceParams } from "../route.ts";
 
@@ -149,19 +149,27 @@ function Dashboard({ listing }: { listing: Listing }) {
   );
 }
 
-/** Signals, strongest first; each opens to its evidence, with its dated data points charted. */
+/** Signals, strongest first; each opens to its evidence, its data points charted in their series. */
 export function SignalList({ signals }: { signals: Signal[] }) {
+  const [open, setOpen] = useState<Set<string>>(new Set());
   if (signals.length === 0) return <p>No signals.</p>;
+  const toggle = (id: string, isOpen: boolean) =>
+    setOpen((now) => {
+      const next = new Set(now);
+      if (isOpen) next.add(id);
+      else next.delete(id);
+      return next;
+    });
   return (
     <ul class="signals">
       {signals.map((s) => (
-        <li>
-          <details>
+        <li key={s.signal_id}>
+          <details onToggle={(e) => toggle(s.signal_id, e.currentTarget.open)}>
             <summary>
               <span class={`severity ${s.severity}`}>{s.severity}</span> <strong>{s.signal_type}</strong> {s.score.toFixed(0)} <span class="badge">{s.qualification}</span>{" "}
               <Synthetic when={s.synthetic} /> {String(s.evidence.summary ?? "")}
             </summary>
-            <Evidence signal={s} />
+            {open.has(s.signal_id) ? <Evidence signal={s} /> : null}
           </details>
         </li>
       ))}
@@ -169,18 +177,45 @@ export function SignalList({ signals }: { signals: Signal[] }) {
   );
 }
 
+/** Up to this many of a signal's series are charted around its data points. */
+const MAX_SERIES = 3;
+const DAYS_BEFORE = 30;
+
+interface PointSeries {
+  title: string;
+  days: string[];
+  series: ChartSeries[];
+}
+
+/**
+ * A signal's evidence: its figures, the entities it names, and each dated data point charted in
+ * its own series over the month before it (read from the published table it names), the point
+ * itself marked.
+ */
 function Evidence({ signal }: { signal: Signal }) {
-  const points = (signal.evidence.data_points ?? []).filter((p) => p.date !== null && typeof p.value === "number");
-  const series = useMemo(() => {
-    const days = [...new Set(points.map((p) => p.date!))].sort();
-    const keys = [...new Set(points.map((p) => `${p.entity} ${p.column}`))].slice(0, 6);
-    return {
-      days,
-      series: keys.map((key) => ({
-        label: key,
-        values: days.map((d) => (points.find((p) => `${p.entity} ${p.column}` === key && p.date === d)?.value as number | undefined) ?? null),
-      })),
-    };
+  const [charts, setCharts] = useState<PointSeries[] | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  useEffect(() => {
+    const points = (signal.evidence.data_points ?? []).filter((p): p is DataPoint & { date: string; value: number } => p.date !== null && typeof p.value === "number" && p.table.startsWith("ts_"));
+    const distinct = [...new Map(points.map((p) => [`${p.table} ${p.entity} ${p.column}`, p])).values()].slice(0, MAX_SERIES);
+    Promise.all(
+      distinct.map(async (p) => {
+        const from = new Date(Date.parse(`${p.date}T00:00:00Z`) - DAYS_BEFORE * 86_400_000).toISOString().slice(0, 10);
+        const column = `"${p.column.replaceAll('"', '""')}"`;
+        const answer = await api<SqlAnswer>("POST", "/api/timeseries", {
+          sql_query: `SELECT CAST(date AS VARCHAR) AS day, ${column} AS value FROM ${p.table} WHERE entity_id = '${p.entity.replaceAll("'", "''")}' AND date BETWEEN DATE '${from}' AND DATE '${p.date}' ORDER BY date`,
+        });
+        const days = answer.data.map((r) => String(r.day));
+        return {
+          title: `${p.column} of ${p.entity} (${p.table})`,
+          days,
+          series: [
+            { label: p.column, values: answer.data.map((r) => (typeof r.value === "number" ? r.value : null)) },
+            { label: "data point", values: days.map((d) => (d === p.date ? p.value : null)) },
+          ],
+        };
+      }),
+    ).then(setCharts, setError);
   }, [signal]);
   return (
     <div class="evidence">
@@ -197,7 +232,8 @@ function Evidence({ signal }: { signal: Signal }) {
           </>
         ))}
       </p>
-      {series.days.length > 1 ? <Chart title={`data points of ${signal.signal_type}`} days={series.days} series={series.series} height={180} /> : null}
+      <ErrorBox error={error} />
+      {charts?.map((c) => (c.days.length > 0 ? <Chart title={c.title} days={c.days} series={c.series} height={180} /> : null))}
       <details>
         <summary>Evidence as JSON</summary>
         <pre>{JSON.stringify(signal.evidence, null, 2)}</pre>
