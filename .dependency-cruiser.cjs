@@ -23,6 +23,8 @@ const LAYERS = [
   ["store"],
   ["config"],
   ["errors.ts", "log.ts", "time.ts", "sorted.ts", "version.ts", "runtime.ts", "assets.d.ts"],
+  // The web console runs in the browser: it reaches the server through the public API only.
+  ["console"],
 ];
 
 const path = (name) => (name.endsWith(".ts") ? `^src/${name.replace(".", "\\.")}$` : `^src/${name}/`);

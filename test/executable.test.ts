@@ -35,6 +35,13 @@ describe("the single executable (npm run build)", () => {
       expect(((await search.json()) as any).results[0].name).toBe("Ethereum");
       const meaning = await fetch(`${server.url}/api/search`, { method: "POST", body: JSON.stringify({ query: "lending protocol", limit: 20 }) });
       expect(((await meaning.json()) as any).results).toHaveLength(20);
+      // The web console's page and its script were bundled into the executable.
+      const page = await (await fetch(`${server.url}/`)).text();
+      const script = /<script[^>]+src="([^"]+\.js)"/.exec(page)?.[1];
+      expect(script).toBeDefined();
+      const bundle = await fetch(`${server.url}${script}`);
+      expect(bundle.status).toBe(200);
+      expect(await bundle.text()).toContain("/api/search");
       // DuckDB's native library was unpacked into the data directory's runtime folder.
       const runtime = readdirSync(join(dir, "runtime"));
       expect(runtime.some((name) => name.startsWith("duckdb-"))).toBe(true);

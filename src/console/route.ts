@@ -23,10 +23,17 @@ export function href(page: string, arg?: string, params: Record<string, string |
   return `#/${page}${arg ? `/${encodeURIComponent(arg)}` : ""}${text ? `?${text}` : ""}`;
 }
 
-/** Replaces the state of the current page in the address without a new history entry. */
-export function replaceParams(params: Record<string, string | number | undefined>): void {
+/** An address change made by the console itself (replaceState fires no hashchange). */
+const CHANGED = "ckg:route";
+
+/**
+ * Replaces the state of the current page in the address without a new history entry; `notify`
+ * re-renders the page from it (a control whose state lives only in the address).
+ */
+export function replaceParams(params: Record<string, string | number | undefined>, notify = false): void {
   const route = parseRoute();
   history.replaceState(null, "", href(route.page, route.arg || undefined, params));
+  if (notify) dispatchEvent(new Event(CHANGED));
 }
 
 export function useRoute(): Route {
@@ -34,7 +41,11 @@ export function useRoute(): Route {
   useEffect(() => {
     const update = () => setRoute(parseRoute());
     addEventListener("hashchange", update);
-    return () => removeEventListener("hashchange", update);
+    addEventListener(CHANGED, update);
+    return () => {
+      removeEventListener("hashchange", update);
+      removeEventListener(CHANGED, update);
+    };
   }, []);
   return route;
 }

