@@ -1,6 +1,6 @@
 /**
  * The web console's entity page on the full data (issue 21). Run by hand:
- *   bun scripts/bench/console.ts [--data-dir /tmp/ckg-full] [--runs 10]
+ *   bun scripts/bench/console.ts [--data-dir /tmp/ckg-full2] [--runs 10]
  *
  * Serves a working copy of the data directory, picks the protocol with the most facts that has
  * time-series, and opens its entity page in Chromium (puppeteer-core, Debian's chromium) `--runs`
@@ -18,7 +18,7 @@ import { startServer } from "../../test/support/server.ts";
 import { percentile, printTable } from "./stats.ts";
 import { workingCopy } from "./working-copy.ts";
 
-const { values } = parseArgs({ options: { "data-dir": { type: "string", default: "/tmp/ckg-full" }, runs: { type: "string", default: "10" } } });
+const { values } = parseArgs({ options: { "data-dir": { type: "string", default: "/tmp/ckg-full2" }, runs: { type: "string", default: "10" } } });
 const runs = Number(values.runs);
 const copy = workingCopy(dataDir(values["data-dir"]!), "ckg-console-bench-");
 const server = await startServer(selfCommand("serve", "--data-dir", copy.root, "--port", "0"), { CKG_LOG_LEVEL: "info", CKG_SCAN_CRON: "off", CKG_FIRST_SCAN: "false", CKG_RATE_LIMIT_PER_MINUTE: "0" });
@@ -27,11 +27,12 @@ try {
   await server.waitReady(600_000);
   const post = async <T>(path: string, body: unknown) =>
     (await (await fetch(`${server.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).json()) as T;
-  // The protocol with the most facts of its own (its page has the most to show) among those with series.
+  // The protocol with the most facts, its own and those naming it (its page shows the most), among those with series.
   const answer = await post<{ data?: { name: string; id: string; facts: number }[]; error?: unknown }>("/api/timeseries", {
     sql_query:
-      "SELECT e.name, e.id, f.facts FROM (SELECT subject_id, count(*) AS facts FROM graph_facts WHERE subject_id LIKE 'protocol/%' GROUP BY subject_id) f " +
-      "JOIN graph_entities e ON e.id = f.subject_id WHERE e.id IN (SELECT DISTINCT entity_id FROM ts_synthetic_protocol) ORDER BY f.facts DESC LIMIT 1",
+      "SELECT e.name, e.id, sum(f.n) AS facts FROM (SELECT subject_id AS id, count(*) AS n FROM graph_facts GROUP BY 1 " +
+      "UNION ALL SELECT object, count(*) FROM graph_facts WHERE object_kind = 'entity' GROUP BY 1) f JOIN graph_entities e ON e.id = f.id " +
+      "WHERE e.type = 'Protocol' AND e.id IN (SELECT DISTINCT entity_id FROM ts_synthetic_protocol) GROUP BY e.name, e.id ORDER BY facts DESC LIMIT 1",
   });
   const top = answer.data?.[0];
   if (!top) throw new Error(`no protocol with series found: ${JSON.stringify(answer)}`);
