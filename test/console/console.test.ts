@@ -127,6 +127,14 @@ describe.skipIf(!available)("the web console in Chromium", () => {
     expect(lines.length).toBe(121);
     await checkPage("sparql");
 
+    // Prefixed terms complete from /api/schema.
+    await typeQuery("SELECT ?c WHERE { ?c a ckg:Cha");
+    await page.keyboard.down("Control");
+    await page.keyboard.press("Space");
+    await page.keyboard.up("Control");
+    await page.waitForSelector(".cm-tooltip-autocomplete li");
+    expect(await page.$$eval(".cm-tooltip-autocomplete li", (items) => items.map((i) => i.textContent))).toContain("ckg:Chain");
+
     await typeQuery("SELECT ?c WHERE {\n  ?c a ckg:Chain\n} LIMIT");
     await page.keyboard.down("Control");
     await page.keyboard.press("Enter");
@@ -149,6 +157,15 @@ describe.skipIf(!available)("the web console in Chromium", () => {
     const json = JSON.parse(await waitForDownload("ckg-sql.json")) as { type: string; n: number }[];
     expect(json.map((r) => r.type)).toEqual(types as string[]);
     await checkPage("sql");
+
+    // Table names complete from /api/schema.
+    await typeQuery("SELECT * FROM ts_synthetic_po");
+    await page.keyboard.down("Control");
+    await page.keyboard.press("Space");
+    await page.keyboard.up("Control");
+    await page.waitForSelector(".cm-tooltip-autocomplete li");
+    const offered = await page.$$eval(".cm-tooltip-autocomplete li", (items) => items.map((i) => i.textContent));
+    expect(offered).toContain("ts_synthetic_pool");
 
     await typeQuery("SELECT date\nFROM ts_synthetic_token WHER x");
     await page.click("button.primary");
@@ -178,6 +195,16 @@ describe.skipIf(!available)("the web console in Chromium", () => {
     await page.waitForSelector(".dashboard[data-ready='yes']");
     expect(await page.$eval("#signal-type", (s) => (s as unknown as { value: string }).value)).toBe("yield-anomaly");
   }, 120_000);
+
+  test("without payments or a console token: nothing to sign in to, every page free", async () => {
+    expect(await (await fetch(`${server.url}/console/session`)).json()).toEqual({ signed_in: false, sign_in: false, payments: "off" });
+    await open("#/signin", "h1");
+    expect(await page.$eval("main", (m) => m.textContent)).toContain("no console token");
+    expect(await page.$eval(".session", (e) => e.textContent)).not.toContain("Sign in");
+    await checkPage("signin-off");
+    const refused = await fetch(`${server.url}/console/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: "x".repeat(20) }) });
+    expect(refused.status).toBe(404);
+  }, 60_000);
 
   test("the changes feed and the status page, synthetic data marked", async () => {
     await open("#/changes", "table tbody tr");
