@@ -48,14 +48,14 @@ export async function planScans(state: StateStore, options: { asOf: string; cron
  * A scan taken over from a replica that stopped running it: its as-of day again, and every day
  * after it up to the live snapshot's (a first start scans two days in one run), at most seven.
  */
-export function handoverPlan(interrupted: { scan_id: string; as_of: string }, liveAsOf: string): ScanPlan {
+export function handoverPlan(interrupted: { scan_id: string; as_of: string }, liveAsOf: string): Omit<ScanPlan, "slot"> {
   const days = Math.min(Math.max(daysBetween(interrupted.as_of, liveAsOf), 0) + 1, MAX_CATCH_UP_DAYS);
   const through = liveAsOf > interrupted.as_of ? liveAsOf : interrupted.as_of;
   return {
     trigger: "handover",
     args: ["--as-of", through, "--days", String(days)],
+    // No slot to claim: only the replica whose UPDATE recorded the scan interrupted hands it over.
     why: `scan ${interrupted.scan_id} (data as of ${interrupted.as_of}) is no longer run by its replica`,
-    slot: `scan@handover:${interrupted.scan_id}`,
   };
 }
 

@@ -134,7 +134,7 @@ export class ScanScheduler {
   }
 
   /** Runs a scan taken over from a replica that stopped running it, after the one running here. */
-  private handOver(scan: InterruptedScan, plan: ScanPlan): void {
+  private handOver(scan: InterruptedScan, plan: Omit<ScanPlan, "slot">): void {
     this.log.warn({ ...scan, why: plan.why, args: plan.args }, "a scan that no process runs any more is taken over here");
     const after = this.current?.done ?? Promise.resolve(0);
     after.then(() => this.run(plan.trigger, plan.args)).catch((error: Error) => this.log.error({ err: error.message }, "the scan taken over could not start"));
