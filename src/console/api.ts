@@ -38,6 +38,24 @@ export async function api<T>(method: "GET" | "POST" | "DELETE", path: string, bo
   return json as T;
 }
 
+/**
+ * Calls `load` once its inputs have stayed the same for `delayMs` (typing, picking filters),
+ * cancelling the call before when they change; its answer or failure goes to `done`.
+ */
+export function debounced<T>(load: (signal: AbortSignal) => Promise<T>, done: (answer: T | null, error: unknown) => void, delayMs: number): () => void {
+  const abort = new AbortController();
+  const timer = setTimeout(() => {
+    load(abort.signal).then(
+      (answer) => done(answer, null),
+      (error: Error) => error.name !== "AbortError" && done(null, error),
+    );
+  }, delayMs);
+  return () => {
+    clearTimeout(timer);
+    abort.abort();
+  };
+}
+
 /** The query string of a GET, leaving out empty values. */
 export function query(params: Record<string, string | number | undefined>): string {
   const search = new URLSearchParams();

@@ -74,6 +74,16 @@ async function checkPage(name: string): Promise<void> {
   expect(await unreachableByKeyboard(page)).toEqual([]);
 }
 
+/** What the editor offers (Ctrl+Space) at the end of `text`. */
+async function completionsOf(text: string): Promise<(string | null)[]> {
+  await typeQuery(text);
+  await page.keyboard.down("Control");
+  await page.keyboard.press("Space");
+  await page.keyboard.up("Control");
+  await page.waitForSelector(".cm-tooltip-autocomplete li");
+  return page.$$eval(".cm-tooltip-autocomplete li", (items) => items.map((i) => i.textContent));
+}
+
 /** Replaces the editor's text as a person would: focus, select all, type. */
 async function typeQuery(text: string): Promise<void> {
   await page.waitForSelector(".cm-content");
@@ -128,12 +138,7 @@ describe.skipIf(!available)("the web console in Chromium", () => {
     await checkPage("sparql");
 
     // Prefixed terms complete from /api/schema.
-    await typeQuery("SELECT ?c WHERE { ?c a ckg:Cha");
-    await page.keyboard.down("Control");
-    await page.keyboard.press("Space");
-    await page.keyboard.up("Control");
-    await page.waitForSelector(".cm-tooltip-autocomplete li");
-    expect(await page.$$eval(".cm-tooltip-autocomplete li", (items) => items.map((i) => i.textContent))).toContain("ckg:Chain");
+    expect(await completionsOf("SELECT ?c WHERE { ?c a ckg:Cha")).toContain("ckg:Chain");
 
     await typeQuery("SELECT ?c WHERE {\n  ?c a ckg:Chain\n} LIMIT");
     await page.keyboard.down("Control");
@@ -159,13 +164,7 @@ describe.skipIf(!available)("the web console in Chromium", () => {
     await checkPage("sql");
 
     // Table names complete from /api/schema.
-    await typeQuery("SELECT * FROM ts_synthetic_po");
-    await page.keyboard.down("Control");
-    await page.keyboard.press("Space");
-    await page.keyboard.up("Control");
-    await page.waitForSelector(".cm-tooltip-autocomplete li");
-    const offered = await page.$$eval(".cm-tooltip-autocomplete li", (items) => items.map((i) => i.textContent));
-    expect(offered).toContain("ts_synthetic_pool");
+    expect(await completionsOf("SELECT * FROM ts_synthetic_po")).toContain("ts_synthetic_pool");
 
     await typeQuery("SELECT date\nFROM ts_synthetic_token WHER x");
     await page.click("button.primary");

@@ -1,6 +1,6 @@
 /** Search as you type: names, symbols, misspellings and meaning, with a type filter. */
 import { useEffect, useState } from "preact/hooks";
-import { type SearchResult, api } from "../api.ts";
+import { type SearchResult, api, debounced } from "../api.ts";
 import { ErrorBox } from "../components/notes.tsx";
 import { type Route, entityHref, replaceParams } from "../route.ts";
 
@@ -18,20 +18,15 @@ export function SearchPage({ route }: { route: Route }) {
       setAnswer(null);
       return;
     }
-    const abort = new AbortController();
-    // As you type: a request once the typing pauses, the previous one cancelled.
-    const timer = setTimeout(() => {
-      api<{ results: SearchResult[]; total_count: number }>("POST", "/api/search", { query: text, limit: 20, ...(type ? { entity_types: [type] } : {}) }, abort.signal)
-        .then((found) => {
-          setAnswer(found);
-          setError(null);
-        })
-        .catch((e: Error) => e.name !== "AbortError" && setError(e));
-    }, 150);
-    return () => {
-      clearTimeout(timer);
-      abort.abort();
-    };
+    // As you type: a request once the typing pauses, the one before cancelled.
+    return debounced(
+      (signal) => api<{ results: SearchResult[]; total_count: number }>("POST", "/api/search", { query: text, limit: 20, ...(type ? { entity_types: [type] } : {}) }, signal),
+      (found, failure) => {
+        if (found) setAnswer(found);
+        setError(failure);
+      },
+      150,
+    );
   }, [text, type]);
 
   return (

@@ -3,7 +3,7 @@
  * the address, and each signal's evidence with its data points charted.
  */
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { type DataPoint, type Signal, type SqlAnswer, api, query } from "../api.ts";
+import { type DataPoint, type Signal, type SqlAnswer, api, debounced, query } from "../api.ts";
 import { Chart, type ChartSeries } from "../components/chart.tsx";
 import { ErrorBox, Loading, Synthetic } from "../components/notes.tsx";
 import { type Route, entityHref, replaceParams } from "../route.ts";
@@ -32,19 +32,14 @@ export function SignalsPage({ route }: { route: Route }) {
   useEffect(() => {
     replaceParams({ type, qualification, entity, days });
     setListing(null);
-    const abort = new AbortController();
-    const timer = setTimeout(() => {
-      api<Listing>("GET", `/api/insights/signals${query({ signal_type: type, qualification, entity, since_hours: days * 24, limit: 500 })}`, undefined, abort.signal)
-        .then((found) => {
-          setListing(found);
-          setError(null);
-        })
-        .catch((e: Error) => e.name !== "AbortError" && setError(e));
-    }, 200);
-    return () => {
-      clearTimeout(timer);
-      abort.abort();
-    };
+    return debounced(
+      (signal) => api<Listing>("GET", `/api/insights/signals${query({ signal_type: type, qualification, entity, since_hours: days * 24, limit: 500 })}`, undefined, signal),
+      (found, failure) => {
+        if (found) setListing(found);
+        setError(failure);
+      },
+      200,
+    );
   }, [type, qualification, entity, days]);
 
   return (
