@@ -68,7 +68,8 @@ export function buildOpenApi(operations: readonly AnyOperation[], prices: PriceL
       responses["504"] = errorResponse("The query ran past its time limit (default 10 s).");
     }
     const price = prices.of(op.name);
-    if (price > 0) {
+    const paid = price > 0;
+    if (paid) {
       responses["402"] = {
         description:
           "Payment required (x402 v2): the PAYMENT-REQUIRED header (base64 JSON) lists accepted payments; repeat the request " +
@@ -82,6 +83,8 @@ export function buildOpenApi(operations: readonly AnyOperation[], prices: PriceL
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(requestBody ? { requestBody } : {}),
       responses,
+      // A paid route takes the x402 payment header; a free one needs nothing.
+      security: paid ? [{ x402: [] }] : [],
       "x-price-usd": price,
     };
   }
@@ -90,6 +93,7 @@ export function buildOpenApi(operations: readonly AnyOperation[], prices: PriceL
     info: {
       title: "ckg: crypto knowledge graph",
       version: INTERFACE_VERSION,
+      license: { name: "MIT", identifier: "MIT" },
       description:
         "Knowledge graph of crypto entities over SPARQL, search and explore; daily time-series over SQL; typed signals. " +
         "Paid routes are charged per request with x402 v2 (USDC on Base); free routes need no payment. " +
@@ -98,6 +102,18 @@ export function buildOpenApi(operations: readonly AnyOperation[], prices: PriceL
     },
     servers: [{ url: baseUrl }],
     paths,
-    components: { schemas: { Error: errorSchema } },
+    components: {
+      schemas: { Error: errorSchema },
+      securitySchemes: {
+        x402: {
+          type: "apiKey",
+          in: "header",
+          name: "PAYMENT-SIGNATURE",
+          description:
+            "An x402 v2 payment (base64 JSON PaymentPayload), per request. Call without it to get 402 with the PAYMENT-REQUIRED header " +
+            "(the accepted payments: scheme, network, asset, amount, pay-to); each operation's x-price-usd is its price in USD.",
+        },
+      },
+    },
   };
 }

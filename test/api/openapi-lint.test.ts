@@ -1,0 +1,44 @@
+/**
+ * /openapi.json passes a standard OpenAPI linter: Redocly CLI's recommended rules, with payments
+ * on (paid operations declare the x402 payment as their security scheme, free ones declare none)
+ * and off (nothing is paid). Real Redocly CLI from npm, run on the generated document.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { buildOpenApi } from "../../src/api/openapi.ts";
+import { OPERATIONS } from "../../src/operations/table/index.ts";
+import { PriceList } from "../../src/payments/prices.ts";
+import { tempDir } from "../support/temp-dirs.ts";
+
+const dir = tempDir("ckg-openapi-");
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const PAY_TO = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
+
+function lint(document: unknown, name: string): { code: number; output: string } {
+  const file = join(dir, `${name}.json`);
+  writeFileSync(file, JSON.stringify(document));
+  const result = Bun.spawnSync([join(import.meta.dir, "../../node_modules/.bin/redocly"), "lint", file, "--extends", "recommended", "--format", "stylish"], {
+    env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
+  });
+  return { code: result.exitCode, output: result.stdout.toString() + result.stderr.toString() };
+}
+
+describe("OpenAPI under Redocly's recommended rules", () => {
+  for (const [mode, payTo] of [
+    ["payments on", PAY_TO],
+    ["payments off", undefined],
+  ] as const) {
+    test(`${mode}: no error; each operation declares its security`, () => {
+      const prices = PriceList.forConfig(OPERATIONS, { prices: undefined, pay_to: payTo, facilitator_url: undefined });
+      const document = buildOpenApi(OPERATIONS, prices, "https://ckg.example") as { paths: Record<string, Record<string, { security: unknown[]; "x-price-usd": number }>> };
+      const { code, output } = lint(document, mode.replace(" ", "-"));
+      expect(output).not.toMatch(/\berror\b/);
+      expect(code).toBe(0);
+      const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods));
+      for (const op of operations) expect(op.security).toEqual(op["x-price-usd"] > 0 ? [{ x402: [] }] : []);
+      expect(operations.some((op) => op.security.length > 0)).toBe(payTo !== undefined);
+    }, 60_000);
+  }
+});
