@@ -1,13 +1,14 @@
 /**
  * @module mcp/tools
- * The operations table as MCP tools: one tool per operation (the per-type signal routes are one
- * tool whose `signal_type` argument is the slug), input JSON Schema from the operation's schema,
- * a description for an agent with the cost, structured content; and answers cut to fit an agent's
- * context, saying so and how to get the rest.
+ * The operations table as MCP tools, in the table's order: one tool per operation (the per-type
+ * signal routes are one tool whose `signal_type` argument is the slug), input and output JSON Schema
+ * from the operation's schemas, a description for an agent with the cost, structured content; and
+ * answers cut to fit an agent's context, saying so and how to get the rest.
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { AnyOperation } from "../operations/operation.ts";
-import { toJsonSchema } from "../operations/json-schema.ts";
+import { ERROR_CODES } from "../errors.ts";
+import { type JsonSchema, toJsonSchema } from "../operations/json-schema.ts";
 
 /** Characters of one tool answer (about 25K tokens): more would crowd an agent's context. */
 export const MAX_RESULT_CHARS = 100_000;
@@ -20,12 +21,62 @@ export function toolFor(op: AnyOperation, priceUsd: number): Tool {
     title: op.summary,
     description: `${op.description}\n\n${cost} Answers longer than ${MAX_RESULT_CHARS.toLocaleString("en-US")} characters are cut, with a note on how to get the rest.`,
     inputSchema: { ...input, type: "object" },
-    // Answers come as structuredContent, but no outputSchema is declared: the x402 MCP binding puts
-    // the PaymentRequired object in an error result's structuredContent, which the official client
-    // would check against a declared output schema and refuse. The shapes are in /openapi.json.
+    outputSchema: outputSchemaOf(op),
     annotations: { readOnlyHint: true, openWorldHint: false, title: op.summary },
   };
 }
+
+/**
+ * What a call's structuredContent may be: the operation's answer (plus `truncated` and `note` when
+ * cut for an agent), or, in an error result, the documented error body or the x402 PaymentRequired
+ * object. The official client checks every structuredContent it gets against the declared schema,
+ * error results included, so the schema names all three.
+ */
+function outputSchemaOf(op: AnyOperation): NonNullable<Tool["outputSchema"]> {
+  return { type: "object", anyOf: [fittedAnswer(toJsonSchema(op.output, "output")), ERROR_BODY, PAYMENT_REQUIRED] };
+}
+
+/** An answer schema that also allows the two fields fitForAgent adds to a cut answer. */
+function fittedAnswer(answer: JsonSchema): JsonSchema {
+  const cut = { truncated: { type: "boolean", description: "the answer was cut to fit an agent's context" }, note: { type: "string", description: "what was cut and how to get the rest" } };
+  const widen = (schema: JsonSchema): JsonSchema => (schema.type === "object" && schema.properties ? { ...schema, properties: { ...(schema.properties as JsonSchema), ...cut } } : schema);
+  for (const key of ["anyOf", "oneOf"] as const) if (Array.isArray(answer[key])) return { ...answer, [key]: (answer[key] as JsonSchema[]).map(widen) };
+  return widen(answer);
+}
+
+const ERROR_BODY: JsonSchema = {
+  type: "object",
+  description: "A tool error (isError): the documented error shape",
+  required: ["error"],
+  properties: {
+    error: {
+      type: "object",
+      required: ["code", "message", "details"],
+      properties: { code: { type: "string", enum: [...ERROR_CODES] }, message: { type: "string" }, details: { type: "object" } },
+    },
+  },
+};
+
+/** x402 v2's PaymentRequired, returned as an error result by an unpaid call to a paid tool. */
+const PAYMENT_REQUIRED: JsonSchema = {
+  type: "object",
+  description: "Payment required (isError): the x402 v2 PaymentRequired object; pay one of `accepts` and call again with _meta['x402/payment']",
+  required: ["x402Version", "accepts"],
+  properties: {
+    x402Version: { type: "integer" },
+    error: { type: "string" },
+    resource: { type: "object", properties: { url: { type: "string" } } },
+    accepts: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["scheme", "network", "asset", "amount", "payTo"],
+        properties: { scheme: { type: "string" }, network: { type: "string" }, asset: { type: "string" }, amount: { type: "string" }, payTo: { type: "string" }, maxTimeoutSeconds: { type: "integer" } },
+      },
+    },
+    extensions: { type: "object" },
+  },
+};
 
 /**
  * Cuts an answer to MAX_RESULT_CHARS by shortening its longest list (rows, signals, results,

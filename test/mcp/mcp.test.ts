@@ -9,6 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { OPERATIONS } from "../../src/operations/table/index.ts";
 import { allowedHosts } from "../../src/mcp/origin.ts";
 import { selfCommand } from "../../src/runtime.ts";
@@ -64,6 +65,25 @@ describe("MCP over Streamable HTTP", () => {
     }
     const insights = await call("signals", { signal_type: "power-concentration", qualification: "all" });
     expect(insights.structuredContent!.signals.length).toBeGreaterThan(0);
+  });
+
+  test("every tool declares an output schema, in the table's order; every answer and tool error fits it", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(OPERATIONS.map((op) => op.name));
+    const validator = new AjvJsonSchemaValidator();
+    const fits = (name: string, content: unknown) => {
+      const tool = tools.find((t) => t.name === name)!;
+      expect(tool.outputSchema?.type).toBe("object");
+      const result = validator.getValidator(tool.outputSchema!)(content);
+      expect(result.valid, `${name}: ${result.errorMessage}`).toBe(true);
+    };
+    for (const op of OPERATIONS) fits(op.name, (await call(op.name, op.example as Record<string, unknown>)).structuredContent);
+    // Tool errors carry the documented error body, which the schema names too (the client checks it).
+    fits("sparql", (await call("sparql", {})).structuredContent);
+    // And an answer cut for an agent, with its two extra fields.
+    fits("timeseries", { ...((await call("timeseries", { sql_query: "SELECT 1 AS x" })).structuredContent as object), truncated: true, note: "cut" });
+    // What does not fit is refused: the schema says something.
+    expect(validator.getValidator(tools.find((t) => t.name === "search")!.outputSchema!)({ results: "nope" }).valid).toBe(false);
   });
 
   test("bad arguments are tool errors with clear messages in the documented shape", async () => {
