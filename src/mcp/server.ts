@@ -12,6 +12,7 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
@@ -24,6 +25,7 @@ import { toHttpError } from "../operations/error-status.ts";
 import type { PaymentGate } from "../payments/gate.ts";
 import { PaymentRequiredError } from "../payments/payment-required.ts";
 import type { PriceList } from "../payments/prices.ts";
+import { resolveEntity } from "../graph/explore.ts";
 import { signalCatalog } from "../signals/catalog.ts";
 import { VERSION } from "../version.ts";
 import { fitForAgent, toolFor } from "./tools.ts";
@@ -35,6 +37,14 @@ const RESOURCES = [
   { uri: "ckg://schema", name: "schema", title: "Graph and time-series schema", description: "Ontology classes and predicates, ts_* tables and columns, data sources and provenance (GET /api/schema).", mimeType: "application/json" },
   { uri: "ckg://signals/catalog", name: "signals-catalog", title: "Signal catalog", description: "The 28 signal types: descriptions, scoring criteria, evidence schemas (GET /api/signals/catalog).", mimeType: "application/json" },
 ];
+
+const TEMPLATES = [
+  { uriTemplate: "ckg://entity/{id}", name: "entity", title: "An entity", description: "One entity by its graph id (token/usd-coin), URI or name: its URI, type, labels and the other entities of the same name (free; its facts and figures: the explore tool).", mimeType: "application/json" },
+  { uriTemplate: "ckg://signals/{signal_type}", name: "signal-type", title: "A signal type", description: "One of the 28 signal types (a slug of ckg://signals/catalog): its category, description, scoring criteria and evidence schema.", mimeType: "application/json" },
+];
+
+/** How often a long tool call tells a client that asked for progress that it is still running. */
+const PROGRESS_EVERY_MS = 1000;
 
 export interface McpDeps {
   services: OperationServices;
@@ -58,13 +68,25 @@ export class McpEndpoint {
 
   async handle(request: Request): Promise<Response> {
     const server = this.server();
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // A plain JSON answer, unless the call asked for progress: notifications need the event stream.
+    const progress = request.method === "POST" && (await request.clone().text()).includes('"progressToken"');
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !progress });
     await server.connect(transport);
+    let response: Response;
     try {
-      return await transport.handleRequest(request);
-    } finally {
+      response = await transport.handleRequest(request);
+    } catch (error) {
       void server.close();
+      throw error;
     }
+    if (!progress || !response.body) {
+      void server.close();
+      return response;
+    }
+    // The event stream carries the notifications, then the answer: the server closes once it ends.
+    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+    void response.body.pipeTo(writable).finally(() => void server.close());
+    return new Response(readable, response);
   }
 
   server(): Server {
@@ -88,11 +110,12 @@ function createMcpServer(deps: McpDeps, tools: ReturnType<typeof toolFor>[]): Se
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const op = byName.get(request.params.name);
     // A tool that does not exist is the caller's protocol mistake, not a tool's failure.
     if (!op) throw new McpError(ErrorCode.InvalidParams, `No tool ${request.params.name}; list the tools to see them.`);
     const ctx = operationContext(deps.services, crypto.randomUUID(), { tool: op.name });
+    const progress = progressReporter(request.params._meta?.progressToken, (params) => extra.sendNotification({ method: "notifications/progress", params }));
     try {
       const { answer, settlement } = await invoke(op, request.params.arguments ?? {}, ctx, deps.payments, {
         resourceUrl: `${deps.endpoint()}#${op.name}`,
@@ -111,17 +134,54 @@ function createMcpServer(deps: McpDeps, tools: ReturnType<typeof toolFor>[]): Se
       const http = toHttpError(error);
       if (http.error.code === "internal") ctx.log.error({ err: (error as Error).message }, "tool failed");
       return errorResult(http.body);
+    } finally {
+      await progress.done();
     }
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: RESOURCES }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: TEMPLATES }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const uri = request.params.uri;
-    const body = uri === "ckg://schema" ? deps.services.snapshot().schema : uri === "ckg://signals/catalog" ? signalCatalog() : undefined;
-    if (body === undefined) throw new McpError(ErrorCode.InvalidParams, `No resource ${uri}; list the resources to see them.`);
+    const body = readResource(deps, uri);
+    if (body === undefined) throw new McpError(ErrorCode.InvalidParams, `No resource ${uri}; list the resources and resource templates to see them.`);
     return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(body) }] };
   });
   return server;
+}
+
+/** A resource's content, or undefined when the URI names none. */
+function readResource(deps: McpDeps, uri: string): unknown {
+  if (uri === "ckg://schema") return deps.services.snapshot().schema;
+  if (uri === "ckg://signals/catalog") return signalCatalog();
+  const signalType = /^ckg:\/\/signals\/([a-z0-9-]+)$/.exec(uri)?.[1];
+  if (signalType) return signalCatalog().signal_types.find((t) => t.slug === signalType);
+  const entity = /^ckg:\/\/entity\/(.+)$/.exec(uri)?.[1];
+  if (!entity) return undefined;
+  const names = deps.services.snapshot().names;
+  const id = decodeURIComponent(entity);
+  const node = names.get(id);
+  const { node: found, others } = node ? { node, others: [] } : resolveEntity(names, id);
+  return { uri: found.uri, id: found.id, name: found.name, type: found.type, labels: found.labels, other_entities_named_alike: others.map((o) => ({ uri: o.uri, name: o.name, type: o.type })) };
+}
+
+/**
+ * Progress of one tool call, for a client that sent a progressToken: "started" at once, then every
+ * second how long it has run, then "done" (each with a higher `progress`, as the protocol asks).
+ */
+function progressReporter(token: string | number | undefined, send: (params: { progressToken: string | number; progress: number; total?: number; message: string }) => Promise<void>) {
+  if (token === undefined) return { done: async () => undefined };
+  const started = performance.now();
+  let step = 0;
+  const report = (message: string, total?: number) => void send({ progressToken: token, progress: ++step, ...(total ? { total } : {}), message }).catch(() => undefined);
+  report("started");
+  const timer = setInterval(() => report(`running for ${Math.round((performance.now() - started) / 1000)} s`), PROGRESS_EVERY_MS);
+  return {
+    done: async () => {
+      clearInterval(timer);
+      report("done", step + 1);
+    },
+  };
 }
 
 /** A tool error in the documented error shape, as text an agent reads and as structured content. */

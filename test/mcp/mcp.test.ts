@@ -128,6 +128,30 @@ describe("MCP over Streamable HTTP", () => {
     const schema = await client.readResource({ uri: "ckg://schema" });
     expect(JSON.parse(String((schema.contents[0] as { text: string }).text))).toHaveProperty("timeseries_tables");
   });
+
+  test("entities and signal types are resource templates", async () => {
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(["ckg://entity/{id}", "ckg://signals/{signal_type}"]);
+    const read = async (uri: string) => JSON.parse(String(((await client.readResource({ uri })).contents[0] as { text: string }).text));
+    expect(await read("ckg://entity/chain/ethereum")).toMatchObject({ uri: "https://ckg.example/id/chain/ethereum", name: "Ethereum", type: "Chain" });
+    // By name as well: the canonical entity, and the others of that name.
+    const aave = await read(`ckg://entity/${encodeURIComponent("Aave")}`);
+    expect(aave.type).toBe("Protocol");
+    expect(aave.other_entities_named_alike.map((o: { type: string }) => o.type)).toContain("Token");
+    expect(await read("ckg://signals/stablecoin-depeg")).toMatchObject({ slug: "stablecoin-depeg" });
+    await expect(client.readResource({ uri: "ckg://signals/moon-signal" })).rejects.toThrow("No resource");
+    await expect(client.readResource({ uri: "ckg://entity/nothing-named-so" })).rejects.toThrow("No entity is named");
+  });
+
+  test("a call with a progress token gets progress notifications, in increasing order, ending done", async () => {
+    const seen: { progress: number; total?: number; message?: string }[] = [];
+    const result = await client.callTool({ name: "timeseries", arguments: { sql_query: "SELECT count(*) AS n FROM ts_catalog" } }, undefined, { onprogress: (p) => seen.push(p) });
+    expect(result.isError).toBeFalsy();
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(seen[0]!.message).toBe("started");
+    expect(seen.at(-1)).toMatchObject({ message: "done", progress: seen.length, total: seen.length });
+    for (let i = 1; i < seen.length; i++) expect(seen[i]!.progress).toBeGreaterThan(seen[i - 1]!.progress);
+  });
 });
 
 test("ckg mcp serves the same tools over stdio", async () => {
