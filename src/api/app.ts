@@ -17,6 +17,7 @@ import { Metrics } from "./metrics.ts";
 import { buildOpenApi } from "./openapi.ts";
 import { toJsonSchema } from "../operations/json-schema.ts";
 import { invoke } from "../operations/invoke.ts";
+import { discoveryManifest, resourceDiscovery } from "../operations/discovery.ts";
 import { type AnyOperation, assertUniqueOperations, pathParams } from "../operations/operation.ts";
 import { RateLimiter } from "./rate-limit.ts";
 import { SPARQL_PROTOCOL_PATH, protocolQuery, protocolResponse } from "./sparql-protocol.ts";
@@ -65,7 +66,7 @@ export function createApp(services: ApiServices, options: AppOptions) {
   let docs: string | undefined;
   const routes = [
     ...operations.map((op) => ({ method: op.method, pattern: routePattern(op.path) })),
-    ...["/", "/healthz", "/readyz", "/metrics", "/openapi.json", "/docs"].map((path) => ({ method: "GET", pattern: routePattern(path) })),
+    ...["/", "/healthz", "/readyz", "/metrics", "/openapi.json", "/docs", "/.well-known/x402.json"].map((path) => ({ method: "GET", pattern: routePattern(path) })),
     ...["GET", "POST", "DELETE"].map((method) => ({ method, pattern: routePattern("/console/session") })),
     ...mounts.flatMap((mount) => mount.methods.map((method) => ({ method, pattern: routePattern(mount.path) }))),
     ...["GET", "POST"].map((method) => ({ method, pattern: routePattern(SPARQL_PROTOCOL_PATH) })),
@@ -131,6 +132,11 @@ export function createApp(services: ApiServices, options: AppOptions) {
       return text;
     })
     .get("/openapi.json", () => (openapi ??= buildOpenApi(operations, prices, baseUrl())))
+    // x402 discovery from the origin (operations/discovery.ts): every paid resource, no payment needed.
+    .get("/.well-known/x402.json", async () => {
+      const { since, paid } = await payments.acceptedBy(operations);
+      return discoveryManifest(paid, baseUrl(), since);
+    })
     .get("/docs", ({ set }) => {
       set.headers["content-type"] = "text/html; charset=utf-8";
       return (docs ??= renderDocsPage(operations, prices, baseUrl()));
@@ -159,7 +165,12 @@ export function createApp(services: ApiServices, options: AppOptions) {
   /** Runs an operation for a request: the payment header in, the settlement header out. */
   const run = async (op: AnyOperation, raw: Record<string, unknown>, request: Request, set: { headers: Record<string, string | number> }) => {
     const ctx = operationContext(services, states.get(request)!.id);
-    const offer = { resourceUrl: request.url, header: request.headers.get("payment-signature"), operator: sessions.isOperator(request.headers.get("cookie")) };
+    const offer = {
+      resourceUrl: request.url,
+      header: request.headers.get("payment-signature"),
+      operator: sessions.isOperator(request.headers.get("cookie")),
+      describe: () => resourceDiscovery(op, "http", new URL(request.url).pathname),
+    };
     const { answer, settlement } = await invoke(op, raw, ctx, payments, offer);
     if (settlement) set.headers["payment-response"] = encodePaymentResponseHeader(settlement);
     return answer;

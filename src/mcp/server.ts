@@ -20,6 +20,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { type OperationServices, operationContext } from "../operations/context.ts";
 import { invoke } from "../operations/invoke.ts";
+import { resourceDiscovery } from "../operations/discovery.ts";
 import type { AnyOperation } from "../operations/operation.ts";
 import { toHttpError } from "../operations/error-status.ts";
 import type { PaymentGate } from "../payments/gate.ts";
@@ -119,6 +120,7 @@ function createMcpServer(deps: McpDeps, tools: ReturnType<typeof toolFor>[]): Se
     try {
       const { answer, settlement } = await invoke(op, request.params.arguments ?? {}, ctx, deps.payments, {
         resourceUrl: `${deps.endpoint()}#${op.name}`,
+        describe: () => resourceDiscovery(op, "mcp"),
         payload: request.params._meta?.[PAYMENT_META],
       });
       const fitted = fitForAgent(answer) as Record<string, unknown>;

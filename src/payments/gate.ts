@@ -11,11 +11,10 @@
  *     is recorded as unknown and reconciled against the chain, and answered 504, never a fresh 402.
  * The protocol objects (requirements, challenge, verify, settle, header encoding) are @x402/core's.
  */
-import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { decodePaymentSignatureHeader } from "@x402/core/http";
 import { x402ResourceServer } from "@x402/core/server";
-import type { PaymentPayload, PaymentRequirements, SettleResponse } from "@x402/core/types";
+import type { PaymentPayload, PaymentRequirements, ResourceInfo, SettleResponse } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
 import type { Config } from "../config/config.ts";
 import { CkgError } from "../errors.ts";
@@ -26,6 +25,7 @@ import { PaymentLedger } from "./ledger.ts";
 import { PaymentRequiredError } from "./payment-required.ts";
 import { type PriceList, dollars } from "./prices.ts";
 import { reconcileUnknown } from "./reconcile.ts";
+import { mismatch, paymentKey } from "./matching.ts";
 
 /** How long a settlement may take before its outcome counts as unknown. */
 export const SETTLE_TIMEOUT_MS = 60_000;
@@ -47,6 +47,15 @@ export interface PaymentOffer {
   payload?: unknown;
   /** The request carries the signed-in operator's console session (api/console.ts): not charged. */
   operator?: boolean;
+  /** What a 402 says of the resource beyond its price: service name, tags, the bazaar extension (made when a 402 is). */
+  describe?: () => ResourceDiscovery;
+}
+
+/** The discovery part of a 402 (operations/discovery.ts builds it from the operations table). */
+export interface ResourceDiscovery {
+  serviceName: string;
+  tags: string[];
+  extensions: Record<string, unknown>;
 }
 
 export interface PaidRequest {
@@ -68,6 +77,8 @@ export class PaymentGate {
   private reconciler: ReturnType<typeof setInterval> | undefined;
   private startError: string | undefined;
   private started = false;
+  /** When this server's prices and requirements were set: the manifest's lastUpdated. */
+  private readonly startedAt = new Date().toISOString();
 
   constructor(
     private readonly config: Config,
@@ -132,12 +143,19 @@ export class PaymentGate {
     }
     const server = this.server;
     const accepts = await this.requirementsFor(op, price);
-    const resource = { url: offer.resourceUrl, description: op.summary, mimeType: "application/json" };
-    const challenge = async (reason: string) => new PaymentRequiredError(await server.createPaymentRequiredResponse(accepts, resource, reason));
+    let described: { resource: ResourceInfo; extensions?: Record<string, unknown> } | undefined;
+    const describe = () => {
+      const { extensions, ...meta } = offer.describe?.() ?? {};
+      return (described ??= { resource: { url: offer.resourceUrl, description: op.summary, mimeType: "application/json", ...meta }, extensions });
+    };
+    const challenge = async (reason: string) => {
+      const { resource, extensions } = describe();
+      return new PaymentRequiredError(await server.createPaymentRequiredResponse(accepts, resource, reason, extensions));
+    };
 
     const sent = offer.payload ?? offer.header;
     if (!sent) {
-      const key = `${op.name} ${resource.url}`;
+      const key = `${op.name} ${offer.resourceUrl}`;
       let plain = this.challenges.get(key);
       if (!plain) {
         plain = await challenge("payment required");
@@ -244,6 +262,21 @@ export class PaymentGate {
     if (this.reconciler) clearInterval(this.reconciler);
   }
 
+  /**
+   * What each paid operation accepts, for /.well-known/x402.json (none while payments are off), and
+   * since when: the prices and requirements of this server do not change while it runs.
+   */
+  async acceptedBy<O extends PaidOperation>(operations: readonly O[]): Promise<{ since: string; paid: { op: O; accepts: PaymentRequirements[] }[] }> {
+    const paid = operations.filter((op) => this.prices.of(op.name) > 0);
+    if (!this.server || paid.length === 0) return { since: this.startedAt, paid: [] };
+    try {
+      if (!this.started) await this.start();
+    } catch (error) {
+      throw new CkgError("not_ready", `Payments are not available yet: the facilitator did not answer (${(error as Error).message}).`, { retryAfterSeconds: 10 });
+    }
+    return { since: this.startedAt, paid: await Promise.all(paid.map(async (op) => ({ op, accepts: await this.requirementsFor(op, this.prices.of(op.name)) }))) };
+  }
+
   private async requirementsFor(op: PaidOperation, price: number): Promise<PaymentRequirements[]> {
     let accepts = this.requirements.get(op.name);
     if (!accepts) {
@@ -262,20 +295,3 @@ export class PaymentGate {
 
 class SettleTimeout extends Error {}
 
-/** Which field of the client's accepted requirements differs from ours, in words. */
-function mismatch(ours: PaymentRequirements, theirs: PaymentRequirements | undefined): string {
-  if (!theirs) return "the payment does not say which requirements it accepts";
-  const fields: (keyof PaymentRequirements)[] = ["scheme", "network", "asset", "payTo", "amount"];
-  const differs = fields.filter((f) => String(theirs[f] ?? "").toLowerCase() !== String(ours[f] ?? "").toLowerCase());
-  if (differs.length === 0) return "the payment's requirements do not match this route's";
-  return `the payment does not match this route: ${differs.map((f) => `${f} is ${String(theirs[f])}, expected ${String(ours[f])}`).join("; ")}`;
-}
-
-/** One key per authorization: the same signed authorization is the same payment, whatever the header's encoding. */
-function paymentKey(requirements: PaymentRequirements, payload: PaymentPayload): string {
-  const authorization = (payload.payload as { authorization?: { from?: string; nonce?: string } }).authorization;
-  const identity = authorization?.from && authorization.nonce
-    ? `${authorization.from.toLowerCase()}|${authorization.nonce.toLowerCase()}`
-    : JSON.stringify(payload.payload);
-  return createHash("sha256").update(`${requirements.network}|${requirements.asset.toLowerCase()}|${identity}`).digest("hex");
-}

@@ -21,6 +21,7 @@ import { silentLogger } from "../../src/log.ts";
 import { PaymentGate } from "../../src/payments/gate.ts";
 import { PriceList } from "../../src/payments/prices.ts";
 import { Services } from "../../src/server/services.ts";
+import { validateDiscoveryExtension, validateDiscoveryExtensionSpec } from "@x402/extensions/bazaar";
 import { type LocalChain, PAYER_KEY, PAY_TO, SETTLER_KEY, USDC, startChain } from "../support/chain.ts";
 import { copyOfFixture, testConfig } from "../support/fixture.ts";
 import { scan, snapshotOf } from "../signals/support.ts";
@@ -197,6 +198,50 @@ describe("paid routes", () => {
       expect(response.headers.get("payment-required")).toBeNull();
     }
     expect(await chain.balanceOf(PAY_TO)).toBe(before);
+  });
+});
+
+describe("discovery before payment", () => {
+  test("every 402 carries the bazaar extension: method, input and its schema, route template, an output example, service name and tags", async () => {
+    for (const op of OPERATIONS.filter((o) => PriceList.forConfig(OPERATIONS, services.config).of(o.name) > 0)) {
+      const required = await challenge(requestFor(op.name));
+      const bazaar = required.extensions?.bazaar as { info: { input: Record<string, any>; output?: { example?: unknown } }; routeTemplate?: string } | undefined;
+      expect(bazaar, op.name).toBeDefined();
+      // What a facilitator checks before it lists a resource.
+      expect(validateDiscoveryExtension(bazaar as never), op.name).toEqual({ valid: true });
+      expect(validateDiscoveryExtensionSpec(bazaar as never).valid, op.name).toBe(true);
+      expect(bazaar!.info.input.method).toBe(op.method);
+      expect(bazaar!.info.input[op.method === "GET" ? "queryParams" : "body"], op.name).toBeDefined();
+      expect(bazaar!.info.output?.example, op.name).toBeDefined();
+      if (op.path.includes(":")) {
+        expect(bazaar!.routeTemplate, op.name).toBe(op.path);
+        const [name] = [...op.path.matchAll(/:([a-z_]+)/g)].map((m) => m[1]!);
+        expect(bazaar!.info.input.pathParams[name!]).toBe(String((op.example as Record<string, unknown>)[name!]));
+      }
+      expect(required.resource).toMatchObject({ serviceName: "ckg" });
+      expect(required.resource.tags!.length).toBeGreaterThan(1);
+    }
+  });
+
+  test("/.well-known/x402.json lists every paid resource, over HTTP and MCP, with what it accepts, without any payment", async () => {
+    const response = await send(`${BASE}/.well-known/x402.json`);
+    expect(response.status).toBe(200);
+    const manifest = (await response.json()) as { x402Version: number; items: { resource: string; type: string; accepts: PaymentRequirements[]; extensions: { bazaar: unknown } }[]; pagination: { total: number } };
+    const prices = PriceList.forConfig(OPERATIONS, services.config);
+    const paid = OPERATIONS.filter((op) => prices.of(op.name) > 0);
+    expect(manifest.x402Version).toBe(2);
+    expect(manifest.pagination.total).toBe(paid.length * 2);
+    for (const op of paid) {
+      const http = manifest.items.find((i) => i.type === "http" && i.resource === `${BASE}${op.path.replace(/:([a-z_]+)/g, "{$1}")}`)!;
+      expect(http, op.name).toBeDefined();
+      expect(http.accepts[0]).toMatchObject({ amount: String(Math.round(prices.of(op.name) * 1e6)), payTo: PAY_TO, network: "eip155:84532" });
+      expect(validateDiscoveryExtension(http.extensions.bazaar as never), op.name).toEqual({ valid: true });
+      const mcp = manifest.items.find((i) => i.type === "mcp" && i.resource === `${BASE}/mcp#${op.name}`);
+      expect(mcp, op.name).toBeDefined();
+    }
+    // The same document as the 402s: the accepts are the ones a request is asked to pay.
+    const search = await challenge(requestFor("search"));
+    expect(manifest.items.find((i) => i.resource === `${BASE}/api/search`)!.accepts).toEqual(search.accepts);
   });
 });
 
@@ -406,6 +451,15 @@ describe("payments over MCP (x402 MCP transport)", () => {
     const viaString = await callTool("search", args, { "x402/payment": encodePaymentSignatureHeader(again) });
     expect(viaString.isError).toBeFalsy();
     expect((await chain.balanceOf(PAY_TO)) - before).toBe(200_000n);
+  });
+
+  test("an unpaid tool call's requirements carry the bazaar extension of the tool (type mcp)", async () => {
+    const required = (await callTool("explore", { entity_name: "Aave" })).structuredContent as unknown as PaymentRequired;
+    const bazaar = required.extensions!.bazaar as { info: { input: Record<string, unknown> } };
+    expect(validateDiscoveryExtension(bazaar as never)).toEqual({ valid: true });
+    expect(validateDiscoveryExtensionSpec(bazaar as never).valid).toBe(true);
+    expect(bazaar.info.input).toMatchObject({ type: "mcp", toolName: "explore", transport: "streamable-http" });
+    expect(required.resource).toMatchObject({ url: `${BASE}/mcp#explore`, serviceName: "ckg" });
   });
 
   test("free tools stay free; errors are not charged, paid or not", async () => {
