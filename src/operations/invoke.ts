@@ -21,7 +21,9 @@ export async function invoke(op: AnyOperation, raw: unknown, ctx: OperationConte
   const input = validateInput(op, raw);
   checkNeeds(op, ctx);
   const prepared = op.prepare ? await op.prepare(input, ctx) : input;
-  const paid = await payments.begin(op, offer, ctx.requestId);
+  // The validated input, in the schema's order: what a retry under a payment identifier must ask again.
+  const paid = await payments.begin(op, { ...offer, requestKey: `${op.name} ${JSON.stringify(input)}` }, ctx.requestId);
+  if (paid?.kept) return { answer: paid.kept.answer, settlement: paid.kept.settlement };
   let answer: unknown;
   try {
     answer = await op.handler(prepared, ctx);
@@ -30,7 +32,7 @@ export async function invoke(op: AnyOperation, raw: unknown, ctx: OperationConte
     if (paid) await paid.release().catch(() => undefined);
     throw error;
   }
-  return paid ? { answer, settlement: await paid.settle() } : { answer };
+  return paid ? { answer, settlement: await paid.settle(answer) } : { answer };
 }
 
 /** Pins the live snapshot for the request (503 when there is none) and checks the graph is loaded. */

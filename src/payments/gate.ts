@@ -26,9 +26,9 @@ import { PaymentRequiredError } from "./payment-required.ts";
 import { type PriceList, dollars } from "./prices.ts";
 import { reconcileUnknown } from "./reconcile.ts";
 import { mismatch, paymentKey } from "./matching.ts";
+import { type KeptAnswer, PAYMENT_IDENTIFIER_DECLARATION, PaidAnswers, paymentIdentifier } from "./idempotency.ts";
+import { settleOnce } from "./settle.ts";
 
-/** How long a settlement may take before its outcome counts as unknown. */
-export const SETTLE_TIMEOUT_MS = 60_000;
 const RECONCILE_EVERY_MS = 30_000;
 
 /** What the gate needs of an operation: its name (the price key) and a line describing the resource. */
@@ -49,6 +49,8 @@ export interface PaymentOffer {
   operator?: boolean;
   /** What a 402 says of the resource beyond its price: service name, tags, the bazaar extension (made when a 402 is). */
   describe?: () => ResourceDiscovery;
+  /** The operation and its input: a retry under a payment identifier must ask the same. */
+  requestKey?: string;
 }
 
 /** The discovery part of a 402 (operations/discovery.ts builds it from the operations table). */
@@ -59,8 +61,10 @@ export interface ResourceDiscovery {
 }
 
 export interface PaidRequest {
-  /** Settles; resolves to the settlement (encode it for PAYMENT-RESPONSE). Throws a 402 or a 504 when it cannot. */
-  settle(): Promise<SettleResponse>;
+  /** The answer already paid for under the payment's identifier (a retry): given again, not charged. */
+  kept?: KeptAnswer;
+  /** Settles, keeping `answer` under the payment's identifier; resolves to the settlement. Throws a 402 or a 504 when it cannot. */
+  settle(answer: unknown): Promise<SettleResponse>;
   /** The handler failed: nothing is settled, and the payment may be used again. */
   release(): Promise<void>;
 }
@@ -68,6 +72,7 @@ export interface PaidRequest {
 export class PaymentGate {
   readonly mode: PaymentMode;
   private readonly ledger: PaymentLedger;
+  private readonly answers: PaidAnswers;
   private server: x402ResourceServer | undefined;
   private facilitation: Facilitation | undefined;
   private ready: Promise<void> | undefined;
@@ -90,6 +95,7 @@ export class PaymentGate {
     this.mode = paymentMode(config);
     // In PostgreSQL (CKG_STATE_URL) replicas share the ledger; one server keeps it in its state database.
     this.ledger = new PaymentLedger(state);
+    this.answers = new PaidAnswers(state);
     if (this.mode !== "off") {
       this.facilitation = createFacilitation(config);
       this.server = new x402ResourceServer(this.facilitation.client).register(config.network, new ExactEvmScheme());
@@ -150,7 +156,7 @@ export class PaymentGate {
     };
     const challenge = async (reason: string) => {
       const { resource, extensions } = describe();
-      return new PaymentRequiredError(await server.createPaymentRequiredResponse(accepts, resource, reason, extensions));
+      return new PaymentRequiredError(await server.createPaymentRequiredResponse(accepts, resource, reason, { ...PAYMENT_IDENTIFIER_DECLARATION, ...extensions }));
     };
 
     const sent = offer.payload ?? offer.header;
@@ -173,6 +179,29 @@ export class PaymentGate {
       throw await challenge(`malformed payment (${typeof sent === "string" ? "payment-signature header" : "x402/payment"}): ${(error as Error).message}`);
     }
     if (payload.x402Version !== 2) throw await challenge(`unsupported x402Version ${String(payload.x402Version)}; this server speaks version 2`);
+    const id = paymentIdentifier(payload);
+    if (id) {
+      const claimed = await this.answers.claim(id, offer.requestKey ?? op.name);
+      if (!claimed.claimed) return { kept: claimed.kept, settle: async () => claimed.kept.settlement, release: async () => undefined };
+    }
+    try {
+      return await this.take(op, payload, accepts, id, requestId, challenge);
+    } catch (error) {
+      if (id) await this.answers.release(id);
+      throw error;
+    }
+  }
+
+  /** Claims, verifies and (through the answer) settles one payment for a request. */
+  private async take(
+    op: PaidOperation,
+    payload: PaymentPayload,
+    accepts: PaymentRequirements[],
+    id: string | undefined,
+    requestId: string,
+    challenge: (reason: string) => Promise<PaymentRequiredError>,
+  ): Promise<PaidRequest> {
+    const server = this.server!;
     const matched = server.findMatchingRequirements(accepts, payload);
     if (!matched) throw await challenge(mismatch(accepts[0]!, payload.accepted));
 
@@ -215,40 +244,11 @@ export class PaymentGate {
     await this.ledger.mark(key, "verified", { payer: verified.payer });
 
     return {
-      release: () => this.ledger.release(key),
-      settle: async () => {
-        await this.ledger.mark(key, "settling");
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        try {
-          const result = await Promise.race([
-            server.settlePayment(payload, matched),
-            new Promise<never>((_, reject) => {
-              timer = setTimeout(() => reject(new SettleTimeout()), SETTLE_TIMEOUT_MS);
-            }),
-          ]);
-          if (!result.success) {
-            // Chain errors run to pages; the first line says what happened.
-            const detail = result.errorMessage?.split("\n")[0]?.slice(0, 200);
-            const reason = `${result.errorReason ?? "settlement failed"}${detail ? ` (${detail})` : ""}`;
-            await this.ledger.mark(key, "failed", { error: reason });
-            this.log.warn({ req_id: requestId, payment: key, reason }, "settlement failed; the answer is withheld");
-            throw await challenge(`settlement failed: ${reason}; nothing was charged and the answer is withheld`);
-          }
-          await this.ledger.mark(key, "settled", { tx: result.transaction, payer: result.payer });
-          return result;
-        } catch (error) {
-          if (error instanceof PaymentRequiredError) throw error;
-          // The payer may have paid: never a fresh 402. Record it; the reconciler reads the chain.
-          const reason = error instanceof SettleTimeout ? `no settlement result within ${SETTLE_TIMEOUT_MS} ms` : (error as Error).message;
-          await this.ledger.mark(key, "unknown", { error: reason });
-          this.log.error({ req_id: requestId, payment: key, err: reason }, "settlement outcome unknown; recorded for reconciliation");
-          throw new CkgError("settlement_unknown", "The payment's settlement outcome is unknown; it is recorded and will be reconciled. Do not pay again for this request.", {
-            details: { payment_key: key, reason },
-          });
-        } finally {
-          clearTimeout(timer);
-        }
+      release: async () => {
+        await this.ledger.release(key);
+        if (id) await this.answers.release(id);
       },
+      settle: (answer) => settleOnce({ server, ledger: this.ledger, answers: this.answers, log: this.log }, { key, id, payload, matched, requestId, challenge }, answer),
     };
   }
 
@@ -293,5 +293,4 @@ export class PaymentGate {
   }
 }
 
-class SettleTimeout extends Error {}
 

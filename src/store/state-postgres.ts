@@ -115,6 +115,13 @@ const MIGRATIONS: string[] = [
      holder     TEXT NOT NULL,
      claimed_at TEXT NOT NULL
    );`,
+  `CREATE TABLE paid_answers (
+     payment_id  TEXT PRIMARY KEY,
+     request_key TEXT NOT NULL,
+     answer      TEXT,
+     settlement  TEXT,
+     created_at  TEXT NOT NULL
+   );`,
 ];
 
 export async function openPostgresState(url: string): Promise<PostgresState> {

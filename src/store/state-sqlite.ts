@@ -140,6 +140,15 @@ const MIGRATIONS: string[] = [
   `ALTER TABLE scans ADD COLUMN host TEXT;
    ALTER TABLE scans ADD COLUMN lease_until TEXT;
    ALTER TABLE ingests ADD COLUMN host TEXT;`,
+  // x402's payment-identifier (issue 22): a paid answer kept under the client's identifier, so a
+  // retry with it gets the same answer without paying again (payments/idempotency.ts).
+  `CREATE TABLE paid_answers (
+     payment_id  TEXT PRIMARY KEY,
+     request_key TEXT NOT NULL,             -- the operation and its input: a retry must ask the same
+     answer      TEXT,                      -- JSON; null while the first request runs
+     settlement  TEXT,                      -- JSON of the settlement (the PAYMENT-RESPONSE)
+     created_at  TEXT NOT NULL
+   );`,
 ];
 
 export function openSqliteState(path: string): SqliteState {

@@ -22,11 +22,16 @@ import { PaymentGate } from "../../src/payments/gate.ts";
 import { PriceList } from "../../src/payments/prices.ts";
 import { Services } from "../../src/server/services.ts";
 import { validateDiscoveryExtension, validateDiscoveryExtensionSpec } from "@x402/extensions/bazaar";
+import { PAYMENT_IDENTIFIER, appendPaymentIdentifierToExtensions, declarePaymentIdentifierExtension } from "@x402/extensions/payment-identifier";
+
 import { type LocalChain, PAYER_KEY, PAY_TO, SETTLER_KEY, USDC, startChain } from "../support/chain.ts";
 import { copyOfFixture, testConfig } from "../support/fixture.ts";
 import { scan, snapshotOf } from "../signals/support.ts";
 import { tempDir } from "../support/temp-dirs.ts";
 import { postgresAvailable, startPostgres } from "../support/postgres.ts";
+
+/** What the 402s declare: a client echoes the declaration with its id (appendPaymentIdentifierToExtensions fills it in). */
+const PAYMENT_ID_DECLARED = { [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false) };
 
 const BASE = "http://127.0.0.1:8402";
 let chain: LocalChain;
@@ -267,6 +272,46 @@ describe("one payment buys one answer", () => {
     expect(afterRestart.status).toBe(402);
     expect(((await afterRestart.json()) as PaymentRequired).error).toContain("already used");
     expect((await chain.balanceOf(PAY_TO)) - before).toBe(100_000n);
+  });
+
+  test("payment-identifier: a retry under the same identifier gets the same answer and is charged once, also at once and after a restart", async () => {
+    const r = requestFor("search");
+    const required = await challenge(r);
+    expect(required.extensions?.["payment-identifier"]).toMatchObject({ info: { required: false } });
+    const id = `retry_${crypto.randomUUID().replaceAll("-", "")}`;
+    // A new signature each time (what a client retrying after a lost answer sends), one identifier.
+    const withId = async (request = r, identifier = id) => {
+      const payload = await new x402HTTPClient(client()).createPaymentPayload(await challenge(request));
+      payload.extensions = appendPaymentIdentifierToExtensions({ ...(payload.extensions ?? {}), ...PAYMENT_ID_DECLARED }, identifier);
+      return send(`${BASE}${request.path}`, init(request, { "payment-signature": encodePaymentSignatureHeader(payload) }));
+    };
+    const before = await chain.balanceOf(PAY_TO);
+    const first = await withId();
+    expect(first.status).toBe(200);
+    const answer = await first.json();
+    const settlement = first.headers.get("payment-response");
+    const retry = await withId();
+    expect(retry.status).toBe(200);
+    expect(await retry.json()).toEqual(answer);
+    expect(retry.headers.get("payment-response")).toBe(settlement);
+    expect((await chain.balanceOf(PAY_TO)) - before).toBe(100_000n);
+    // Two retries at once: both answered the same, still one charge.
+    const both = await Promise.all([withId(), withId()]);
+    expect(both.map((x) => x.status)).toEqual([200, 200]);
+    // The identifier names one request: another one under it is refused, and nothing is charged.
+    const other = await withId({ ...r, body: { query: "Arbitrum", limit: 3 } });
+    expect(other.status).toBe(400);
+    expect(((await other.json()) as { error: { message: string } }).error.message).toContain("was used for another request");
+    // Kept in the state store: a restart remembers.
+    await services.close();
+    await startApp();
+    const afterRestart = await withId();
+    expect(afterRestart.status).toBe(200);
+    expect(await afterRestart.json()).toEqual(answer);
+    expect((await chain.balanceOf(PAY_TO)) - before).toBe(100_000n);
+    // A fresh identifier is a fresh purchase.
+    expect((await withId(r, `${id}_2`)).status).toBe(200);
+    expect((await chain.balanceOf(PAY_TO)) - before).toBe(200_000n);
   });
 });
 

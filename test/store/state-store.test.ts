@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { Cron } from "croner";
 import { queryChanges } from "../../src/graph/change-log.ts";
+import { PaidAnswers } from "../../src/payments/idempotency.ts";
 import { handoverPlan, ingestOwed, planScans } from "../../src/server/catch-up.ts";
 import { HOST, claimRun, cronSlot, markInterrupted, renewLease } from "../../src/store/runs.ts";
 import { type StateStore, insertRows } from "../../src/store/state.ts";
@@ -173,6 +174,24 @@ for (const engine of stateEngines()) {
       expect(await outside).toBe(1);
       const slots = (await second.all<{ slot: string }>("SELECT slot FROM run_claims WHERE slot IN ('in-tx', 'outside')")).map((r) => r.slot);
       expect(slots).toEqual(["outside"]);
+    });
+
+    test("paid answers under a payment identifier: claimed once, kept for retries across replicas, refused for another request", async () => {
+      const [a, b] = [new PaidAnswers(first), new PaidAnswers(second)];
+      const id = `pay_${crypto.randomUUID().replaceAll("-", "")}`;
+      expect(await a.claim(id, "search {q}")).toEqual({ claimed: true });
+      await expect(b.claim(id, "search {q}")).rejects.toThrow("is running");
+      const settlement = { success: true, transaction: "0xtx", network: "eip155:84532" as const, payer: "0xpayer" };
+      await a.keep(id, { answer: { results: [1] }, settlement });
+      expect(await b.claim(id, "search {q}")).toEqual({ claimed: false, kept: { answer: { results: [1] }, settlement } });
+      await expect(b.claim(id, "search {other}")).rejects.toThrow("was used for another request");
+      // Released (nothing charged): the identifier is free again; a kept answer is never released.
+      const other = `${id}_2`;
+      await a.claim(other, "explore {x}");
+      await b.release(other);
+      expect(await a.claim(other, "explore {y}")).toEqual({ claimed: true });
+      await b.release(id);
+      expect((await a.claim(id, "search {q}")).claimed).toBe(false);
     });
 
     test("the changes feed pages newest first by cursor and sums by operation and type", async () => {

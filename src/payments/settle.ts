@@ -1,0 +1,75 @@
+/**
+ * @module payments/settle
+ * Settling one verified payment, after its answer is ready: settled -> the answer goes out (and is
+ * kept under the payment's identifier for retries); refused by the chain -> 402, nothing charged,
+ * the answer withheld; no outcome within SETTLE_TIMEOUT_MS or an error -> recorded `unknown` and
+ * answered 504 (the payer may have paid: never a fresh 402), for the reconciler to read the chain.
+ */
+import type { x402ResourceServer } from "@x402/core/server";
+import type { PaymentPayload, PaymentRequirements, SettleResponse } from "@x402/core/types";
+import { CkgError } from "../errors.ts";
+import type { Logger } from "../log.ts";
+import type { PaidAnswers } from "./idempotency.ts";
+import type { PaymentLedger } from "./ledger.ts";
+import { PaymentRequiredError } from "./payment-required.ts";
+
+/** How long a settlement may take before its outcome counts as unknown. */
+export const SETTLE_TIMEOUT_MS = 60_000;
+
+class SettleTimeout extends Error {}
+
+export interface SettleDeps {
+  server: x402ResourceServer;
+  ledger: PaymentLedger;
+  answers: PaidAnswers;
+  log: Logger;
+}
+
+export interface VerifiedPayment {
+  /** The ledger's key of the payment. */
+  key: string;
+  /** Its payment identifier, when the client gave one. */
+  id: string | undefined;
+  payload: PaymentPayload;
+  matched: PaymentRequirements;
+  requestId: string;
+  challenge(reason: string): Promise<PaymentRequiredError>;
+}
+
+export async function settleOnce(deps: SettleDeps, payment: VerifiedPayment, answer: unknown): Promise<SettleResponse> {
+  const { key, id, requestId } = payment;
+  await deps.ledger.mark(key, "settling");
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const result = await Promise.race([
+      deps.server.settlePayment(payment.payload, payment.matched),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new SettleTimeout()), SETTLE_TIMEOUT_MS);
+      }),
+    ]);
+    if (!result.success) {
+      // Chain errors run to pages; the first line says what happened.
+      const detail = result.errorMessage?.split("\n")[0]?.slice(0, 200);
+      const reason = `${result.errorReason ?? "settlement failed"}${detail ? ` (${detail})` : ""}`;
+      await deps.ledger.mark(key, "failed", { error: reason });
+      if (id) await deps.answers.release(id);
+      deps.log.warn({ req_id: requestId, payment: key, reason }, "settlement failed; the answer is withheld");
+      throw await payment.challenge(`settlement failed: ${reason}; nothing was charged and the answer is withheld`);
+    }
+    await deps.ledger.mark(key, "settled", { tx: result.transaction, payer: result.payer });
+    if (id) await deps.answers.keep(id, { answer, settlement: result });
+    return result;
+  } catch (error) {
+    if (error instanceof PaymentRequiredError) throw error;
+    // The payer may have paid: never a fresh 402. Record it; the reconciler reads the chain. The
+    // identifier stays claimed: a retry under it is told to wait, never asked to pay again.
+    const reason = error instanceof SettleTimeout ? `no settlement result within ${SETTLE_TIMEOUT_MS} ms` : (error as Error).message;
+    await deps.ledger.mark(key, "unknown", { error: reason });
+    deps.log.error({ req_id: requestId, payment: key, err: reason }, "settlement outcome unknown; recorded for reconciliation");
+    throw new CkgError("settlement_unknown", "The payment's settlement outcome is unknown; it is recorded and will be reconciled. Do not pay again for this request.", {
+      details: { payment_key: key, reason },
+    });
+  } finally {
+    clearTimeout(timer);
+  }
+}
