@@ -26,7 +26,7 @@ import { PaymentRequiredError } from "./payment-required.ts";
 import { type PriceList, dollars } from "./prices.ts";
 import { reconcileUnknown } from "./reconcile.ts";
 import { mismatch, paymentKey } from "./matching.ts";
-import { type KeptAnswer, PAYMENT_IDENTIFIER_DECLARATION, PaidAnswers, paymentIdentifier } from "./idempotency.ts";
+import { type KeptAnswer, PAYMENT_IDENTIFIER_DECLARATION, PaidAnswers, paymentIdentifier, provePayer } from "./idempotency.ts";
 import { settleOnce } from "./settle.ts";
 
 const RECONCILE_EVERY_MS = 30_000;
@@ -182,7 +182,10 @@ export class PaymentGate {
     const id = paymentIdentifier(payload);
     if (id) {
       const claimed = await this.answers.claim(id, offer.requestKey ?? op.name);
-      if (!claimed.claimed) return { kept: claimed.kept, settle: async () => claimed.kept.settlement, release: async () => undefined };
+      if (!claimed.claimed) {
+        await provePayer(this.server!, payload, accepts, claimed.payer, challenge);
+        return { kept: claimed.kept, settle: async () => claimed.kept.settlement, release: async () => undefined };
+      }
     }
     try {
       return await this.take(op, payload, accepts, id, requestId, challenge);

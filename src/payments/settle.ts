@@ -56,8 +56,13 @@ export async function settleOnce(deps: SettleDeps, payment: VerifiedPayment, ans
       deps.log.warn({ req_id: requestId, payment: key, reason }, "settlement failed; the answer is withheld");
       throw await payment.challenge(`settlement failed: ${reason}; nothing was charged and the answer is withheld`);
     }
-    await deps.ledger.mark(key, "settled", { tx: result.transaction, payer: result.payer });
-    if (id) await deps.answers.keep(id, { answer, settlement: result });
+    // Settled: the answer goes out whatever happens to the bookkeeping after it.
+    try {
+      await deps.ledger.mark(key, "settled", { tx: result.transaction, payer: result.payer });
+      if (id) await deps.answers.keep(id, { answer, settlement: result });
+    } catch (error) {
+      deps.log.error({ req_id: requestId, payment: key, err: (error as Error).message }, "a settled payment could not be recorded as settled");
+    }
     return result;
   } catch (error) {
     if (error instanceof PaymentRequiredError) throw error;

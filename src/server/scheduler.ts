@@ -58,6 +58,9 @@ export class ScanScheduler {
   private child: Subprocess | undefined;
   private current: { trigger: string; since: string; done: Promise<number> } | undefined;
   private watch: ReturnType<typeof setInterval> | undefined;
+  /** Scans taken over, run one after another. */
+  private handovers: Promise<unknown> = Promise.resolve();
+  private closing = false;
   /** The live snapshot's as-of day, as of the last start: where a scan taken over scans up to. */
   private asOf: string | undefined;
 
@@ -133,11 +136,15 @@ export class ScanScheduler {
     for (const scan of noticed.scans) this.handOver(scan, handoverPlan(scan, this.asOf ?? scan.as_of));
   }
 
-  /** Runs a scan taken over from a replica that stopped running it, after the one running here. */
+  /** Runs a scan taken over from a replica that stopped running it, in turn: after every scan before it here. */
   private handOver(scan: InterruptedScan, plan: Omit<ScanPlan, "slot">): void {
     this.log.warn({ ...scan, why: plan.why, args: plan.args }, "a scan that no process runs any more is taken over here");
-    const after = this.current?.done ?? Promise.resolve(0);
-    after.then(() => this.run(plan.trigger, plan.args)).catch((error: Error) => this.log.error({ err: error.message }, "the scan taken over could not start"));
+    this.handovers = this.handovers
+      .then(async () => {
+        while (this.current) await this.current.done;
+        if (!this.closing) await this.run(plan.trigger, plan.args);
+      })
+      .catch((error: Error) => this.log.error({ err: error.message }, "the scan taken over could not start"));
   }
 
   /** A cron's callback: a failure to start (the state store locked or away) is logged, never thrown. */
@@ -240,6 +247,7 @@ export class ScanScheduler {
    * stopped (SIGTERM) and recorded interrupted, to be redone at the next start.
    */
   async close(): Promise<void> {
+    this.closing = true;
     this.cron?.stop();
     this.ingestCron?.stop();
     clearInterval(this.watch);

@@ -87,6 +87,11 @@ export async function runScan(options: ScanOptions): Promise<ScanReport> {
   const lease = setInterval(() => void renewLease(options.state, process.pid, new Date(Date.now() + leaseMs)).catch(() => undefined), leaseMs / 3);
   try {
     return await scanAndApply(options, { scanId, snapshotId, asOf, started, startedMs, now, dir, manifest });
+  } catch (error) {
+    // Recorded failed (not left running, to be taken over and fail again); a scan already recorded
+    // (taken over, or failed in its apply) keeps what it says.
+    await finishScan(options.state, scanId, "failed", now(), { errors: [{ type: "*", message: (error as Error).message }] }).catch(() => undefined);
+    throw error;
   } finally {
     clearInterval(lease);
   }
@@ -207,8 +212,9 @@ async function scanAndApply(
     state,
     apply_ms: Math.round(performance.now() - applyStarted),
   };
-  await options.state.analyze(["signals", "signal_entities", "signal_moves"]);
   await finishScan(options.state, scanId, report.status, finished, { ...report });
+  // Planner statistics for the reads that follow; the scan is done whether or not this works.
+  await options.state.analyze(["signals", "signal_entities", "signal_moves"]).catch((error: Error) => options.log.warn({ err: error.message }, "refreshing the signal tables' statistics failed"));
   options.log.info({ scan_id: scanId, as_of: asOf, ms: report.duration_ms, signals: candidates.length, status: report.status, errors: errors.length }, "scan finished");
   return report;
 }

@@ -77,6 +77,8 @@ export async function markInterrupted(state: StateStore, alive: (pid: number) =>
     gone(r) ? `interrupted: its process${r.pid === null ? "" : ` (pid ${r.pid})`} was gone when noticed at ${noticed}` : `interrupted: its replica on ${r.host} stopped renewing its lease (noticed at ${noticed})`;
   const scans: InterruptedScan[] = [];
   for (const scan of running) {
+    // A lapsed lease wins even over a live process here: it is stuck or cut off (stopped), and a scan
+    // taken over writes nothing if it wakes (signals/qualify.ts), so the worst is a scan done twice.
     const expired = scan.lease_until !== null && scan.lease_until < noticed;
     if (!gone(scan) && !expired) continue;
     const report = JSON.stringify({ errors: [{ type: "*", message: why(scan) }] });

@@ -120,6 +120,7 @@ const MIGRATIONS: string[] = [
      request_key TEXT NOT NULL,
      answer      TEXT,
      settlement  TEXT,
+     payer       TEXT,
      created_at  TEXT NOT NULL
    );`,
 ];

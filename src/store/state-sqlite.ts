@@ -147,6 +147,7 @@ const MIGRATIONS: string[] = [
      request_key TEXT NOT NULL,             -- the operation and its input: a retry must ask the same
      answer      TEXT,                      -- JSON; null while the first request runs
      settlement  TEXT,                      -- JSON of the settlement (the PAYMENT-RESPONSE)
+     payer       TEXT,                      -- who paid: only they get the answer again
      created_at  TEXT NOT NULL
    );`,
 ];
@@ -222,11 +223,11 @@ export class SqliteState extends SqliteQueries implements StateStore {
           this.db.exec("COMMIT");
           return result;
         },
-        (error: unknown) => {
-          this.db.exec("ROLLBACK");
-          throw error;
-        },
-      );
+      ).catch((error: unknown) => {
+        // The work failed, or its COMMIT did: never leave the connection inside a transaction.
+        if (this.db.inTransaction) this.db.exec("ROLLBACK");
+        throw error;
+      });
       this.open = done;
       try {
         return await done;

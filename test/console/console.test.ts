@@ -219,9 +219,15 @@ describe.skipIf(!available)("the web console in Chromium", () => {
   }, 120_000);
 });
 
+/** A download's text once Chromium has written it whole (no partial file left, the size settled). */
 async function waitForDownload(name: string): Promise<string> {
-  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await Bun.sleep(50)) {
-    if (readdirSync(downloads).includes(name)) return readFileSync(join(downloads, name), "utf8");
+  let last = -1;
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await Bun.sleep(100)) {
+    const files = readdirSync(downloads);
+    if (!files.includes(name) || files.some((f) => f.endsWith(".crdownload"))) continue;
+    const text = readFileSync(join(downloads, name), "utf8");
+    if (text.length > 0 && text.length === last) return text;
+    last = text.length;
   }
   throw new Error(`${name} was not downloaded`);
 }

@@ -298,6 +298,15 @@ describe("one payment buys one answer", () => {
     // Two retries at once: both answered the same, still one charge.
     const both = await Promise.all([withId(), withId()]);
     expect(both.map((x) => x.status)).toEqual([200, 200]);
+    // Only the wallet that bought it gets it again: another's valid payment under it is refused.
+    const stranger = privateKeyToAccount("0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6");
+    await chain.mint(stranger.address, 1_000_000n);
+    const strangerClient = new x402Client().register("eip155:*", new ExactEvmScheme(toClientEvmSigner(stranger, createPublicClient({ chain: baseSepolia, transport: http(chain.rpcUrl) }))));
+    const theirs = await new x402HTTPClient(strangerClient).createPaymentPayload(required);
+    theirs.extensions = appendPaymentIdentifierToExtensions({ ...(theirs.extensions ?? {}), ...PAYMENT_ID_DECLARED }, id);
+    const refused = await send(`${BASE}${r.path}`, init(r, { "payment-signature": encodePaymentSignatureHeader(theirs) }));
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toContain("bought by another wallet");
     // The identifier names one request: another one under it is refused, and nothing is charged.
     const other = await withId({ ...r, body: { query: "Arbitrum", limit: 3 } });
     expect(other.status).toBe(400);

@@ -8,7 +8,7 @@
  * away and coming back.
  */
 import { afterAll, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { SQL } from "bun";
 import { selfCommand } from "../../src/runtime.ts";
 import { currentSnapshotId, dataDir } from "../../src/store/data-dir.ts";
@@ -58,32 +58,37 @@ test.skipIf(!engine.available)(
     sql = new SQL(url, { max: 2, connection: { search_path: "ckg" } });
     const scans = async () => (await sql!.unsafe("SELECT scan_id, trigger, status, as_of, report FROM scans ORDER BY started_at, scan_id")) as ScanRow[];
 
-    // One replica claims the first-start scan; the other says another replica runs it.
+    // One replica claims the first-start scan (two days, a few seconds each): stopped the moment its
+    // scan process shows, before it can finish. The scan process is in its server's process group.
     const running = await until("the first-start scan to start", 90_000, async () => (await scans()).find((s) => s.status === "running"));
-    const said = (server: ServerProcess, msg: string) => server.lines().some((l) => l.msg === msg);
-    const holder = await until("the replica running it", 10_000, async () => servers.find((s) => said(s, "catching up: first-start scan")));
-    const other = servers.find((s) => s !== holder)!;
-    await until("the other replica to skip it", 30_000, async () => (said(other, "first-start scan runs on another replica") ? true : undefined));
-    expect(said(other, "catching up: first-start scan")).toBe(false);
-
+    const pid = Number((await until("the scan's process", 10_000, async () => (await sql!.unsafe("SELECT pid FROM scans WHERE scan_id = $1", [running.scan_id]))[0]?.pid)) as number);
+    const group = Number(readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ")[2]);
+    const holder = servers.find((s) => s.process.pid === group)!;
+    expect(holder).toBeDefined();
     // Cut the holder off mid-scan: alive but silent, its lease runs out and the other takes the scan over.
     process.kill(-holder.process.pid, "SIGSTOP");
+    const other = servers.find((s) => s !== holder)!;
+    const said = (server: ServerProcess, msg: string) => server.lines().some((l) => l.msg === msg);
+    expect(said(holder, "catching up: first-start scan")).toBe(true);
+    await until("the other replica to skip it", 30_000, async () => (said(other, "first-start scan runs on another replica") ? true : undefined));
+
     const handedOver = await until("the scan taken over to finish", 120_000, async () => {
       const rows = await scans();
       const redone = rows.filter((s) => s.trigger === "handover");
       return redone.length > 0 && redone.every((s) => s.status === "ok") ? redone : undefined;
     });
-    const left = (await scans()).find((s) => s.scan_id === running.scan_id)!;
-    expect(left.status).toBe("interrupted");
+    // The scan that was running when the holder stopped (the first day's, or the second's if the
+    // first had just finished) is recorded interrupted, and its days are scanned again.
+    const left = (await scans()).find((s) => s.status === "interrupted")!;
+    expect(left).toBeDefined();
     expect(left.report).toContain("stopped renewing its lease");
     expect(said(other, "a scan that no process runs any more is taken over here")).toBe(true);
-    // From the interrupted scan's day through the snapshot's: the first start's two days.
-    expect(handedOver.map((s) => s.as_of)).toContain(running.as_of);
+    expect(handedOver.map((s) => s.as_of)).toContain(left.as_of);
 
     // The holder wakes: its scan finds itself taken over and writes nothing; nothing is left running.
     process.kill(-holder.process.pid, "SIGCONT");
     await until("the woken scan to give up", 60_000, async () => (holder.stderr().includes("no longer running here") ? true : undefined));
-    expect((await scans()).find((s) => s.scan_id === running.scan_id)!.status).toBe("interrupted");
+    expect((await scans()).find((s) => s.scan_id === left.scan_id)!.status).toBe("interrupted");
     await until("no scan running", 60_000, async () => ((await scans()).some((s) => s.status === "running") ? undefined : true));
 
     // Both replicas answer from the same state.

@@ -87,7 +87,7 @@ for (const engine of stateEngines()) {
       cron.stop();
     });
 
-    test("a running scan is interrupted when its process here is gone or its lease ran out, never while either holds", async () => {
+    test("a running scan is interrupted when its process here is gone or its lease ran out, never while both hold", async () => {
       const past = new Date(Date.now() - 60_000).toISOString();
       const future = new Date(Date.now() + 60_000).toISOString();
       await insertScan({ id: "dead-here", asOf: "2026-11-01", status: "running", pid: 11, host: HOST });
@@ -97,6 +97,7 @@ for (const engine of stateEngines()) {
       await insertScan({ id: "alive-here-expired", asOf: "2026-11-05", status: "running", pid: 12, host: HOST, leaseUntil: past });
       // pid 12 is alive on this machine; any pid on another machine means nothing here.
       const noticed = await markInterrupted(second, (pid) => pid === 12);
+      // A lapsed lease is taken over even when its process here lives: it is stuck or stopped.
       expect(noticed.scans.map((s) => s.scan_id).sort()).toEqual(["alive-here-expired", "dead-here", "elsewhere-expired"]);
       expect(noticed.scans.find((s) => s.scan_id === "elsewhere-expired")?.as_of).toBe("2026-11-04");
       expect(await statusOf("alive-here")).toBe("running");
@@ -183,7 +184,7 @@ for (const engine of stateEngines()) {
       await expect(b.claim(id, "search {q}")).rejects.toThrow("is running");
       const settlement = { success: true, transaction: "0xtx", network: "eip155:84532" as const, payer: "0xpayer" };
       await a.keep(id, { answer: { results: [1] }, settlement });
-      expect(await b.claim(id, "search {q}")).toEqual({ claimed: false, kept: { answer: { results: [1] }, settlement } });
+      expect(await b.claim(id, "search {q}")).toEqual({ claimed: false, kept: { answer: { results: [1] }, settlement }, payer: "0xpayer" });
       await expect(b.claim(id, "search {other}")).rejects.toThrow("was used for another request");
       // Released (nothing charged): the identifier is free again; a kept answer is never released.
       const other = `${id}_2`;
@@ -192,6 +193,12 @@ for (const engine of stateEngines()) {
       expect(await a.claim(other, "explore {y}")).toEqual({ claimed: true });
       await b.release(id);
       expect((await a.claim(id, "search {q}")).claimed).toBe(false);
+      // A kept answer lasts a day; a claim its process never finished frees itself after ten minutes.
+      expect((await a.claim(id, "search {q}", Date.now() + 25 * 3600_000)).claimed).toBe(true);
+      const left = `${id}_3`;
+      await a.claim(left, "search {q}");
+      await expect(b.claim(left, "search {q}", Date.now() + 60_000)).rejects.toThrow("is running");
+      expect(await b.claim(left, "search {q}", Date.now() + 11 * 60_000)).toEqual({ claimed: true });
     });
 
     test("the changes feed pages newest first by cursor and sums by operation and type", async () => {
