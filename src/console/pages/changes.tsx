@@ -2,6 +2,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, query } from "../api.ts";
 import { ErrorBox, Loading } from "../components/notes.tsx";
+import { Table } from "../components/table.tsx";
 import { type Route, entityHref, replaceParams } from "../route.ts";
 
 interface Change {
@@ -60,32 +61,17 @@ export function ChangesPage({ route }: { route: Route }) {
         error ? null : <Loading />
       ) : (
         <>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Entity</th>
-                <th scope="col">Type</th>
-                <th scope="col">Operation</th>
-                <th scope="col">Fields</th>
-                <th scope="col">Source</th>
-              </tr>
-            </thead>
-            <tbody>
-              {changes.map((c) => (
-                <tr>
-                  <td>{c.timestamp}</td>
-                  <td>
-                    <a href={entityHref(c.entity_uri)}>{c.entity_name}</a>
-                  </td>
-                  <td>{c.entity_type}</td>
-                  <td>{c.operation}</td>
-                  <td>{c.changed_fields.join(", ")}</td>
-                  <td class="source">{c.source}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Table<Change>
+            rows={changes}
+            columns={[
+              ["When", (c) => c.timestamp],
+              ["Entity", (c) => <a href={entityHref(c.entity_uri)}>{c.entity_name}</a>],
+              ["Type", (c) => c.entity_type],
+              ["Operation", (c) => c.operation],
+              ["Fields", (c) => c.changed_fields.join(", ")],
+              ["Source", (c) => <span class="source">{c.source}</span>],
+            ]}
+          />
           {cursor ? (
             <button type="button" onClick={() => void load(cursor)}>
               More

@@ -2,6 +2,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api.ts";
 import { ErrorBox, Loading, Synthetic } from "../components/notes.tsx";
+import { Table } from "../components/table.tsx";
 
 interface Ready {
   status: string;
@@ -58,30 +59,20 @@ export function StatusPage() {
           </h2>
           <p>as of {snapshot.as_of}</p>
           {snapshot.synthetic ? <p class="notice">{snapshot.notice}</p> : null}
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Source</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Entities</th>
-                <th scope="col">Facts</th>
-                <th scope="col">As of</th>
-              </tr>
-            </thead>
-            <tbody>
-              {snapshot.sources.map((s) => (
-                <tr>
-                  <td>
-                    {s.id} <Synthetic when={s.synthetic} />
-                  </td>
-                  <td>{s.kind}</td>
-                  <td>{s.entities.toLocaleString()}</td>
-                  <td>{s.facts.toLocaleString()}</td>
-                  <td>{s.as_of}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Table
+            rows={snapshot.sources}
+            columns={[
+              ["Source", (src) => (
+                <>
+                  {src.id} <Synthetic when={src.synthetic} />
+                </>
+              )],
+              ["Kind", (src) => src.kind],
+              ["Entities", (src) => src.entities.toLocaleString()],
+              ["Facts", (src) => src.facts.toLocaleString()],
+              ["As of", (src) => src.as_of],
+            ]}
+          />
         </>
       ) : null}
       {ready.scans ? (
@@ -92,30 +83,17 @@ export function StatusPage() {
             {ready.scans.next_run ? `, next ${ready.scans.next_run}` : ""}
             {ready.scans.running ? `; running since ${ready.scans.running.since} (${ready.scans.running.trigger})` : ""}
           </p>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Scan</th>
-                <th scope="col">Trigger</th>
-                <th scope="col">As of</th>
-                <th scope="col">Status</th>
-                <th scope="col">Finished</th>
-                <th scope="col">Signals</th>
-              </tr>
-            </thead>
-            <tbody>
-              {ready.scans.recent.map((s) => (
-                <tr>
-                  <td>{s.scan_id}</td>
-                  <td>{s.trigger}</td>
-                  <td>{s.as_of}</td>
-                  <td>{s.status}</td>
-                  <td>{s.finished_at ?? ""}</td>
-                  <td>{s.signals ?? ""}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Table
+            rows={ready.scans.recent}
+            columns={[
+              ["Scan", (scan) => scan.scan_id],
+              ["Trigger", (scan) => scan.trigger],
+              ["As of", (scan) => scan.as_of],
+              ["Status", (scan) => scan.status],
+              ["Finished", (scan) => scan.finished_at ?? ""],
+              ["Signals", (scan) => scan.signals ?? ""],
+            ]}
+          />
         </>
       ) : null}
       {ready.ingest ? (
