@@ -6,6 +6,7 @@
  * lock, so replicas starting together do it once. `?` placeholders become `$n`.
  */
 import { SQL } from "bun";
+import { LRUCache } from "lru-cache";
 import type { SqlValue, StateQueries, StateStore, Statement } from "./state.ts";
 
 /** Any constant the replicas agree on: serialises the schema steps of replicas starting together. */
@@ -145,8 +146,11 @@ export async function openPostgresState(url: string): Promise<PostgresState> {
   return new PostgresState(sql);
 }
 
-/** `?` outside quoted text becomes `$1`, `$2`, ... (the shared SQL's placeholders, PostgreSQL's numbering). */
-const numbered = new Map<string, string>();
+/**
+ * `?` outside quoted text becomes `$1`, `$2`, ... (the shared SQL's placeholders, PostgreSQL's
+ * numbering). Kept for the statements used often; bulk inserts of every size would grow a plain map.
+ */
+const numbered = new LRUCache<string, string>({ max: 500 });
 function numberPlaceholders(sql: string): string {
   let text = numbered.get(sql);
   if (text === undefined) {
