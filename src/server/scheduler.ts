@@ -119,6 +119,11 @@ export class ScanScheduler {
    * state store claimed this firing first. Resolves to the exit code, or null when skipped.
    */
   async scheduled(kind: "scan" | "ingest", firedAt = new Date()): Promise<number | null> {
+    // A replica already scanning leaves the firing to one that is free (its claim would waste it).
+    if (kind === "scan" && this.current) {
+      this.log.info({ running: this.current.trigger }, "scheduled scan left to another replica: a scan is running here");
+      return null;
+    }
     if (!(await this.claim(cronSlot(kind, firedAt), `scheduled ${kind}`))) return null;
     if (kind === "scan") return this.run("schedule");
     return this.ingestThenScan("ingest");
