@@ -9,7 +9,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { CkgError } from "../errors.ts";
 
-export const SESSION_COOKIE = "ckg_console";
+const SESSION_COOKIE = "ckg_console";
 /** How long a sign-in lasts. */
 const SESSION_SECONDS = 12 * 3600;
 

@@ -16,10 +16,10 @@ import type { ResourceDiscovery } from "../payments/gate.ts";
 import { type JsonSchema, toJsonSchema } from "../operations/json-schema.ts";
 import { type AnyOperation, pathParams } from "../operations/operation.ts";
 
-export const SERVICE_NAME = "ckg";
+const SERVICE_NAME = "ckg";
 
 /** Topical tags of an operation, for discovery search. */
-export function tagsOf(op: AnyOperation): string[] {
+function tagsOf(op: AnyOperation): string[] {
   const tags = ["crypto", "knowledge-graph"];
   if (op.path.includes("sparql")) tags.push("sparql", "rdf");
   if (op.path.includes("timeseries")) tags.push("sql", "time-series", "defi");
@@ -34,7 +34,7 @@ export function tagsOf(op: AnyOperation): string[] {
  * The bazaar extension of an operation, for one transport: HTTP (enriched with the method and, for
  * a path with parameters, the route template) or MCP (`type: "mcp"`, the tool).
  */
-export function bazaarExtension(op: AnyOperation, transport: "http" | "mcp", requestPath = op.path): Record<string, unknown> {
+function bazaarExtension(op: AnyOperation, transport: "http" | "mcp", requestPath = op.path): Record<string, unknown> {
   const input = toJsonSchema(op.input, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
   const example = { ...(op.example as Record<string, unknown>) };
   const output = { example: outputExample(op), schema: toJsonSchema(op.output, "output") };

@@ -2,7 +2,9 @@
  * A query's answer as a paged table, with the whole answer downloadable as CSV or JSON. Cells that
  * are entity URIs link to the entity page.
  */
+import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
+import { Table } from "./table.tsx";
 import { entityHref } from "../route.ts";
 
 const PAGE = 50;
@@ -26,24 +28,7 @@ export function Results(props: { columns: string[]; rows: Record<string, unknown
         </button>
       </div>
       <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              {props.columns.map((c) => (
-                <th scope="col">{c}</th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((row) => (
-              <tr>
-                {props.columns.map((c) => (
-                  <td>{cell(row[c])}</td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Table rows={shown} columns={props.columns.map((c): [string, (row: Record<string, unknown>) => ComponentChildren] => [c, (row) => cell(row[c])])} />
       </div>
       {pages > 1 ? (
         <nav class="pager" aria-label="result pages">
@@ -69,7 +54,7 @@ function cell(value: unknown) {
 }
 
 /** RFC 4180: fields with quotes, commas or line breaks are quoted, quotes doubled. */
-export function toCsv(columns: string[], rows: Record<string, unknown>[]): string {
+function toCsv(columns: string[], rows: Record<string, unknown>[]): string {
   const field = (value: unknown) => {
     const text = value === null || value === undefined ? "" : typeof value === "object" ? JSON.stringify(value) : String(value);
     return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
