@@ -168,6 +168,7 @@ export function createApp(services: ApiServices, options: AppOptions) {
     const offer = {
       resourceUrl: request.url,
       header: request.headers.get("payment-signature"),
+      signIn: request.headers.get("sign-in-with-x"),
       operator: sessions.isOperator(request.headers.get("cookie")),
       describe: () => resourceDiscovery(op, "http", new URL(request.url).pathname),
     };

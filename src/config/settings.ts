@@ -239,7 +239,19 @@ export const SETTINGS = {
     "string",
     z.string().regex(/^0x[0-9a-fA-F]{40}$/, "an EVM address, 0x and 40 hex digits").optional(),
     undefined,
-    "address paid routes are paid to (USDC); payments are off while it is unset",
+    "EVM address paid routes are paid to (USDC on Base); payments are off while neither it nor pay_to_solana is set",
+  ),
+  pay_to_solana: setting(
+    "string",
+    z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, "a Solana address (base58, 32 to 44 characters)").optional(),
+    undefined,
+    "Solana address paid routes are paid to (USDC on Solana), beside or instead of pay_to",
+  ),
+  solana_network: setting(
+    "string",
+    z.enum(["solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp", "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1"]),
+    "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp",
+    "Solana cluster payments to pay_to_solana are made on: solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp (mainnet) or solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1 (devnet)",
   ),
   network: setting(
     "string",
@@ -263,6 +275,26 @@ export const SETTINGS = {
     undefined,
     "the settling wallet's private key itself (prefer settlement_key_file)",
     { secret: true },
+  ),
+  solana_rpc_url: setting("string", z.url().optional(), undefined, "Solana RPC of the in-process facilitator (settles Solana payments itself; with a Solana settlement key)"),
+  solana_settlement_key_file: setting(
+    "string",
+    z.string().min(1).optional(),
+    undefined,
+    "file holding the keypair that pays Solana fees when settling (solana-keygen's JSON array of 64 bytes, or base58)",
+  ),
+  solana_settlement_key: setting(
+    "string",
+    z.string().min(1).optional(),
+    undefined,
+    "the Solana fee payer's keypair itself (base58 or a JSON array of 64 bytes; prefer solana_settlement_key_file)",
+    { secret: true },
+  ),
+  siwx_access_seconds: setting(
+    "integer",
+    z.number().int().min(0).max(30 * 24 * 3600),
+    0,
+    "sign-in-with-x: for how long a wallet that paid for a resource may use it again by signing in (CAIP-122, SIWE/SIWS) instead of paying; 0 turns it off. Needs base_url: the signed domain and uri are checked against it",
   ),
   prices: setting(
     "string",

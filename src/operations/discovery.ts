@@ -12,7 +12,7 @@ import { type DiscoveryResource, type DiscoveryResourcesResponse, bazaarResource
 import type { PaymentRequirements } from "@x402/core/types";
 import { LRUCache } from "lru-cache";
 import { generateSync } from "json-schema-faker";
-import type { ResourceDiscovery } from "../payments/gate.ts";
+import type { ResourceDiscovery } from "../payments/offer.ts";
 import { type JsonSchema, toJsonSchema } from "../operations/json-schema.ts";
 import { type AnyOperation, pathParams } from "../operations/operation.ts";
 

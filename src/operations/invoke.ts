@@ -7,7 +7,8 @@
  * PaymentRequiredError for a 402.
  */
 import type { SettleResponse } from "@x402/core/types";
-import type { PaymentGate, PaymentOffer } from "../payments/gate.ts";
+import type { PaymentGate } from "../payments/gate.ts";
+import type { PaymentOffer } from "../payments/offer.ts";
 import type { OperationContext } from "./context.ts";
 import { type AnyOperation, validateInput } from "./operation.ts";
 

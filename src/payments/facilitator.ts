@@ -1,9 +1,10 @@
 /**
  * @module payments/facilitator
  * Who verifies and settles payments: a remote facilitator (HTTP, optional Authorization header) or
- * the in-process one (x402Facilitator with the exact EVM scheme, a viem wallet on the configured
- * RPC, its key read from a file or the environment and never logged). The in-process mode also
- * gives a chain reader, used to reconcile settlements whose outcome was unknown.
+ * the in-process one (x402Facilitator with the exact scheme of each rail: on Base a viem wallet on
+ * rpc_url, on Solana a fee payer on solana_rpc_url (facilitator-solana.ts); keys read from a file or
+ * the environment and never logged). An EVM RPC also gives a chain reader, used to reconcile
+ * settlements on Base whose outcome was unknown.
  */
 import { readFileSync } from "node:fs";
 import { x402Facilitator } from "@x402/core/facilitator";
@@ -14,9 +15,14 @@ import { http, type PublicClient, createPublicClient, createWalletClient, public
 import { privateKeyToAccount, nonceManager } from "viem/accounts";
 import { base, baseSepolia } from "viem/chains";
 import type { Config } from "../config/config.ts";
+import { solanaSettlement } from "./facilitator-solana.ts";
+import { railsOf } from "./rails.ts";
 import { RECEIPT_TIMEOUT_MS, waitForReceipt } from "./receipt.ts";
 
 export type PaymentMode = "off" | "remote" | "in-process";
+
+/** What decides the mode. */
+export type PaymentSettings = Partial<Pick<Config, "pay_to" | "pay_to_solana" | "facilitator_url">>;
 
 export interface Facilitation {
   mode: Exclude<PaymentMode, "off">;
@@ -27,30 +33,62 @@ export interface Facilitation {
   describe: Record<string, unknown>;
 }
 
-export function paymentMode(config: Pick<Config, "pay_to" | "facilitator_url">): PaymentMode {
-  if (!config.pay_to) return "off";
+/** Where payments stand: off while no rail has a pay-to address. */
+export function paymentMode(config: PaymentSettings): PaymentMode {
+  if (!config.pay_to && !config.pay_to_solana) return "off";
   return config.facilitator_url ? "remote" : "in-process";
 }
 
 const CHAINS = { "eip155:8453": base, "eip155:84532": baseSepolia } as const;
 
 export function createFacilitation(config: Config): Facilitation {
-  const chainDef = CHAINS[config.network];
-  const reader = config.rpc_url ? (createPublicClient({ chain: chainDef, transport: http(config.rpc_url) }) as PublicClient) : undefined;
+  const rails = railsOf(config);
+  const networks = rails.map((rail) => rail.network);
+  const evm = rails.some((rail) => rail.family === "evm");
+  const reader = evm && config.rpc_url ? (createPublicClient({ chain: CHAINS[config.network], transport: http(config.rpc_url) }) as PublicClient) : undefined;
   if (config.facilitator_url) {
     const auth = config.facilitator_auth;
     const client = new HTTPFacilitatorClient({
       url: config.facilitator_url,
       ...(auth ? { createAuthHeaders: async () => ({ verify: { Authorization: auth }, settle: { Authorization: auth }, supported: { Authorization: auth } }) } : {}),
     });
-    return { mode: "remote", client, chain: reader, describe: { facilitator: config.facilitator_url, network: config.network } };
+    return { mode: "remote", client, chain: reader, describe: { facilitator: config.facilitator_url, networks } };
   }
-  if (!config.rpc_url) {
-    throw new Error("payments need a facilitator: set facilitator_url (remote), or rpc_url with settlement_key_file (in-process)");
+  const facilitator = new x402Facilitator();
+  let describe: Record<string, unknown> = { networks };
+  if (evm) {
+    if (!config.rpc_url) {
+      throw new Error("payments on Base need a facilitator: set facilitator_url (remote), or rpc_url with settlement_key_file (in-process)");
+    }
+    const settler = evmSigner(config, config.rpc_url);
+    registerExactEvmScheme(facilitator, { signer: settler.signer, networks: config.network });
+    describe = { ...describe, rpc_url: config.rpc_url, settler: settler.address };
   }
-  const key = settlementKey(config);
-  const account = privateKeyToAccount(key, { nonceManager });
-  const wallet = createWalletClient({ account, chain: chainDef, transport: http(config.rpc_url) }).extend(publicActions);
+  // The Solana fee payer's key is imported asynchronously (WebCrypto): the first call waits for it.
+  const solana = rails.find((rail) => rail.family === "svm");
+  let ready: Promise<unknown> = Promise.resolve();
+  if (solana) {
+    const settlement = solanaSettlement(config, solana.network);
+    ready = settlement.register(facilitator);
+    describe = { ...describe, ...settlement.describe };
+  }
+  const registered = async () => {
+    await ready;
+    return facilitator;
+  };
+  const client: FacilitatorClient = {
+    verify: async (payload, requirements) => (await registered()).verify(payload, requirements),
+    settle: async (payload, requirements) => (await registered()).settle(payload, requirements),
+    // The facilitator lists networks as plain strings; they are the CAIP-2 ids it was registered with.
+    getSupported: async () => (await registered()).getSupported() as Awaited<ReturnType<FacilitatorClient["getSupported"]>>,
+  };
+  return { mode: "in-process", client, chain: reader, describe };
+}
+
+/** The settling wallet on Base: pays the gas of each EIP-3009 transfer it submits. */
+function evmSigner(config: Config, rpcUrl: string): { address: string; signer: ReturnType<typeof toFacilitatorEvmSigner> } {
+  const account = privateKeyToAccount(settlementKey(config), { nonceManager });
+  const wallet = createWalletClient({ account, chain: CHAINS[config.network], transport: http(rpcUrl) }).extend(publicActions);
   const signer = toFacilitatorEvmSigner({
     address: account.address,
     readContract: (args) => wallet.readContract(args as never),
@@ -60,14 +98,7 @@ export function createFacilitation(config: Config): Facilitation {
     waitForTransactionReceipt: (args) => waitForReceipt(wallet, args.hash, args.timeout ?? RECEIPT_TIMEOUT_MS),
     getCode: (args) => wallet.getCode(args),
   });
-  const facilitator = registerExactEvmScheme(new x402Facilitator(), { signer, networks: config.network });
-  const client: FacilitatorClient = {
-    verify: (payload, requirements) => facilitator.verify(payload, requirements),
-    settle: (payload, requirements) => facilitator.settle(payload, requirements),
-    // The facilitator lists networks as plain strings; they are the CAIP-2 ids it was registered with.
-    getSupported: async () => facilitator.getSupported() as Awaited<ReturnType<FacilitatorClient["getSupported"]>>,
-  };
-  return { mode: "in-process", client, chain: reader, describe: { rpc_url: config.rpc_url, settler: account.address, network: config.network } };
+  return { address: account.address, signer };
 }
 
 function settlementKey(config: Config): `0x${string}` {

@@ -1,7 +1,9 @@
 /**
  * @module payments/gate
- * x402 v2 for the paid routes. The route has validated its input (a request that would fail never
- * meets a 402); then the gate:
+ * x402 v2 for the paid routes, on every configured rail (USDC on Base, on Solana: payments/rails.ts).
+ * The route has validated its input (a request that would fail never meets a 402); then the gate:
+ *   - with a valid sign-in-with-x message from a wallet that paid for the resource lately (when
+ *     siwx_access_seconds is set; payments/sign-in.ts): the answer, not charged;
  *   - without a `payment-signature`: 402 with the PAYMENT-REQUIRED header and the same object as
  *     the JSON body;
  *   - with one: decodes it, matches it to this route's requirements (naming the field that differs),
@@ -14,60 +16,27 @@
 import { LRUCache } from "lru-cache";
 import { decodePaymentSignatureHeader } from "@x402/core/http";
 import { x402ResourceServer } from "@x402/core/server";
-import type { PaymentPayload, PaymentRequirements, ResourceInfo, SettleResponse } from "@x402/core/types";
+import type { PaymentPayload, PaymentRequirements, ResourceInfo } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
+import { ExactSvmScheme } from "@x402/svm/exact/server";
 import type { Config } from "../config/config.ts";
 import { CkgError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { StateStore } from "../store/state.ts";
 import { type Facilitation, type PaymentMode, createFacilitation, paymentMode } from "./facilitator.ts";
-import { PaymentLedger } from "./ledger.ts";
+import { PaymentLedger, whyRefused } from "./ledger.ts";
 import { PaymentRequiredError } from "./payment-required.ts";
-import { type PriceList, dollars } from "./prices.ts";
+import type { PriceList } from "./prices.ts";
 import { reconcileUnknown } from "./reconcile.ts";
 import { mismatch, paymentKey } from "./matching.ts";
-import { type KeptAnswer, PAYMENT_IDENTIFIER_DECLARATION, PaidAnswers, paymentIdentifier, provePayer } from "./idempotency.ts";
+import { PAYMENT_IDENTIFIER_DECLARATION, PaidAnswers, paymentIdentifier, provePayer } from "./idempotency.ts";
 import { settleOnce } from "./settle.ts";
+import { Accepts } from "./accepts.ts";
+import { railsOf } from "./rails.ts";
+import { SignInAccess } from "./sign-in.ts";
+import type { PaidOperation, PaidRequest, PaymentOffer } from "./offer.ts";
 
 const RECONCILE_EVERY_MS = 30_000;
-
-/** What the gate needs of an operation: its name (the price key) and a line describing the resource. */
-export interface PaidOperation {
-  readonly name: string;
-  readonly summary: string;
-}
-
-/** What a transport hands the gate: the resource paid for, and the payment if one came with it. */
-export interface PaymentOffer {
-  /** The URL of the resource (the request URL over HTTP; `<base>/mcp#<tool>` over MCP). */
-  resourceUrl: string;
-  /** HTTP: the `payment-signature` header (base64 JSON). */
-  header?: string | null;
-  /** MCP: `_meta["x402/payment"]`, a PaymentPayload object (or the same base64 string). */
-  payload?: unknown;
-  /** The request carries the signed-in operator's console session (api/console.ts): not charged. */
-  operator?: boolean;
-  /** What a 402 says of the resource beyond its price: service name, tags, the bazaar extension (made when a 402 is). */
-  describe?: () => ResourceDiscovery;
-  /** The operation and its input: a retry under a payment identifier must ask the same. */
-  requestKey?: string;
-}
-
-/** The discovery part of a 402 (operations/discovery.ts builds it from the operations table). */
-export interface ResourceDiscovery {
-  serviceName: string;
-  tags: string[];
-  extensions: Record<string, unknown>;
-}
-
-export interface PaidRequest {
-  /** The answer already paid for under the payment's identifier (a retry): given again, not charged. */
-  kept?: KeptAnswer;
-  /** Settles, keeping `answer` under the payment's identifier; resolves to the settlement. Throws a 402 or a 504 when it cannot. */
-  settle(answer: unknown): Promise<SettleResponse>;
-  /** The handler failed: nothing is settled, and the payment may be used again. */
-  release(): Promise<void>;
-}
 
 export class PaymentGate {
   readonly mode: PaymentMode;
@@ -76,7 +45,9 @@ export class PaymentGate {
   private server: x402ResourceServer | undefined;
   private facilitation: Facilitation | undefined;
   private ready: Promise<void> | undefined;
-  private readonly requirements = new Map<string, PaymentRequirements[]>();
+  private accepts: Accepts | undefined;
+  /** Repeat access by signing in, when siwx_access_seconds is set. */
+  private readonly signIn: SignInAccess | undefined;
   /** The plain challenge (no payment sent) by route and URL: the 402 path is the hot one under load. */
   private readonly challenges = new LRUCache<string, PaymentRequiredError>({ max: 2000 });
   private reconciler: ReturnType<typeof setInterval> | undefined;
@@ -98,7 +69,25 @@ export class PaymentGate {
     this.answers = new PaidAnswers(state);
     if (this.mode !== "off") {
       this.facilitation = createFacilitation(config);
-      this.server = new x402ResourceServer(this.facilitation.client).register(config.network, new ExactEvmScheme());
+      const server = new x402ResourceServer(this.facilitation.client);
+      const rails = railsOf(config);
+      for (const rail of rails) server.register(rail.network, rail.family === "evm" ? new ExactEvmScheme() : new ExactSvmScheme());
+      this.server = server;
+      this.accepts = new Accepts(server, rails);
+      if (config.siwx_access_seconds > 0) {
+        // The signed domain and URI are checked against the configured public URL, never a request's Host.
+        if (!config.base_url) throw new Error("siwx_access_seconds needs base_url: the public URL signed-in messages are checked against");
+        this.signIn = new SignInAccess(state, config.base_url, config.siwx_access_seconds, this.facilitation.chain);
+      }
+    }
+  }
+
+  /** Started, or a 503 saying why not. */
+  private async ensureStarted(): Promise<void> {
+    try {
+      if (!this.started) await this.start();
+    } catch (error) {
+      throw new CkgError("not_ready", `Payments are not available yet: the facilitator did not answer (${(error as Error).message}).`, { retryAfterSeconds: 10 });
     }
   }
 
@@ -107,6 +96,7 @@ export class PaymentGate {
     if (!this.server) return Promise.resolve();
     this.ready ??= this.server.initialize().then(
       () => {
+        this.accepts!.check();
         this.started = true;
         this.startError = undefined;
         // A failed round (the state database closed under it at shutdown) is logged; the next one tries again.
@@ -125,12 +115,12 @@ export class PaymentGate {
     return this.ready;
   }
 
-
   async status(): Promise<Record<string, unknown>> {
     return {
       mode: this.mode,
       ...(this.mode === "off" ? { note: "payments are off: no pay-to address is configured, every route is free" } : {}),
-      ...(this.facilitation ? { ...this.facilitation.describe, pay_to: this.config.pay_to } : {}),
+      ...(this.facilitation ? { ...this.facilitation.describe, pay_to: this.config.pay_to, pay_to_solana: this.config.pay_to_solana } : {}),
+      ...(this.signIn ? { sign_in_with_x: { access_seconds: this.config.siwx_access_seconds } } : {}),
       ...(this.startError ? { error: this.startError } : {}),
       ledger_store: this.state.engine,
       // The state store may be down (a PostgreSQL away): /readyz says so rather than failing.
@@ -142,13 +132,18 @@ export class PaymentGate {
   async begin(op: PaidOperation, offer: PaymentOffer, requestId: string): Promise<PaidRequest | undefined> {
     const price = this.prices.of(op.name);
     if (price === 0 || !this.server || offer.operator) return undefined;
-    try {
-      if (!this.started) await this.start();
-    } catch (error) {
-      throw new CkgError("not_ready", `Payments are not available yet: the facilitator did not answer (${(error as Error).message}).`, { retryAfterSeconds: 10 });
-    }
+    await this.ensureStarted();
     const server = this.server;
-    const accepts = await this.requirementsFor(op, price);
+    const accepts = await this.accepts!.of(op.name, price);
+    let signInRefused: string | undefined;
+    if (offer.signIn && this.signIn) {
+      const outcome = await this.signIn.grant(offer.signIn, offer.resourceUrl);
+      if (outcome.granted) {
+        this.log.info({ req_id: requestId, payer: outcome.payer, operation: op.name }, "signed in: repeat access to a paid resource, not charged");
+        return undefined;
+      }
+      signInRefused = `sign-in-with-x not accepted (${outcome.reason})`;
+    }
     let described: { resource: ResourceInfo; extensions?: Record<string, unknown> } | undefined;
     const describe = () => {
       const { extensions, ...meta } = offer.describe?.() ?? {};
@@ -156,19 +151,18 @@ export class PaymentGate {
     };
     const challenge = async (reason: string) => {
       const { resource, extensions } = describe();
-      return new PaymentRequiredError(await server.createPaymentRequiredResponse(accepts, resource, reason, { ...PAYMENT_IDENTIFIER_DECLARATION, ...extensions }));
+      const signIn = this.signIn ? await this.signIn.declare(offer.resourceUrl, accepts) : {};
+      const why = signInRefused ? `${signInRefused}; ${reason}` : reason;
+      return new PaymentRequiredError(await server.createPaymentRequiredResponse(accepts, resource, why, { ...PAYMENT_IDENTIFIER_DECLARATION, ...extensions, ...signIn }));
     };
 
     const sent = offer.payload ?? offer.header;
     if (!sent) {
+      // With sign-in on, each 402 carries a new message to sign: nothing to keep.
+      if (this.signIn) throw await challenge("payment required");
       const key = `${op.name} ${offer.resourceUrl}`;
-      let plain = this.challenges.get(key);
-      if (!plain) {
-        plain = await challenge("payment required");
-        void plain.header; // header and body encoded once, kept with it
-        void plain.body;
-        this.challenges.set(key, plain);
-      }
+      const plain = this.challenges.get(key) ?? (await challenge("payment required")).encoded();
+      this.challenges.set(key, plain);
       throw plain;
     }
     let payload: PaymentPayload;
@@ -188,7 +182,7 @@ export class PaymentGate {
       }
     }
     try {
-      return await this.take(op, payload, accepts, id, requestId, challenge);
+      return await this.take(op, offer.resourceUrl, payload, accepts, id, requestId, challenge);
     } catch (error) {
       if (id) await this.answers.release(id);
       throw error;
@@ -198,6 +192,7 @@ export class PaymentGate {
   /** Claims, verifies and (through the answer) settles one payment for a request. */
   private async take(
     op: PaidOperation,
+    resourceUrl: string,
     payload: PaymentPayload,
     accepts: PaymentRequirements[],
     id: string | undefined,
@@ -206,7 +201,7 @@ export class PaymentGate {
   ): Promise<PaidRequest> {
     const server = this.server!;
     const matched = server.findMatchingRequirements(accepts, payload);
-    if (!matched) throw await challenge(mismatch(accepts[0]!, payload.accepted));
+    if (!matched) throw await challenge(mismatch(accepts, payload.accepted));
 
     const authorization = (payload.payload as { authorization?: { from?: string; nonce?: string; validBefore?: string } }).authorization;
     const key = paymentKey(matched, payload);
@@ -222,16 +217,7 @@ export class PaymentGate {
       validBefore: authorization?.validBefore ? Number(authorization.validBefore) : null,
       requestId,
     });
-    if (!claim.ok) {
-      const state = claim.existing.state;
-      throw await challenge(
-        state === "verifying" || state === "verified" || state === "settling"
-          ? "this payment is being used by another request right now; one payment buys one answer"
-          : state === "failed"
-            ? `this payment failed before (${claim.existing.error ?? "settlement failed"}); sign a new one`
-            : "this payment was already used; one payment buys one answer",
-      );
-    }
+    if (!claim.ok) throw await challenge(whyRefused(claim.existing));
 
     let verified: Awaited<ReturnType<typeof server.verifyPayment>>;
     try {
@@ -251,7 +237,8 @@ export class PaymentGate {
         await this.ledger.release(key);
         if (id) await this.answers.release(id);
       },
-      settle: (answer) => settleOnce({ server, ledger: this.ledger, answers: this.answers, log: this.log }, { key, id, payload, matched, requestId, challenge }, answer),
+      settle: (answer) =>
+        settleOnce({ server, ledger: this.ledger, answers: this.answers, signIn: this.signIn, log: this.log }, { key, id, resourceUrl, payload, matched, requestId, challenge }, answer),
     };
   }
 
@@ -272,27 +259,8 @@ export class PaymentGate {
   async acceptedBy<O extends PaidOperation>(operations: readonly O[]): Promise<{ since: string; paid: { op: O; accepts: PaymentRequirements[] }[] }> {
     const paid = operations.filter((op) => this.prices.of(op.name) > 0);
     if (!this.server || paid.length === 0) return { since: this.startedAt, paid: [] };
-    try {
-      if (!this.started) await this.start();
-    } catch (error) {
-      throw new CkgError("not_ready", `Payments are not available yet: the facilitator did not answer (${(error as Error).message}).`, { retryAfterSeconds: 10 });
-    }
-    return { since: this.startedAt, paid: await Promise.all(paid.map(async (op) => ({ op, accepts: await this.requirementsFor(op, this.prices.of(op.name)) }))) };
-  }
-
-  private async requirementsFor(op: PaidOperation, price: number): Promise<PaymentRequirements[]> {
-    let accepts = this.requirements.get(op.name);
-    if (!accepts) {
-      accepts = await this.server!.buildPaymentRequirements({
-        scheme: "exact",
-        payTo: this.config.pay_to!,
-        price: dollars(price),
-        network: this.config.network,
-        maxTimeoutSeconds: 120,
-      });
-      this.requirements.set(op.name, accepts);
-    }
-    return accepts;
+    await this.ensureStarted();
+    return { since: this.startedAt, paid: await Promise.all(paid.map(async (op) => ({ op, accepts: await this.accepts!.of(op.name, this.prices.of(op.name)) }))) };
   }
 }
 

@@ -14,6 +14,7 @@ import { CkgError } from "../errors.ts";
 import type { StateStore } from "../store/state.ts";
 import { isoSeconds } from "../time.ts";
 import { mismatch } from "./matching.ts";
+import { walletKey } from "./rails.ts";
 import type { PaymentRequiredError } from "./payment-required.ts";
 
 /** What every 402 declares: the extension, optional (a client without it pays per request as ever). */
@@ -50,10 +51,10 @@ export async function provePayer(
   challenge: (reason: string) => Promise<PaymentRequiredError>,
 ): Promise<void> {
   const matched = server.findMatchingRequirements(accepts, payload);
-  if (!matched) throw await challenge(mismatch(accepts[0]!, payload.accepted));
+  if (!matched) throw await challenge(mismatch(accepts, payload.accepted));
   const verified = await server.verifyPayment(payload, matched);
   if (!verified.isValid) throw await challenge(`payment invalid: ${verified.invalidReason ?? "rejected"}`);
-  if (!payer || verified.payer?.toLowerCase() !== payer) {
+  if (!payer || !verified.payer || walletKey(verified.payer) !== payer) {
     throw new CkgError("invalid_request", "This payment identifier's answer was bought by another wallet; use an identifier of your own.", { details: { extension: PAYMENT_IDENTIFIER } });
   }
 }
@@ -97,7 +98,7 @@ export class PaidAnswers {
     await this.state.run("UPDATE paid_answers SET answer = ?, settlement = ?, payer = ? WHERE payment_id = ?", [
       JSON.stringify(kept.answer),
       JSON.stringify(kept.settlement),
-      kept.settlement.payer?.toLowerCase() ?? null,
+      kept.settlement.payer ? walletKey(kept.settlement.payer) : null,
       id,
     ]);
   }

@@ -42,6 +42,20 @@ export interface PaymentRecord {
 
 export type ClaimResult = { ok: true } | { ok: false; existing: PaymentRecord };
 
+/** Why a payment already in the ledger cannot buy this request, in words for its 402. */
+export function whyRefused(existing: PaymentRecord): string {
+  switch (existing.state) {
+    case "verifying":
+    case "verified":
+    case "settling":
+      return "this payment is being used by another request right now; one payment buys one answer";
+    case "failed":
+      return `this payment failed before (${existing.error ?? "settlement failed"}); sign a new one`;
+    default:
+      return "this payment was already used; one payment buys one answer";
+  }
+}
+
 export class PaymentLedger {
   constructor(private readonly state: StateStore) {}
 

@@ -1,16 +1,21 @@
 /**
  * @module payments/matching
  * How a payment meets a route's requirements: which field differs when it does not (said in words
- * in the 402), and the key one authorization is known by in the ledger.
+ * in the 402), and the key one payment is known by in the ledger (an EVM authorization by its
+ * signer and nonce; a Solana payment by its signed transaction).
  */
 import { createHash } from "node:crypto";
 import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
 
-/** Which field of the client's accepted requirements differs from ours, in words. */
-export function mismatch(ours: PaymentRequirements, theirs: PaymentRequirements | undefined): string {
+/** Why the client's accepted requirements match none of ours, in words: the field that differs from ours on its network. */
+export function mismatch(accepts: readonly PaymentRequirements[], theirs: PaymentRequirements | undefined): string {
   if (!theirs) return "the payment does not say which requirements it accepts";
-  const fields: (keyof PaymentRequirements)[] = ["scheme", "network", "asset", "payTo", "amount"];
-  const differs = fields.filter((f) => String(theirs[f] ?? "").toLowerCase() !== String(ours[f] ?? "").toLowerCase());
+  const ours = accepts.find((a) => a.network === theirs.network);
+  if (!ours) return `the payment is on ${String(theirs.network)}; this route accepts payments on ${accepts.map((a) => a.network).join(", ")}`;
+  const fields: (keyof PaymentRequirements)[] = ["scheme", "asset", "payTo", "amount"];
+  // EVM addresses compare case-insensitively; Solana's base58 ones do not.
+  const same = (f: keyof PaymentRequirements) => String(theirs[f] ?? "") === String(ours[f] ?? "") || (ours.network.startsWith("eip155:") && String(theirs[f] ?? "").toLowerCase() === String(ours[f] ?? "").toLowerCase());
+  const differs = fields.filter((f) => !same(f));
   if (differs.length === 0) return "the payment's requirements do not match this route's";
   return `the payment does not match this route: ${differs.map((f) => `${f} is ${String(theirs[f])}, expected ${String(ours[f])}`).join("; ")}`;
 }

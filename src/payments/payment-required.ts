@@ -8,7 +8,7 @@ import type { PaymentRequired } from "@x402/core/types";
 
 /** A 402: the x402 PaymentRequired object goes in the header and as the body. */
 export class PaymentRequiredError extends Error {
-  private encoded: string | undefined;
+  private headerText: string | undefined;
 
   constructor(readonly paymentRequired: PaymentRequired) {
     super(paymentRequired.error ?? "payment required");
@@ -18,8 +18,15 @@ export class PaymentRequiredError extends Error {
   private text: string | undefined;
 
   get header(): string {
-    this.encoded ??= encodePaymentRequiredHeader(this.paymentRequired);
-    return this.encoded;
+    this.headerText ??= encodePaymentRequiredHeader(this.paymentRequired);
+    return this.headerText;
+  }
+
+  /** Encodes header and body now, for a challenge kept and sent many times. */
+  encoded(): this {
+    void this.header;
+    void this.body;
+    return this;
   }
 
   /** The same object as the JSON body. */

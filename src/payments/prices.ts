@@ -2,12 +2,12 @@
  * @module payments/prices
  * The one price list of a running server, built once at start: each operation's default (spec 5.3,
  * prose column), replaced by `CKG_PRICES` (`sparql=0.05,signals=0.10`), and every price 0 when
- * payments are off (no pay-to address: nothing is charged, so nothing may be advertised as paid).
+ * payments are off (no pay-to address on any rail: nothing is charged, so nothing may be advertised as paid).
  * The gate charges from it; MCP tool descriptions, /openapi.json and /docs show it. Free operations
  * stay free; an override naming an operation that does not exist is an error at start.
  */
 import type { Config } from "../config/config.ts";
-import { paymentMode } from "./facilitator.ts";
+import { type PaymentSettings, paymentMode } from "./facilitator.ts";
 
 /** What the price list needs of an operation: its name (the price key) and its default price. */
 export interface Priced {
@@ -23,7 +23,7 @@ export class PriceList {
   ) {}
 
   /** The list for this configuration: its overrides, and whether payments are on. */
-  static forConfig(operations: readonly Priced[], config: Pick<Config, "prices" | "pay_to" | "facilitator_url">): PriceList {
+  static forConfig(operations: readonly Priced[], config: PaymentSettings & Pick<Config, "prices">): PriceList {
     return PriceList.from(operations, config.prices, paymentMode(config) !== "off");
   }
 

@@ -1,7 +1,7 @@
 /**
  * @module payments/settle
  * Settling one verified payment, after its answer is ready: settled -> the answer goes out (and is
- * kept under the payment's identifier for retries); refused by the chain -> 402, nothing charged,
+ * kept under the payment's identifier for retries, and its payer may sign in to the resource again); refused by the chain -> 402, nothing charged,
  * the answer withheld; no outcome within SETTLE_TIMEOUT_MS or an error -> recorded `unknown` and
  * answered 504 (the payer may have paid: never a fresh 402), for the reconciler to read the chain.
  */
@@ -12,6 +12,7 @@ import type { Logger } from "../log.ts";
 import type { PaidAnswers } from "./idempotency.ts";
 import type { PaymentLedger } from "./ledger.ts";
 import { PaymentRequiredError } from "./payment-required.ts";
+import type { SignInAccess } from "./sign-in.ts";
 
 /** How long a settlement may take before its outcome counts as unknown. */
 export const SETTLE_TIMEOUT_MS = 60_000;
@@ -22,6 +23,8 @@ export interface SettleDeps {
   server: x402ResourceServer;
   ledger: PaymentLedger;
   answers: PaidAnswers;
+  /** Records who paid for what, when repeat access by signing in is on. */
+  signIn?: SignInAccess;
   log: Logger;
 }
 
@@ -30,6 +33,8 @@ export interface VerifiedPayment {
   key: string;
   /** Its payment identifier, when the client gave one. */
   id: string | undefined;
+  /** The resource the server answered (never the one the client's payload names). */
+  resourceUrl: string;
   payload: PaymentPayload;
   matched: PaymentRequirements;
   requestId: string;
@@ -60,6 +65,7 @@ export async function settleOnce(deps: SettleDeps, payment: VerifiedPayment, ans
     try {
       await deps.ledger.mark(key, "settled", { tx: result.transaction, payer: result.payer });
       if (id) await deps.answers.keep(id, { answer, settlement: result });
+      if (deps.signIn && result.payer) await deps.signIn.record(payment.resourceUrl, result.payer);
     } catch (error) {
       deps.log.error({ req_id: requestId, payment: key, err: (error as Error).message }, "a settled payment could not be recorded as settled");
     }

@@ -124,6 +124,17 @@ const MIGRATIONS: string[] = [
      payer       TEXT,
      created_at  TEXT NOT NULL
    );`,
+  `CREATE TABLE siwx_access (
+     resource   TEXT NOT NULL,
+     payer      TEXT NOT NULL,
+     paid_until TEXT NOT NULL,
+     PRIMARY KEY (resource, payer)
+   );
+   CREATE TABLE siwx_nonces (
+     nonce      TEXT PRIMARY KEY,
+     expires_at TEXT NOT NULL
+   );
+   CREATE INDEX siwx_nonces_by_expiry ON siwx_nonces (expires_at);`,
 ];
 
 export async function openPostgresState(url: string): Promise<PostgresState> {

@@ -150,6 +150,19 @@ const MIGRATIONS: string[] = [
      payer       TEXT,                      -- who paid: only they get the answer again
      created_at  TEXT NOT NULL
    );`,
+  // Sign-in-with-x (issue 22): which wallet paid for which resource until when, and the sign-in
+  // nonces already used (a signed message is accepted once; payments/sign-in.ts).
+  `CREATE TABLE siwx_access (
+     resource   TEXT NOT NULL,              -- the paid resource's path (HTTP) or endpoint#tool (MCP)
+     payer      TEXT NOT NULL,              -- the paying wallet (EVM lowercased, Solana as is)
+     paid_until TEXT NOT NULL,              -- ISO time: signing in grants access until then
+     PRIMARY KEY (resource, payer)
+   );
+   CREATE TABLE siwx_nonces (
+     nonce      TEXT PRIMARY KEY,           -- the wallet and its message's nonce
+     expires_at TEXT NOT NULL                -- past it the message is too old anyway: pruned
+   );
+   CREATE INDEX siwx_nonces_by_expiry ON siwx_nonces (expires_at);`,
 ];
 
 export function openSqliteState(path: string): SqliteState {

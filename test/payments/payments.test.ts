@@ -26,6 +26,7 @@ import { PAYMENT_IDENTIFIER, appendPaymentIdentifierToExtensions, declarePayment
 
 import { type LocalChain, PAYER_KEY, PAY_TO, SETTLER_KEY, USDC, startChain } from "../support/chain.ts";
 import { copyOfFixture, testConfig } from "../support/fixture.ts";
+import { init, requestFor } from "../support/paid-requests.ts";
 import { scan, snapshotOf } from "../signals/support.ts";
 import { tempDir } from "../support/temp-dirs.ts";
 import { postgresAvailable, startPostgres } from "../support/postgres.ts";
@@ -56,24 +57,6 @@ const client = (anything = false) => {
   return new x402Client().register("eip155:*", new ExactEvmScheme(signer)).setSpendControls(anything ? false : { maxAmountPerPayment: false });
 };
 const paying = () => wrapFetchWithPayment(send as typeof fetch, client());
-
-/** A request for each paid operation, with a valid input. */
-function requestFor(name: string): { method: string; path: string; body?: unknown } {
-  const op = OPERATIONS.find((o) => o.name === name)!;
-  const example = op.example as Record<string, unknown>;
-  const params = [...op.path.matchAll(/:([a-z_]+)/g)].map((m) => m[1]!);
-  const path = op.path.replace(/:([a-z_]+)/g, (_, p: string) => encodeURIComponent(String(example[p])));
-  const rest = Object.fromEntries(Object.entries(example).filter(([k]) => !params.includes(k)));
-  return op.method === "GET"
-    ? { method: "GET", path: `${path}?${new URLSearchParams(Object.entries(rest).map(([k, v]): [string, string] => [k, String(v)]))}` }
-    : { method: "POST", path, body: rest };
-}
-
-const init = (r: { method: string; body?: unknown }, headers: Record<string, string> = {}): RequestInit => ({
-  method: r.method,
-  headers: { "content-type": "application/json", ...headers },
-  ...(r.body === undefined ? {} : { body: JSON.stringify(r.body) }),
-});
 
 /** A signed payment for a 402's requirements, optionally altered before signing (what a client may send). */
 async function paymentFor(required: PaymentRequired, alter: (r: PaymentRequirements) => PaymentRequirements = (r) => r): Promise<string> {
@@ -375,7 +358,7 @@ describe("bad payments get a 402 with the reason, and nothing moves", () => {
     const before = await chain.balanceOf(payer.address);
     expect(await refusedWith(await paymentFor(required, (a) => ({ ...a, amount: "1" })))).toContain("amount is 1, expected 100000");
     expect(await refusedWith(await paymentFor(required, (a) => ({ ...a, payTo: payer.address })))).toContain("payTo is");
-    expect(await refusedWith(await paymentFor(required, (a) => ({ ...a, network: "eip155:8453" })))).toContain("network is eip155:8453");
+    expect(await refusedWith(await paymentFor(required, (a) => ({ ...a, network: "eip155:8453" })))).toContain("the payment is on eip155:8453; this route accepts payments on eip155:84532");
     expect(await refusedWith(await paymentFor(required, (a) => ({ ...a, asset: "0x0000000000000000000000000000000000000001" })))).toContain("asset is");
     expect(await chain.balanceOf(payer.address)).toBe(before);
   });

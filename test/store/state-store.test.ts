@@ -12,6 +12,9 @@ import { rmSync } from "node:fs";
 import { Cron } from "croner";
 import { queryChanges } from "../../src/graph/change-log.ts";
 import { PaidAnswers } from "../../src/payments/idempotency.ts";
+import { SignInAccess } from "../../src/payments/sign-in.ts";
+import { SIGN_IN_WITH_X, type SIWxExtension, createSIWxPayload, encodeSIWxHeader } from "@x402/extensions/sign-in-with-x";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { handoverPlan, ingestOwed, planScans } from "../../src/server/catch-up.ts";
 import { HOST, claimRun, cronSlot, markInterrupted, renewLease } from "../../src/store/runs.ts";
 import { type StateStore, insertRows } from "../../src/store/state.ts";
@@ -199,6 +202,27 @@ for (const engine of stateEngines()) {
       await a.claim(left, "search {q}");
       await expect(b.claim(left, "search {q}", Date.now() + 60_000)).rejects.toThrow("is running");
       expect(await b.claim(left, "search {q}", Date.now() + 11 * 60_000)).toEqual({ claimed: true });
+    });
+
+    test("sign-in access: a payment recorded on one replica lets its wallet sign in on the other, once per message, within the window", async () => {
+      const base = "http://127.0.0.1:8402";
+      const [a, b] = [new SignInAccess(first, base, 3600), new SignInAccess(second, base, 3600)];
+      const wallet = privateKeyToAccount(generatePrivateKey());
+      const resource = `${base}/api/search/${crypto.randomUUID()}`;
+      const message = async () => {
+        const declared = (await a.declare(resource, [{ scheme: "exact", network: "eip155:84532", asset: "0x", amount: "1", payTo: "0x", maxTimeoutSeconds: 60, extra: {} }]))[SIGN_IN_WITH_X] as SIWxExtension;
+        return encodeSIWxHeader(await createSIWxPayload({ ...declared.info, chainId: "eip155:84532", type: "eip191" }, wallet, resource));
+      };
+      expect(await b.grant(await message(), resource)).toMatchObject({ granted: false, reason: expect.stringContaining("has not paid") });
+      await a.record(resource, wallet.address, Date.now() - 1800_000);
+      const signed = await message();
+      expect(await b.grant(signed, resource)).toEqual({ granted: true, payer: wallet.address.toLowerCase() });
+      expect(await a.grant(signed, resource)).toMatchObject({ granted: false, reason: expect.stringContaining("used already") });
+      // Paid again: the window starts anew (the row is updated, not duplicated); past it, no access.
+      await b.record(resource, wallet.address, Date.now() - 3000_000);
+      expect(await a.grant(await message(), resource)).toMatchObject({ granted: true });
+      await b.record(resource, wallet.address, Date.now() - 3700_000);
+      expect(await a.grant(await message(), resource)).toMatchObject({ granted: false, reason: expect.stringContaining("within the last 3600 s") });
     });
 
     test("the changes feed pages newest first by cursor and sums by operation and type", async () => {

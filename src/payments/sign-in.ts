@@ -1,0 +1,108 @@
+/**
+ * @module payments/sign-in
+ * x402's `sign-in-with-x` extension (CAIP-122: SIWE on EVM, SIWS on Solana): with
+ * `siwx_access_seconds` set, a wallet that paid for a resource may use it again for that long by
+ * signing a message instead of paying. Every 402 then declares a fresh message to sign (nonce,
+ * issuedAt, the resource's URI under `base_url`, the chains of its accepts); a request sends it
+ * signed in the SIGN-IN-WITH-X header. The message's domain and URI are checked against
+ * `base_url`, never the Host header; the URI's path must be the resource's; it must be at most 5
+ * minutes old; the signature must be the wallet's; and its nonce is accepted once (across
+ * replicas, in the state store). A settled payment records its payer for its resource: the path
+ * the server answered (never the resource a client's payload names).
+ */
+import {
+  SIGN_IN_WITH_X,
+  createSIWxResourceServerExtension,
+  declareSIWxExtension,
+  parseSIWxHeader,
+  validateSIWxMessage,
+  verifySIWxSignature,
+} from "@x402/extensions/sign-in-with-x";
+import type { PaymentRequirements } from "@x402/core/types";
+import type { PublicClient } from "viem";
+import type { StateStore } from "../store/state.ts";
+import { isoSeconds } from "../time.ts";
+import { walletKey } from "./rails.ts";
+
+/** How old a signed message may be (the library's default check, and how long a nonce is remembered). */
+const MESSAGE_MAX_AGE_MS = 5 * 60_000;
+
+export type SignInOutcome = { granted: true; payer: string } | { granted: false; reason: string };
+
+/** What a resource is known by: its path (HTTP) or endpoint path and tool (MCP, `/mcp#sparql_query`). */
+export function resourceKey(resourceUrl: string): string {
+  const url = new URL(resourceUrl);
+  return `${url.pathname}${url.hash}`;
+}
+
+export class SignInAccess {
+  private readonly origin: URL;
+  private readonly declaration = declareSIWxExtension({
+    statement: "Sign in to use a resource your wallet paid for",
+    expirationSeconds: MESSAGE_MAX_AGE_MS / 1000,
+  })[SIGN_IN_WITH_X]!;
+  private readonly extension;
+
+  constructor(
+    private readonly state: StateStore,
+    baseUrl: string,
+    /** How long a payment grants access by signing in. */
+    private readonly windowSeconds: number,
+    /** Verifies smart-wallet (EIP-1271/6492) signatures on chain when an EVM RPC is configured; EOAs need none. */
+    private readonly chain?: PublicClient,
+  ) {
+    this.origin = new URL(new URL(baseUrl).origin);
+    // Used for its 402 enrichment only (a fresh nonce and times per challenge); its settle hook
+    // would trust the resource a client's payload names, so recording is done here instead.
+    this.extension = createSIWxResourceServerExtension({ origin: this.origin.origin, storage: { hasPaid: () => false, recordPayment: () => undefined } });
+  }
+
+  /** The `sign-in-with-x` entry of a 402's extensions: a new message to sign, for the chains it accepts. */
+  async declare(resourceUrl: string, accepts: PaymentRequirements[]): Promise<Record<string, unknown>> {
+    const info = await this.extension.enrichPaymentRequiredResponse!(this.declaration, {
+      resourceInfo: { url: resourceUrl },
+      requirements: accepts,
+    } as never);
+    return { [SIGN_IN_WITH_X]: info };
+  }
+
+  /** Whether the signed message in `header` lets its wallet use `resourceUrl` now without paying; why not, when it does not. */
+  async grant(header: string, resourceUrl: string, now = Date.now()): Promise<SignInOutcome> {
+    let message: ReturnType<typeof parseSIWxHeader>;
+    try {
+      message = parseSIWxHeader(header);
+    } catch (error) {
+      return { granted: false, reason: (error as Error).message };
+    }
+    const valid = await validateSIWxMessage(message, this.origin, { maxAge: MESSAGE_MAX_AGE_MS });
+    if (!valid.isValid) return { granted: false, reason: valid.invalidMessage };
+    const path = new URL(resourceUrl).pathname;
+    if (new URL(message.uri).pathname !== path) {
+      return { granted: false, reason: `the message signs in to ${message.uri}, not to ${path}` };
+    }
+    const verified = await verifySIWxSignature(message, this.chain ? { evmVerifier: (args) => this.chain!.verifyMessage(args) } : {});
+    if (!verified.isValid) return { granted: false, reason: verified.invalidMessage };
+    const payer = walletKey(verified.payer);
+    const access = await this.state.get<{ paid_until: string }>("SELECT paid_until FROM siwx_access WHERE resource = ? AND payer = ?", [resourceKey(resourceUrl), payer]);
+    const at = isoSeconds(new Date(now));
+    if (!access || access.paid_until <= at) {
+      return { granted: false, reason: `${verified.payer} has not paid for ${path} within the last ${this.windowSeconds} s` };
+    }
+    // Accepted once: a message seen by anyone on the way is of no use to them.
+    await this.state.run("DELETE FROM siwx_nonces WHERE expires_at < ?", [at]);
+    const fresh = await this.state.run("INSERT INTO siwx_nonces (nonce, expires_at) VALUES (?, ?) ON CONFLICT (nonce) DO NOTHING", [
+      `${payer} ${message.nonce}`,
+      isoSeconds(new Date(Date.parse(message.issuedAt) + MESSAGE_MAX_AGE_MS)),
+    ]);
+    if (fresh !== 1) return { granted: false, reason: "this signed message was used already; sign the new one" };
+    return { granted: true, payer };
+  }
+
+  /** A settled payment: its wallet may sign in to the resource until the window after now. */
+  async record(resourceUrl: string, payer: string, now = Date.now()): Promise<void> {
+    await this.state.run(
+      "INSERT INTO siwx_access (resource, payer, paid_until) VALUES (?, ?, ?) ON CONFLICT (resource, payer) DO UPDATE SET paid_until = excluded.paid_until",
+      [resourceKey(resourceUrl), walletKey(payer), isoSeconds(new Date(now + this.windowSeconds * 1000))],
+    );
+  }
+}
