@@ -111,7 +111,9 @@ export function buildOpenApi(operations: readonly AnyOperation[], prices: PriceL
           name: "PAYMENT-SIGNATURE",
           description:
             "An x402 v2 payment (base64 JSON PaymentPayload), per request. Call without it to get 402 with the PAYMENT-REQUIRED header " +
-            "(the accepted payments: scheme, network, asset, amount, pay-to); each operation's x-price-usd is its price in USD.",
+            "(the accepted payments, one per chain: scheme, network, asset, amount, pay-to; USDC on Base and/or Solana); each operation's " +
+            "x-price-usd is its price in USD. With sign-in-with-x on, a wallet that paid for a resource may send a signed CAIP-122 message " +
+            "in the SIGN-IN-WITH-X header instead, for the time the 402 declares.",
         },
       },
     },
