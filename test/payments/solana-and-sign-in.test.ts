@@ -12,7 +12,7 @@ import { join } from "node:path";
 import type { KeyPairSigner } from "@solana/kit";
 import { x402Client, x402HTTPClient } from "@x402/core/client";
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http";
-import type { PaymentRequired } from "@x402/core/types";
+import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
 import { toClientEvmSigner } from "@x402/evm";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { PAYMENT_IDENTIFIER, appendPaymentIdentifierToExtensions, declarePaymentIdentifierExtension } from "@x402/extensions/payment-identifier";
@@ -172,6 +172,44 @@ describe("paying from Solana beside Base", () => {
     expect(solana.usdcOf(solPayTo.address)).toBe(before + 100_000n);
   });
 
+  test("@x402/fetch naming its payment: an answer lost on the way is fetched again under the same identifier, charged once, on either chain", async () => {
+    /** A client extension naming every payment `id` (appended to the payment-identifier the 402 declares). */
+    const naming = (id: string) => ({
+      key: PAYMENT_IDENTIFIER,
+      enrichPaymentPayload: async (payload: PaymentPayload, required: PaymentRequired) => ({
+        ...payload,
+        extensions: appendPaymentIdentifierToExtensions({ ...(payload.extensions ?? {}), [PAYMENT_IDENTIFIER]: required.extensions?.[PAYMENT_IDENTIFIER] }, id),
+      }),
+    });
+    const chains = [
+      { name: "Base", client: () => evmClient(), paidTo: async () => chain.balanceOf(PAY_TO) },
+      { name: "Solana", client: () => solanaClient(solPayer), paidTo: async () => solana.usdcOf(solPayTo.address) },
+    ];
+    for (const { name, client, paidTo } of chains) {
+      const id = `lost-answer-${name}-${crypto.randomUUID()}`;
+      const before = await paidTo();
+      // The paid answer is lost on the way back (the connection drops after the server answered).
+      let drop = true;
+      const flaky = wrapFetchWithPayment((async (input: Request | string, options?: RequestInit) => {
+        const request = new Request(input as string, options);
+        const response = await app.handle(request);
+        if (request.headers.has("payment-signature") && drop) {
+          drop = false;
+          throw new TypeError("connection reset");
+        }
+        return response;
+      }) as typeof fetch, client().registerExtension(naming(id)));
+      await expect(flaky(`${BASE}${sql.path}`, init(sql))).rejects.toThrow("connection reset");
+      expect(await paidTo()).toBe(before + 100_000n);
+      // The retry signs a new payment under the same identifier: the kept answer, nothing more charged.
+      const retried = await flaky(`${BASE}${sql.path}`, init(sql));
+      expect(retried.status).toBe(200);
+      expect(decodePaymentResponseHeader(retried.headers.get("payment-response")!).success).toBe(true);
+      expect(((await retried.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
+      expect(await paidTo()).toBe(before + 100_000n);
+    }
+  });
+
   test("bad Solana payments get a 402 naming what is wrong, and nothing moves", async () => {
     const before = { payer: solana.usdcOf(solPayer.address), landed: solana.landed() };
     const refusedWith = async (alter: (required: PaymentRequired) => PaymentRequired) => {
@@ -236,7 +274,8 @@ describe("sign-in-with-x: a wallet that paid signs in instead of paying again", 
 
     // Signing in covers the resource paid for, not another one.
     const other = recording(evmClient(evmPayer, true));
-    expect((await other.fetcher(`${BASE}${sql.path}`, init(sql))).status).toBe(200);
+    const sparql = requestFor("sparql");
+    expect((await other.fetcher(`${BASE}${sparql.path}`, init(sparql))).status).toBe(200);
     expect(other.seen.at(-1)!.headers.has("payment-signature")).toBe(true);
     // A wallet that never paid signs in validly and is still asked to pay.
     const strangerBefore = await chain.balanceOf(evmStranger.address);
