@@ -31,7 +31,7 @@ import { PaymentRequiredError } from "../../src/payments/payment-required.ts";
 import { PriceList } from "../../src/payments/prices.ts";
 import { createServer } from "../../src/server/app.ts";
 import { Services } from "../../src/server/services.ts";
-import { PAYER_KEY, PAY_TO, SETTLER_KEY, startChain } from "../../test/support/chain.ts";
+import { PAYER_KEY, PAY_TO, SECOND_SETTLER_KEY, startChain } from "../../test/support/chain.ts";
 import { copyOfFixture, testConfig } from "../../test/support/fixture.ts";
 import { init, requestFor } from "../../test/support/paid-requests.ts";
 import { FEE_PAYER_SEED, SOLANA_MAINNET, keygenFile, solanaKeys, startSolana } from "../../test/support/solana.ts";
@@ -50,7 +50,7 @@ await chain.mint(evmPayer.address, 10_000_000_000n);
 await solana.fundUsdc(solPayer.address, 10_000_000_000n);
 const dir = await copyOfFixture();
 const keys = tempDir("ckg-bench-keys-");
-writeFileSync(join(keys, "settler.key"), SETTLER_KEY, { mode: 0o600 });
+writeFileSync(join(keys, "settler.key"), SECOND_SETTLER_KEY, { mode: 0o600 });
 writeFileSync(join(keys, "fee-payer.json"), keygenFile(FEE_PAYER_SEED, feePayer), { mode: 0o600 });
 const settings = {
   data_dir: dir,

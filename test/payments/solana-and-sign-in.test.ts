@@ -28,7 +28,7 @@ import { PriceList } from "../../src/payments/prices.ts";
 import { OPERATIONS } from "../../src/operations/table/index.ts";
 import { createServer } from "../../src/server/app.ts";
 import { Services } from "../../src/server/services.ts";
-import { type LocalChain, PAYER_KEY, PAY_TO, SETTLER_KEY, USDC, startChain } from "../support/chain.ts";
+import { type LocalChain, PAYER_KEY, PAY_TO, SECOND_SETTLER_KEY, USDC, startChain } from "../support/chain.ts";
 import { copyOfFixture, testConfig } from "../support/fixture.ts";
 import { type PaidCall, init, requestFor } from "../support/paid-requests.ts";
 import { FEE_PAYER_SEED, type LocalSolana, SOLANA_MAINNET, SOLANA_USDC, keygenFile, solanaKeys, startSolana } from "../support/solana.ts";
@@ -90,7 +90,7 @@ beforeAll(async () => {
   await solana.fundUsdc(solStranger.address, 1_000_000_000n);
   dir = await copyOfFixture();
   const keys = tempDir("ckg-keys-");
-  writeFileSync(join(keys, "settler.key"), SETTLER_KEY, { mode: 0o600 });
+  writeFileSync(join(keys, "settler.key"), SECOND_SETTLER_KEY, { mode: 0o600 });
   writeFileSync(join(keys, "fee-payer.json"), keygenFile(FEE_PAYER_SEED, await solanaKeys.feePayer()), { mode: 0o600 });
   const config = testConfig({
     data_dir: dir,
@@ -341,7 +341,7 @@ describe("sign-in-with-x: a wallet that paid signs in instead of paying again", 
     expect(late.status).toBe(402);
     expect(((await late.json()) as PaymentRequired).error).toContain("has not paid for /api/changes within the last 3600 s");
 
-    const config = testConfig({ data_dir: dir, pay_to: PAY_TO, network: "eip155:84532", rpc_url: chain.rpcUrl, settlement_key: SETTLER_KEY, siwx_access_seconds: 60 });
+    const config = testConfig({ data_dir: dir, pay_to: PAY_TO, network: "eip155:84532", rpc_url: chain.rpcUrl, settlement_key: SECOND_SETTLER_KEY, siwx_access_seconds: 60 });
     expect(() => new PaymentGate(config, PriceList.forConfig(OPERATIONS, config), services.state, silentLogger)).toThrow("siwx_access_seconds needs base_url");
   });
 });

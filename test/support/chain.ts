@@ -17,6 +17,12 @@ export const USDC = "0x036CbD53842c5426634e7929541eC2318f3dCF7e" as const;
 export const SETTLER_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80" as const;
 export const PAYER_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d" as const;
 export const PAY_TO = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC" as const;
+/**
+ * anvil's dev account 4, a second settler for a test file of its own: viem's nonce manager keeps a
+ * settler's nonces per process, so a settler reused on a fresh anvil in the same run would send
+ * nonces the new chain has not reached (its transactions wait forever).
+ */
+export const SECOND_SETTLER_KEY = "0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a" as const;
 
 const require = createRequire(import.meta.url);
 const TOKEN_ABI = parseAbi([

@@ -14,7 +14,7 @@ interface Ready {
   snapshot?: { id: string; as_of: string; synthetic: boolean; notice: string; sources: { id: string; kind: string; synthetic: boolean; entities: number; facts: number; as_of: string }[] };
   scans?: { running: { trigger: string; since: string } | null; cron: string; next_run: string | null; recent: { scan_id: string; trigger: string; as_of: string; status: string; finished_at: string | null; signals: number | null }[] } | null;
   ingest?: { cron: string; next_run: string | null; last: { status: string; started_at: string; snapshot_id: string | null } | null } | null;
-  payments: { mode: string; network?: string; pay_to?: string; ledger_store?: string };
+  payments: { mode: string; networks?: string[]; pay_to?: string; pay_to_solana?: string; sign_in_with_x?: { access_seconds: number }; ledger_store?: string };
 }
 
 export function StatusPage() {
@@ -48,8 +48,10 @@ export function StatusPage() {
         <dt>payments</dt>
         <dd>
           {ready.payments.mode}
-          {ready.payments.network ? `, ${ready.payments.network}` : ""}
+          {ready.payments.networks?.length ? ` on ${ready.payments.networks.join(", ")}` : ""}
           {ready.payments.pay_to ? `, paid to ${ready.payments.pay_to}` : ""}
+          {ready.payments.pay_to_solana ? `, on Solana to ${ready.payments.pay_to_solana}` : ""}
+          {ready.payments.sign_in_with_x ? `; a wallet that paid may sign in for ${ready.payments.sign_in_with_x.access_seconds} s` : ""}
         </dd>
       </dl>
       {snapshot ? (
