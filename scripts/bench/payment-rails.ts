@@ -12,8 +12,7 @@
  *   - a paid request end to end on Base and on Solana (402, sign, verify, run, settle);
  *   - a signed-in repeat request (402, sign the message, verify it, run): against paying again.
  */
-import { rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { x402Client } from "@x402/core/client";
 import { toClientEvmSigner } from "@x402/evm";
@@ -31,11 +30,10 @@ import { PaymentRequiredError } from "../../src/payments/payment-required.ts";
 import { PriceList } from "../../src/payments/prices.ts";
 import { createServer } from "../../src/server/app.ts";
 import { Services } from "../../src/server/services.ts";
-import { PAYER_KEY, PAY_TO, SECOND_SETTLER_KEY, startChain } from "../../test/support/chain.ts";
+import { PAYER_KEY } from "../../test/support/chain.ts";
 import { copyOfFixture, testConfig } from "../../test/support/fixture.ts";
 import { init, requestFor } from "../../test/support/paid-requests.ts";
-import { FEE_PAYER_SEED, SOLANA_MAINNET, keygenFile, solanaKeys, startSolana } from "../../test/support/solana.ts";
-import { tempDir } from "../../test/support/temp-dirs.ts";
+import { startTwoRails } from "../../test/support/rails.ts";
 import { percentile, printTable } from "./stats.ts";
 
 const { values } = parseArgs({ options: { paid: { type: "string", default: "40" }, challenges: { type: "string", default: "2000" } } });
@@ -43,27 +41,11 @@ const paidRuns = Number(values.paid);
 const challengeRuns = Number(values.challenges);
 const BASE = "http://127.0.0.1:8402";
 
-const [chain, solana] = await Promise.all([startChain(), startSolana()]);
-const [solPayer, solPayTo, feePayer] = await Promise.all([solanaKeys.payer(), solanaKeys.payTo(), solanaKeys.feePayer()]);
+const rails = await startTwoRails(10_000_000_000n);
+const { chain, solana, solPayer } = rails;
 const evmPayer = privateKeyToAccount(PAYER_KEY);
-await chain.mint(evmPayer.address, 10_000_000_000n);
-await solana.fundUsdc(solPayer.address, 10_000_000_000n);
 const dir = await copyOfFixture();
-const keys = tempDir("ckg-bench-keys-");
-writeFileSync(join(keys, "settler.key"), SECOND_SETTLER_KEY, { mode: 0o600 });
-writeFileSync(join(keys, "fee-payer.json"), keygenFile(FEE_PAYER_SEED, feePayer), { mode: 0o600 });
-const settings = {
-  data_dir: dir,
-  base_url: BASE,
-  pay_to: PAY_TO,
-  network: "eip155:84532",
-  rpc_url: chain.rpcUrl,
-  settlement_key_file: join(keys, "settler.key"),
-  pay_to_solana: solPayTo.address,
-  solana_network: SOLANA_MAINNET,
-  solana_rpc_url: solana.rpcUrl,
-  solana_settlement_key_file: join(keys, "fee-payer.json"),
-};
+const settings = { ...rails.settings, data_dir: dir, base_url: BASE };
 const config = testConfig({ ...settings, siwx_access_seconds: 3600 });
 const services = await Services.open(config, silentLogger);
 await services.start();
@@ -145,6 +127,6 @@ try {
   ]);
 } finally {
   await services.close();
-  await Promise.all([chain.stop(), solana.stop()]);
+  await rails.stop();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -7,8 +7,7 @@
  * from the chains. Nothing of ours is mocked.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import type { KeyPairSigner } from "@solana/kit";
 import { x402Client, x402HTTPClient } from "@x402/core/client";
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http";
@@ -28,13 +27,14 @@ import { PriceList } from "../../src/payments/prices.ts";
 import { OPERATIONS } from "../../src/operations/table/index.ts";
 import { createServer } from "../../src/server/app.ts";
 import { Services } from "../../src/server/services.ts";
-import { type LocalChain, PAYER_KEY, PAY_TO, SECOND_SETTLER_KEY, USDC, startChain } from "../support/chain.ts";
+import { type LocalChain, PAYER_KEY, PAY_TO, SECOND_SETTLER_KEY, USDC } from "../support/chain.ts";
 import { copyOfFixture, testConfig } from "../support/fixture.ts";
 import { type PaidCall, init, requestFor } from "../support/paid-requests.ts";
-import { FEE_PAYER_SEED, type LocalSolana, SOLANA_MAINNET, SOLANA_USDC, keygenFile, solanaKeys, startSolana } from "../support/solana.ts";
-import { tempDir } from "../support/temp-dirs.ts";
+import { type TwoRails, startTwoRails } from "../support/rails.ts";
+import { type LocalSolana, SOLANA_MAINNET, SOLANA_USDC, solanaKeys } from "../support/solana.ts";
 
 const BASE = "http://127.0.0.1:8402";
+let rails: TwoRails;
 let chain: LocalChain;
 let solana: LocalSolana;
 let dir: string;
@@ -83,28 +83,12 @@ async function challenge(r: PaidCall): Promise<PaymentRequired> {
 }
 
 beforeAll(async () => {
-  [chain, solana] = await Promise.all([startChain(), startSolana()]);
-  [solPayer, solStranger, solPayTo] = await Promise.all([solanaKeys.payer(), solanaKeys.stranger(), solanaKeys.payTo()]);
-  await chain.mint(evmPayer.address, 1_000_000_000n);
-  await solana.fundUsdc(solPayer.address, 1_000_000_000n);
+  rails = await startTwoRails(1_000_000_000n);
+  ({ chain, solana, solPayer, solPayTo } = rails);
+  solStranger = await solanaKeys.stranger();
   await solana.fundUsdc(solStranger.address, 1_000_000_000n);
   dir = await copyOfFixture();
-  const keys = tempDir("ckg-keys-");
-  writeFileSync(join(keys, "settler.key"), SECOND_SETTLER_KEY, { mode: 0o600 });
-  writeFileSync(join(keys, "fee-payer.json"), keygenFile(FEE_PAYER_SEED, await solanaKeys.feePayer()), { mode: 0o600 });
-  const config = testConfig({
-    data_dir: dir,
-    base_url: BASE,
-    pay_to: PAY_TO,
-    network: "eip155:84532",
-    rpc_url: chain.rpcUrl,
-    settlement_key_file: join(keys, "settler.key"),
-    pay_to_solana: solPayTo.address,
-    solana_network: SOLANA_MAINNET,
-    solana_rpc_url: solana.rpcUrl,
-    solana_settlement_key_file: join(keys, "fee-payer.json"),
-    siwx_access_seconds: 3600,
-  });
+  const config = testConfig({ ...rails.settings, data_dir: dir, base_url: BASE, siwx_access_seconds: 3600 });
   services = await Services.open(config, silentLogger);
   await services.start();
   app = createServer(services, { baseUrl: BASE });
@@ -112,7 +96,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await services?.close();
-  await Promise.all([chain?.stop(), solana?.stop()]);
+  await rails?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
