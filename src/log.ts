@@ -27,7 +27,7 @@ export function createLogger(level: LogLevel, fd: 1 | 2 = 1): Logger {
   );
 }
 
-const SECRET_KEYS = new Set(["settlement_key", "api_key", "authorization"]);
+const SECRET_KEYS = new Set(["settlement_key", "solana_settlement_key", "api_key", "authorization"]);
 const HIDDEN = "(hidden)";
 
 /**

@@ -12,6 +12,7 @@ import { createKeyPairSignerFromBytes, getBase58Encoder } from "@solana/kit";
 import { toFacilitatorSvmSigner } from "@x402/svm";
 import { registerExactSvmScheme } from "@x402/svm/exact/facilitator";
 import type { Config } from "../config/config.ts";
+import { hostOf } from "./rails.ts";
 
 type SolanaConfig = Pick<Config, "solana_rpc_url" | "solana_settlement_key" | "solana_settlement_key_file">;
 
@@ -23,7 +24,7 @@ export function solanaSettlement(config: SolanaConfig, network: Network): { desc
   const rpcUrl = config.solana_rpc_url;
   const bytes = feePayerKey(config);
   return {
-    describe: { solana_rpc_url: rpcUrl },
+    describe: { solana_rpc: hostOf(rpcUrl) },
     register: async (facilitator) => {
       const signer = await createKeyPairSignerFromBytes(bytes);
       registerExactSvmScheme(facilitator, { signer: toFacilitatorSvmSigner(signer, { defaultRpcUrl: rpcUrl }), networks: network });

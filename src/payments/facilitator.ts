@@ -14,9 +14,10 @@ import { registerExactEvmScheme } from "@x402/evm/exact/facilitator";
 import { http, type PublicClient, createPublicClient, createWalletClient, publicActions } from "viem";
 import { privateKeyToAccount, nonceManager } from "viem/accounts";
 import { base, baseSepolia } from "viem/chains";
+import { type Rpc, type SolanaRpcApi, createSolanaRpc } from "@solana/kit";
 import type { Config } from "../config/config.ts";
 import { solanaSettlement } from "./facilitator-solana.ts";
-import { railsOf } from "./rails.ts";
+import { hostOf, railsOf } from "./rails.ts";
 import { RECEIPT_TIMEOUT_MS, waitForReceipt } from "./receipt.ts";
 
 export type PaymentMode = "off" | "remote" | "in-process";
@@ -29,6 +30,8 @@ export interface Facilitation {
   client: FacilitatorClient;
   /** Reads the chain (in-process mode, or whenever an RPC URL is configured). */
   chain?: PublicClient;
+  /** Reads Solana, whenever solana_rpc_url is configured: reconciles Solana settlements. */
+  solana?: Rpc<SolanaRpcApi>;
   /** For logs and /readyz: never the key. */
   describe: Record<string, unknown>;
 }
@@ -46,13 +49,14 @@ export function createFacilitation(config: Config): Facilitation {
   const networks = rails.map((rail) => rail.network);
   const evm = rails.some((rail) => rail.family === "evm");
   const reader = evm && config.rpc_url ? (createPublicClient({ chain: CHAINS[config.network], transport: http(config.rpc_url) }) as PublicClient) : undefined;
+  const solanaReader = config.pay_to_solana && config.solana_rpc_url ? createSolanaRpc(config.solana_rpc_url) : undefined;
   if (config.facilitator_url) {
     const auth = config.facilitator_auth;
     const client = new HTTPFacilitatorClient({
       url: config.facilitator_url,
       ...(auth ? { createAuthHeaders: async () => ({ verify: { Authorization: auth }, settle: { Authorization: auth }, supported: { Authorization: auth } }) } : {}),
     });
-    return { mode: "remote", client, chain: reader, describe: { facilitator: config.facilitator_url, networks } };
+    return { mode: "remote", client, chain: reader, solana: solanaReader, describe: { facilitator: config.facilitator_url, networks } };
   }
   const facilitator = new x402Facilitator();
   let describe: Record<string, unknown> = { networks };
@@ -62,7 +66,7 @@ export function createFacilitation(config: Config): Facilitation {
     }
     const settler = evmSigner(config, config.rpc_url);
     registerExactEvmScheme(facilitator, { signer: settler.signer, networks: config.network });
-    describe = { ...describe, rpc_url: config.rpc_url, settler: settler.address };
+    describe = { ...describe, rpc: hostOf(config.rpc_url), settler: settler.address };
   }
   // The Solana fee payer's key is imported asynchronously (WebCrypto): the first call waits for it.
   const solana = rails.find((rail) => rail.family === "svm");
@@ -82,7 +86,7 @@ export function createFacilitation(config: Config): Facilitation {
     // The facilitator lists networks as plain strings; they are the CAIP-2 ids it was registered with.
     getSupported: async () => (await registered()).getSupported() as Awaited<ReturnType<FacilitatorClient["getSupported"]>>,
   };
-  return { mode: "in-process", client, chain: reader, describe };
+  return { mode: "in-process", client, chain: reader, solana: solanaReader, describe };
 }
 
 /** The settling wallet on Base: pays the gas of each EIP-3009 transfer it submits. */

@@ -27,7 +27,7 @@ import { type Facilitation, type PaymentMode, createFacilitation, paymentMode } 
 import { PaymentLedger, whyRefused } from "./ledger.ts";
 import { PaymentRequiredError } from "./payment-required.ts";
 import type { PriceList } from "./prices.ts";
-import { reconcileUnknown } from "./reconcile.ts";
+import { reconcileSolana, reconcileUnknown } from "./reconcile.ts";
 import { mismatch, paymentKey } from "./matching.ts";
 import { PAYMENT_IDENTIFIER_DECLARATION, PaidAnswers, paymentIdentifier, provePayer } from "./idempotency.ts";
 import { settleOnce } from "./settle.ts";
@@ -77,7 +77,7 @@ export class PaymentGate {
       if (config.siwx_access_seconds > 0) {
         // The signed domain and URI are checked against the configured public URL, never a request's Host.
         if (!config.base_url) throw new Error("siwx_access_seconds needs base_url: the public URL signed-in messages are checked against");
-        this.signIn = new SignInAccess(state, config.base_url, config.siwx_access_seconds, this.facilitation.chain);
+        this.signIn = new SignInAccess(state, config.base_url, config.siwx_access_seconds, rails.map((rail) => rail.network), this.facilitation.chain);
       }
     }
   }
@@ -87,20 +87,21 @@ export class PaymentGate {
     try {
       if (!this.started) await this.start();
     } catch (error) {
-      throw new CkgError("not_ready", `Payments are not available yet: the facilitator did not answer (${(error as Error).message}).`, { retryAfterSeconds: 10 });
+      throw new CkgError("not_ready", `Payments are not available yet: ${(error as Error).message}.`, { retryAfterSeconds: 10 });
     }
   }
 
   /** Connects to the facilitator (its supported kinds) and starts reconciling unknown settlements. */
   start(): Promise<void> {
     if (!this.server) return Promise.resolve();
-    this.ready ??= this.server.initialize().then(
+    // Every rail must be one the facilitator settles: checked with its answer, failing the start like it.
+    this.ready ??= this.server.initialize().then(() => this.accepts!.check()).then(
       () => {
-        this.accepts!.check();
         this.started = true;
         this.startError = undefined;
         // A failed round (the state database closed under it at shutdown) is logged; the next one tries again.
-        const round = () => this.reconcile().catch((error: Error) => this.log.warn({ err: error.message }, "reconciling payments failed"));
+        const round = () =>
+          Promise.all([this.reconcile(), this.signIn?.prune()]).catch((error: Error) => this.log.warn({ err: error.message }, "reconciling payments failed"));
         this.reconciler = setInterval(round, RECONCILE_EVERY_MS);
         this.reconciler.unref?.();
         void round();
@@ -108,7 +109,7 @@ export class PaymentGate {
       (error: Error) => {
         this.startError = error.message;
         this.ready = undefined; // the next paid request tries again
-        this.log.error({ err: error.message }, "payment facilitator unreachable; paid routes answer 503 until it answers");
+        this.log.error({ err: error.message }, "payments cannot start; paid routes answer 503 until they can");
         throw error;
       },
     );
@@ -132,10 +133,8 @@ export class PaymentGate {
   async begin(op: PaidOperation, offer: PaymentOffer, requestId: string): Promise<PaidRequest | undefined> {
     const price = this.prices.of(op.name);
     if (price === 0 || !this.server || offer.operator) return undefined;
-    await this.ensureStarted();
-    const server = this.server;
-    const accepts = await this.accepts!.of(op.name, price);
     let signInRefused: string | undefined;
+    // Signing in needs no facilitator: it is checked first.
     if (offer.signIn && this.signIn) {
       const outcome = await this.signIn.grant(offer.signIn, offer.resourceUrl);
       if (outcome.granted) {
@@ -144,6 +143,9 @@ export class PaymentGate {
       }
       signInRefused = `sign-in-with-x not accepted (${outcome.reason})`;
     }
+    await this.ensureStarted();
+    const server = this.server;
+    const accepts = await this.accepts!.of(op.name, price);
     let described: { resource: ResourceInfo; extensions?: Record<string, unknown> } | undefined;
     const describe = () => {
       const { extensions, ...meta } = offer.describe?.() ?? {};
@@ -182,7 +184,9 @@ export class PaymentGate {
       }
     }
     try {
-      return await this.take(op, offer.resourceUrl, payload, accepts, id, requestId, challenge);
+      // Paid over HTTP, its payer may sign in to the resource later (MCP has no sign-in).
+      const signInTo = this.signIn && offer.header ? offer.resourceUrl : undefined;
+      return await this.take(op, signInTo, payload, accepts, id, requestId, challenge);
     } catch (error) {
       if (id) await this.answers.release(id);
       throw error;
@@ -192,7 +196,7 @@ export class PaymentGate {
   /** Claims, verifies and (through the answer) settles one payment for a request. */
   private async take(
     op: PaidOperation,
-    resourceUrl: string,
+    signInTo: string | undefined,
     payload: PaymentPayload,
     accepts: PaymentRequirements[],
     id: string | undefined,
@@ -204,7 +208,12 @@ export class PaymentGate {
     if (!matched) throw await challenge(mismatch(accepts, payload.accepted));
 
     const authorization = (payload.payload as { authorization?: { from?: string; nonce?: string; validBefore?: string } }).authorization;
-    const key = paymentKey(matched, payload);
+    let key: string;
+    try {
+      key = paymentKey(matched, payload);
+    } catch (error) {
+      throw await challenge(`malformed payment: ${(error as Error).message}`);
+    }
     const claim = await this.ledger.claim({
       key,
       operation: op.name,
@@ -238,14 +247,15 @@ export class PaymentGate {
         if (id) await this.answers.release(id);
       },
       settle: (answer) =>
-        settleOnce({ server, ledger: this.ledger, answers: this.answers, signIn: this.signIn, log: this.log }, { key, id, resourceUrl, payload, matched, requestId, challenge }, answer),
+        settleOnce({ server, ledger: this.ledger, answers: this.answers, signIn: this.signIn, log: this.log }, { key, id, signInTo, payload, matched, requestId, challenge }, answer),
     };
   }
 
-  /** Settles the ledger's unknown payments from the chain (payments/reconcile.ts); how many it settled. */
-  reconcile(): Promise<number> {
-    const chain = this.facilitation?.chain;
-    return chain ? reconcileUnknown(this.ledger, chain, this.log) : Promise.resolve(0);
+  /** Settles the ledger's unknown payments from the chains (payments/reconcile.ts); how many it settled or failed. */
+  async reconcile(): Promise<number> {
+    const { chain, solana } = this.facilitation ?? {};
+    const [onBase, onSolana] = await Promise.all([chain ? reconcileUnknown(this.ledger, chain, this.log) : 0, solana ? reconcileSolana(this.ledger, solana, this.log) : 0]);
+    return onBase + onSolana;
   }
 
   close(): void {

@@ -37,7 +37,9 @@ export interface PaymentRecord {
   asset: string;
   valid_before: number | null;
   tx_hash: string | null;
+  network: string;
   error: string | null;
+  updated_at: string;
 }
 
 export type ClaimResult = { ok: true } | { ok: false; existing: PaymentRecord };

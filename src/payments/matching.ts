@@ -6,6 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
+import { type ExactSvmPayloadV2, decodeTransactionFromPayload, transactionMessageHash } from "@x402/svm";
 
 /** Why the client's accepted requirements match none of ours, in words: the field that differs from ours on its network. */
 export function mismatch(accepts: readonly PaymentRequirements[], theirs: PaymentRequirements | undefined): string {
@@ -20,11 +21,17 @@ export function mismatch(accepts: readonly PaymentRequirements[], theirs: Paymen
   return `the payment does not match this route: ${differs.map((f) => `${f} is ${String(theirs[f])}, expected ${String(ours[f])}`).join("; ")}`;
 }
 
-/** One key per authorization: the same signed authorization is the same payment, whatever the header's encoding. */
+/**
+ * One key per payment: the same signed authorization (Base) or transaction (Solana, by its message's
+ * hash, as the facilitator knows it) is the same payment, whatever the header's encoding or fields
+ * added around it. Throws when a Solana payment carries no transaction that decodes.
+ */
 export function paymentKey(requirements: PaymentRequirements, payload: PaymentPayload): string {
   const authorization = (payload.payload as { authorization?: { from?: string; nonce?: string } }).authorization;
   const identity = authorization?.from && authorization.nonce
     ? `${authorization.from.toLowerCase()}|${authorization.nonce.toLowerCase()}`
-    : JSON.stringify(payload.payload);
+    : requirements.network.startsWith("solana:")
+      ? transactionMessageHash(decodeTransactionFromPayload(payload.payload as ExactSvmPayloadV2))
+      : JSON.stringify(payload.payload);
   return createHash("sha256").update(`${requirements.network}|${requirements.asset.toLowerCase()}|${identity}`).digest("hex");
 }

@@ -27,3 +27,8 @@ export function railsOf(config: RailConfig): Rail[] {
 export function walletKey(address: string): string {
   return address.startsWith("0x") ? address.toLowerCase() : address;
 }
+
+/** A chain RPC's URL as /readyz may show it: its host (providers put API keys in the path or query). */
+export function hostOf(url: string): string {
+  return new URL(url).host;
+}

@@ -2,7 +2,8 @@
  * @module payments/settle
  * Settling one verified payment, after its answer is ready: settled -> the answer goes out (and is
  * kept under the payment's identifier for retries, and its payer may sign in to the resource again); refused by the chain -> 402, nothing charged,
- * the answer withheld; no outcome within SETTLE_TIMEOUT_MS or an error -> recorded `unknown` and
+ * the answer withheld; sent but not confirmed (`settlement_pending`), no outcome within
+ * SETTLE_TIMEOUT_MS or an error -> recorded `unknown` (with its transaction when one was sent) and
  * answered 504 (the payer may have paid: never a fresh 402), for the reconciler to read the chain.
  */
 import type { x402ResourceServer } from "@x402/core/server";
@@ -19,6 +20,18 @@ export const SETTLE_TIMEOUT_MS = 60_000;
 
 class SettleTimeout extends Error {}
 
+/** The facilitators' reason for a transaction sent whose confirmation did not come in time. */
+const PENDING = "settlement_pending";
+
+class SettlementPending extends Error {
+  constructor(
+    readonly transaction: string,
+    reason: string,
+  ) {
+    super(reason);
+  }
+}
+
 export interface SettleDeps {
   server: x402ResourceServer;
   ledger: PaymentLedger;
@@ -33,8 +46,8 @@ export interface VerifiedPayment {
   key: string;
   /** Its payment identifier, when the client gave one. */
   id: string | undefined;
-  /** The resource the server answered (never the one the client's payload names). */
-  resourceUrl: string;
+  /** The resource its payer may sign in to once it settles: the one the server answered over HTTP (never the one the client's payload names). */
+  signInTo: string | undefined;
   payload: PaymentPayload;
   matched: PaymentRequirements;
   requestId: string;
@@ -56,6 +69,8 @@ export async function settleOnce(deps: SettleDeps, payment: VerifiedPayment, ans
       // Chain errors run to pages; the first line says what happened.
       const detail = result.errorMessage?.split("\n")[0]?.slice(0, 200);
       const reason = `${result.errorReason ?? "settlement failed"}${detail ? ` (${detail})` : ""}`;
+      // Sent but not confirmed in time: the transfer may still land. Not a failure: unknown, below.
+      if (result.transaction && (result.errorReason === PENDING || result.errorMessage?.startsWith(PENDING))) throw new SettlementPending(result.transaction, reason);
       await deps.ledger.mark(key, "failed", { error: reason });
       if (id) await deps.answers.release(id);
       deps.log.warn({ req_id: requestId, payment: key, reason }, "settlement failed; the answer is withheld");
@@ -65,7 +80,7 @@ export async function settleOnce(deps: SettleDeps, payment: VerifiedPayment, ans
     try {
       await deps.ledger.mark(key, "settled", { tx: result.transaction, payer: result.payer });
       if (id) await deps.answers.keep(id, { answer, settlement: result });
-      if (deps.signIn && result.payer) await deps.signIn.record(payment.resourceUrl, result.payer);
+      if (deps.signIn && payment.signInTo && result.payer) await deps.signIn.record(payment.signInTo, result.payer);
     } catch (error) {
       deps.log.error({ req_id: requestId, payment: key, err: (error as Error).message }, "a settled payment could not be recorded as settled");
     }
@@ -75,7 +90,7 @@ export async function settleOnce(deps: SettleDeps, payment: VerifiedPayment, ans
     // The payer may have paid: never a fresh 402. Record it; the reconciler reads the chain. The
     // identifier stays claimed: a retry under it is told to wait, never asked to pay again.
     const reason = error instanceof SettleTimeout ? `no settlement result within ${SETTLE_TIMEOUT_MS} ms` : (error as Error).message;
-    await deps.ledger.mark(key, "unknown", { error: reason });
+    await deps.ledger.mark(key, "unknown", { error: reason, ...(error instanceof SettlementPending ? { tx: error.transaction } : {}) });
     deps.log.error({ req_id: requestId, payment: key, err: reason }, "settlement outcome unknown; recorded for reconciliation");
     throw new CkgError("settlement_unknown", "The payment's settlement outcome is unknown; it is recorded and will be reconciled. Do not pay again for this request.", {
       details: { payment_key: key, reason },

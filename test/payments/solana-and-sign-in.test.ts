@@ -194,6 +194,36 @@ describe("paying from Solana beside Base", () => {
     }
   });
 
+  test("a Solana transfer sent but not confirmed: 504 settlement_unknown with its transaction (never a 402), then reconciled from the chain", async () => {
+    const before = solana.usdcOf(solPayTo.address);
+    solana.failStatuses(true);
+    let response: Response;
+    try {
+      const payload = await new x402HTTPClient(solanaClient(solPayer)).createPaymentPayload(await challenge(sql));
+      response = await send(`${BASE}${sql.path}`, init(sql, { "payment-signature": encodePaymentSignatureHeader(payload) }));
+    } finally {
+      solana.failStatuses(false);
+    }
+    expect(response.status).toBe(504);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe("settlement_unknown");
+    // The transfer did land: the payer paid, so it must not be asked again.
+    expect(solana.usdcOf(solPayTo.address)).toBe(before + 100_000n);
+    const unknown = await services.state.get<{ payment_key: string; tx_hash: string }>("SELECT payment_key, tx_hash FROM payments WHERE state = 'unknown' AND network = ?", [SOLANA_MAINNET]);
+    expect(unknown?.tx_hash).toMatch(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/);
+    // One whose transaction never landed, gone unknown ten minutes ago: its blockhash has expired.
+    const stale = new Date(Date.now() - 600_000).toISOString().slice(0, 19) + "Z";
+    await services.state.run(
+      `INSERT INTO payments (payment_key, state, operation, amount, asset, network, pay_to, tx_hash, created_at, updated_at)
+       VALUES ('never-landed', 'unknown', 'timeseries', '100000', ?, ?, ?, ?, ?, ?)`,
+      [SOLANA_USDC, SOLANA_MAINNET, solPayTo.address, "5".repeat(87), stale, stale],
+    );
+    const gate = new PaymentGate(services.config, PriceList.forConfig(OPERATIONS, services.config), services.state, silentLogger);
+    expect(await gate.reconcile()).toBe(2);
+    gate.close();
+    const states = await services.state.all<{ payment_key: string; state: string }>("SELECT payment_key, state FROM payments WHERE payment_key IN (?, 'never-landed') ORDER BY payment_key", [unknown!.payment_key]);
+    expect(Object.fromEntries(states.map((r) => [r.payment_key, r.state]))).toEqual({ [unknown!.payment_key]: "settled", "never-landed": "failed" });
+  });
+
   test("bad Solana payments get a 402 naming what is wrong, and nothing moves", async () => {
     const before = { payer: solana.usdcOf(solPayer.address), landed: solana.landed() };
     const refusedWith = async (alter: (required: PaymentRequired) => PaymentRequired) => {
@@ -284,19 +314,20 @@ describe("sign-in-with-x: a wallet that paid signs in instead of paying again", 
     expect(solana.usdcOf(solPayTo.address)).toBe(afterPaying);
   });
 
-  test("refused: a message signed for another host (the Host header is not trusted), a replayed message, a tampered one", async () => {
+  test("refused with a 402 saying why: a message for the host a request names (not base_url), replayed, signed by another wallet, for another path or chain, malformed", async () => {
     // The payer has paid for search above; sign messages by hand for each case.
     const required = await challenge(search);
     const declared = required.extensions![SIGN_IN_WITH_X] as SIWxExtension;
-    const signed = (info: SIWxExtension["info"], url = `${BASE}${search.path}`) =>
-      createSIWxPayload({ ...info, chainId: "eip155:84532", type: "eip191" }, evmPayer, url);
-    const attempt = async (header: string, host?: string) => {
-      const response = await send(`${BASE}${search.path}`, init(search, { [SIGN_IN_WITH_X]: header, ...(host ? { host } : {}) }));
+    const signed = (info: SIWxExtension["info"], { url = `${BASE}${search.path}`, wallet = evmPayer, chainId = "eip155:84532" } = {}) =>
+      createSIWxPayload({ ...info, chainId, type: "eip191" }, wallet, url);
+    const attempt = async (header: string, url = `${BASE}${search.path}`) => {
+      const response = await send(url, init(search, { [SIGN_IN_WITH_X]: header }));
       return { status: response.status, error: response.status === 402 ? ((await response.json()) as PaymentRequired).error : undefined };
     };
-    // A message for evil.example, sent with Host: evil.example: checked against base_url, refused.
-    const evil = await signed({ ...declared.info, domain: "evil.example", uri: "http://evil.example/api/search", resources: [] }, "http://evil.example/api/search");
-    const spoofed = await attempt(encodeSIWxHeader(evil), "evil.example");
+    // Sent to http://evil.example (the Host a proxy would pass on), signed for it: checked against base_url, refused.
+    const evilUrl = `http://evil.example${search.path}`;
+    const evil = await signed({ ...declared.info, domain: "evil.example", uri: "http://evil.example/api/search", resources: [] }, { url: evilUrl });
+    const spoofed = await attempt(encodeSIWxHeader(evil), evilUrl);
     expect(spoofed.status).toBe(402);
     expect(spoofed.error).toContain('Domain mismatch: expected "127.0.0.1:8402", got "evil.example"');
 
@@ -307,10 +338,19 @@ describe("sign-in-with-x: a wallet that paid signs in instead of paying again", 
     expect(replayed.error).toContain("used already");
 
     const fresh = (await challenge(search)).extensions![SIGN_IN_WITH_X] as SIWxExtension;
-    const tampered = { ...(await signed(fresh.info)), address: evmStranger.address };
-    expect((await attempt(encodeSIWxHeader(tampered))).error).toContain("sign-in-with-x not accepted");
+    // Signed by a wallet that never paid, claiming to be the one that did.
+    const forged = { ...(await signed(fresh.info, { wallet: evmStranger })), address: evmPayer.address };
+    expect((await attempt(encodeSIWxHeader(forged))).error).toContain("sign-in-with-x not accepted (Signature verification failed)");
     const otherPath = await signed({ ...fresh.info, uri: `${BASE}/api/sparql` });
     expect((await attempt(encodeSIWxHeader(otherPath))).error).toContain("not to /api/search");
+    const otherChain = await signed(fresh.info, { chainId: "eip155:1" });
+    expect((await attempt(encodeSIWxHeader(otherChain))).error).toContain("signed for eip155:1; this server accepts eip155:84532, solana:");
+    // Fields SIWE does not allow (the library throws on them): a 402 saying so, never a 500.
+    for (const odd of [{ nonce: "a-b" }, { address: "0xnothex" }, { version: "2" }, { statement: "two\nlines" }]) {
+      const outcome = await attempt(encodeSIWxHeader({ ...(await signed(fresh.info)), ...odd }));
+      expect(outcome.status).toBe(402);
+      expect(outcome.error).toContain("sign-in-with-x not accepted (");
+    }
     expect((await attempt("not base64 at all")).error).toContain("sign-in-with-x not accepted (Invalid SIWX header");
   });
 

@@ -206,7 +206,7 @@ for (const engine of stateEngines()) {
 
     test("sign-in access: a payment recorded on one replica lets its wallet sign in on the other, once per message, within the window", async () => {
       const base = "http://127.0.0.1:8402";
-      const [a, b] = [new SignInAccess(first, base, 3600), new SignInAccess(second, base, 3600)];
+      const [a, b] = [new SignInAccess(first, base, 3600, ["eip155:84532"]), new SignInAccess(second, base, 3600, ["eip155:84532"])];
       const wallet = privateKeyToAccount(generatePrivateKey());
       const resource = `${base}/api/search/${crypto.randomUUID()}`;
       const message = async () => {
@@ -218,10 +218,12 @@ for (const engine of stateEngines()) {
       const signed = await message();
       expect(await b.grant(signed, resource)).toEqual({ granted: true, payer: wallet.address.toLowerCase() });
       expect(await a.grant(signed, resource)).toMatchObject({ granted: false, reason: expect.stringContaining("used already") });
-      // Paid again: the window starts anew (the row is updated, not duplicated); past it, no access.
-      await b.record(resource, wallet.address, Date.now() - 3000_000);
-      expect(await a.grant(await message(), resource)).toMatchObject({ granted: true });
+      // A settlement finishing late with an earlier time never shortens the window (one row, the later time).
       await b.record(resource, wallet.address, Date.now() - 3700_000);
+      expect(await a.grant(await message(), resource)).toMatchObject({ granted: true });
+      expect(await first.all("SELECT payer FROM siwx_access WHERE resource = ?", [new URL(resource).pathname])).toHaveLength(1);
+      // Past the window: no access, and pruning forgets it.
+      await a.prune(Date.now() + 3600_000);
       expect(await a.grant(await message(), resource)).toMatchObject({ granted: false, reason: expect.stringContaining("within the last 3600 s") });
     });
 

@@ -38,6 +38,8 @@ export interface LocalSolana {
   fundUsdc(owner: Address, amount: bigint): Promise<void>;
   /** How many transactions the VM has executed successfully. */
   landed(): number;
+  /** While on, getSignatureStatuses fails (an RPC node in trouble): confirmations cannot be read. */
+  failStatuses(on: boolean): void;
   stop(): Promise<void>;
 }
 
@@ -93,6 +95,7 @@ export async function startSolana(): Promise<LocalSolana> {
 
   const statuses = new Map<string, { slot: number; err: unknown }>();
   let landed = 0;
+  let statusesFail = false;
   const decodeTx = (base64: string) => getTransactionDecoder().decode(getBase64Encoder().encode(base64));
   const slot = () => Number(svm.getClock().slot);
   const context = () => ({ slot: slot(), apiVersion: "2.2.0" });
@@ -146,6 +149,7 @@ export async function startSolana(): Promise<LocalSolana> {
       const first = Object.values(tx.signatures)[0];
       if (!first) throw { code: -32602, message: "transaction has no signature" } satisfies RpcError;
       const signature = getBase58Decoder().decode(first);
+      if (statuses.has(signature)) return signature; // a node keeps the first outcome of a signature
       const result = svm.sendTransaction(tx);
       if (result instanceof FailedTransactionMetadata) {
         // skipPreflight: a real node takes the transaction and reports its failure in its status.
@@ -157,15 +161,21 @@ export async function startSolana(): Promise<LocalSolana> {
       svm.expireBlockhash(); // the next transaction gets a fresh blockhash, as blocks pass on a real chain
       return signature;
     },
-    getSignatureStatuses: ([signatures]) => ({
+    getSignatureStatuses: ([signatures]) => {
+      if (statusesFail) throw { code: -32005, message: "Node is behind" } satisfies RpcError;
+      return signatureStatuses(signatures as string[]);
+    },
+    getTransaction: () => null,
+  };
+  function signatureStatuses(signatures: string[]) {
+    return {
       context: context(),
-      value: (signatures as string[]).map((s) => {
+      value: signatures.map((s) => {
         const status = statuses.get(s);
         return status ? { slot: status.slot, confirmations: null, err: status.err, confirmationStatus: "finalized", status: status.err ? { Err: status.err } : { Ok: null } } : null;
       }),
-    }),
-    getTransaction: () => null,
-  };
+    };
+  }
 
   const server = Bun.serve({
     hostname: "127.0.0.1",
@@ -188,6 +198,9 @@ export async function startSolana(): Promise<LocalSolana> {
     usdcOf,
     fundUsdc: fund,
     landed: () => landed,
+    failStatuses: (on) => {
+      statusesFail = on;
+    },
     stop: async () => {
       await server.stop(true);
     },
