@@ -16,7 +16,11 @@ import { hostOf } from "./rails.ts";
 
 type SolanaConfig = Pick<Config, "solana_rpc_url" | "solana_settlement_key" | "solana_settlement_key_file">;
 
-/** Checks the settings now (a bad key stops the start); registering needs the key imported, which is async. */
+/**
+ * Checks the settings now (a missing RPC or a key that is not 64 bytes stops the start). Registering
+ * imports the key, which is async: a keypair whose halves do not match fails the payments' start
+ * then (logged, in /readyz, paid routes 503).
+ */
 export function solanaSettlement(config: SolanaConfig, network: Network): { describe: Record<string, unknown>; register(facilitator: x402Facilitator): Promise<void> } {
   if (!config.solana_rpc_url) {
     throw new Error("Solana payments settled in-process need solana_rpc_url (or a remote facilitator_url)");
