@@ -23,6 +23,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { baseSepolia } from "viem/chains";
 import { silentLogger } from "../../src/log.ts";
 import { PaymentGate } from "../../src/payments/gate.ts";
+import { PaymentRequiredError } from "../../src/payments/payment-required.ts";
 import { PriceList } from "../../src/payments/prices.ts";
 import { OPERATIONS } from "../../src/operations/table/index.ts";
 import { createServer } from "../../src/server/app.ts";
@@ -111,6 +112,19 @@ describe("paying from Solana beside Base", () => {
     const manifest = (await (await send(`${BASE}/.well-known/x402.json`)).json()) as { items: { resource: string; accepts: unknown[] }[] };
     const listed = manifest.items.find((item) => item.resource === `${BASE}/api/timeseries`)!;
     expect(listed.accepts).toEqual(required.accepts);
+  });
+
+  test("on devnet, the 402 asks for devnet's USDC mint on devnet", async () => {
+    const { pay_to: _base, ...solanaOnly } = rails.settings;
+    const config = testConfig({ ...solanaOnly, data_dir: dir, solana_network: "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1" });
+    const gate = new PaymentGate(config, PriceList.forConfig(OPERATIONS, config), services.state, silentLogger);
+    const op = OPERATIONS.find((o) => o.name === "timeseries")!;
+    const refused = await gate.begin(op, { resourceUrl: `${BASE}/api/timeseries` }, "devnet").catch((error: unknown) => error);
+    gate.close();
+    expect(refused).toBeInstanceOf(PaymentRequiredError);
+    expect((refused as PaymentRequiredError).paymentRequired.accepts.map((a) => [a.network, a.asset, a.payTo])).toEqual([
+      ["solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1", "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU", solPayTo.address],
+    ]);
   });
 
   test("the official client pays from Solana: the transfer lands in the VM, the ledger records it, a replay is refused", async () => {
