@@ -3,8 +3,8 @@
  * Who verifies and settles payments: a remote facilitator (HTTP, optional Authorization header) or
  * the in-process one (x402Facilitator with the exact scheme of each rail: on Base a viem wallet on
  * rpc_url, on Solana a fee payer on solana_rpc_url (facilitator-solana.ts); keys read from a file or
- * the environment and never logged). An EVM RPC also gives a chain reader, used to reconcile
- * settlements on Base whose outcome was unknown.
+ * the environment and never logged). The configured RPCs also give chain readers, used to reconcile
+ * settlements whose outcome was unknown (payments/reconcile.ts).
  */
 import { readFileSync } from "node:fs";
 import { x402Facilitator } from "@x402/core/facilitator";
@@ -74,6 +74,7 @@ export function createFacilitation(config: Config): Facilitation {
   if (solana) {
     const settlement = solanaSettlement(config, solana.network);
     ready = settlement.register(facilitator);
+    ready.catch(() => undefined); // a bad keypair is reported by the payments' start, which awaits it
     describe = { ...describe, ...settlement.describe };
   }
   const registered = async () => {

@@ -33,10 +33,9 @@ const CLOCK_SKEW_MS = 30_000;
 
 export type SignInOutcome = { granted: true; payer: string } | { granted: false; reason: string };
 
-/** What a resource is known by: its path (HTTP) or endpoint path and tool (MCP, `/mcp#sparql_query`). */
-export function resourceKey(resourceUrl: string): string {
-  const url = new URL(resourceUrl);
-  return `${url.pathname}${url.hash}`;
+/** What a resource paid for over HTTP is known by: its path (its query is the request's, not the resource's). */
+function resourceKey(resourceUrl: string): string {
+  return new URL(resourceUrl).pathname;
 }
 
 export class SignInAccess {

@@ -153,7 +153,7 @@ const MIGRATIONS: string[] = [
   // Sign-in-with-x (issue 22): which wallet paid for which resource until when, and the sign-in
   // nonces already used (a signed message is accepted once; payments/sign-in.ts).
   `CREATE TABLE siwx_access (
-     resource   TEXT NOT NULL,              -- the paid resource's path (HTTP) or endpoint#tool (MCP)
+     resource   TEXT NOT NULL,              -- the paid resource's path (payments over HTTP)
      payer      TEXT NOT NULL,              -- the paying wallet (EVM lowercased, Solana as is)
      paid_until TEXT NOT NULL,              -- ISO time: signing in grants access until then
      PRIMARY KEY (resource, payer)
