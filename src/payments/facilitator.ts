@@ -34,6 +34,8 @@ export interface Facilitation {
   solana?: Rpc<SolanaRpcApi>;
   /** For logs and /readyz: never the key. */
   describe: Record<string, unknown>;
+  /** Resolves once the facilitator can work (its keys imported); rejects saying why not. */
+  ready: Promise<unknown>;
 }
 
 /** Where payments stand: off while no rail has a pay-to address. */
@@ -56,7 +58,7 @@ export function createFacilitation(config: Config): Facilitation {
       url: config.facilitator_url,
       ...(auth ? { createAuthHeaders: async () => ({ verify: { Authorization: auth }, settle: { Authorization: auth }, supported: { Authorization: auth } }) } : {}),
     });
-    return { mode: "remote", client, chain: reader, solana: solanaReader, describe: { facilitator: config.facilitator_url, networks } };
+    return { mode: "remote", client, chain: reader, solana: solanaReader, describe: { facilitator: config.facilitator_url, networks }, ready: Promise.resolve() };
   }
   const facilitator = new x402Facilitator();
   let describe: Record<string, unknown> = { networks };
@@ -74,7 +76,7 @@ export function createFacilitation(config: Config): Facilitation {
   if (solana) {
     const settlement = solanaSettlement(config, solana.network);
     ready = settlement.register(facilitator);
-    ready.catch(() => undefined); // a bad keypair is reported by the payments' start, which awaits it
+    ready.catch(() => undefined); // a bad keypair is reported by the payments' start, which awaits `ready`
     describe = { ...describe, ...settlement.describe };
   }
   const registered = async () => {
@@ -87,7 +89,7 @@ export function createFacilitation(config: Config): Facilitation {
     // The facilitator lists networks as plain strings; they are the CAIP-2 ids it was registered with.
     getSupported: async () => (await registered()).getSupported() as Awaited<ReturnType<FacilitatorClient["getSupported"]>>,
   };
-  return { mode: "in-process", client, chain: reader, solana: solanaReader, describe };
+  return { mode: "in-process", client, chain: reader, solana: solanaReader, describe, ready };
 }
 
 /** The settling wallet on Base: pays the gas of each EIP-3009 transfer it submits. */

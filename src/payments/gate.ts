@@ -87,7 +87,7 @@ export class PaymentGate {
     try {
       if (!this.started) await this.start();
     } catch (error) {
-      throw new CkgError("not_ready", `Payments are not available yet: ${(error as Error).message}.`, { retryAfterSeconds: 10 });
+      throw new CkgError("not_ready", `Payments are not available yet: ${(error as Error).message.replace(/\.$/, "")}.`, { retryAfterSeconds: 10 });
     }
   }
 
@@ -95,7 +95,8 @@ export class PaymentGate {
   start(): Promise<void> {
     if (!this.server) return Promise.resolve();
     // Every rail must be one the facilitator settles: checked with its answer, failing the start like it.
-    this.ready ??= this.server.initialize().then(() => this.accepts!.check()).then(
+    const server = this.server;
+    this.ready ??= this.facilitation!.ready.then(() => server.initialize()).then(() => this.accepts!.check()).then(
       () => {
         this.started = true;
         this.startError = undefined;
