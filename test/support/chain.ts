@@ -23,6 +23,8 @@ export const PAY_TO = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC" as const;
  * nonces the new chain has not reached (its transactions wait forever).
  */
 export const SECOND_SETTLER_KEY = "0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a" as const;
+/** anvil's dev account 5: the settler of a third test file (the remote facilitator's). */
+export const THIRD_SETTLER_KEY = "0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba" as const;
 
 const require = createRequire(import.meta.url);
 const TOKEN_ABI = parseAbi([

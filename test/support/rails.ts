@@ -22,14 +22,17 @@ export interface TwoRails {
   stop(): Promise<void>;
 }
 
-/** Starts both chains; the EVM payer (PAYER_KEY) and the Solana payer each hold `usdc` (atomic units). */
-export async function startTwoRails(usdc: bigint): Promise<TwoRails> {
+/**
+ * Starts both chains; the EVM payer (PAYER_KEY) and the Solana payer each hold `usdc` (atomic
+ * units). `settlerKey` settles on Base: one per test file (chain.ts says why).
+ */
+export async function startTwoRails(usdc: bigint, settlerKey: `0x${string}` = SECOND_SETTLER_KEY): Promise<TwoRails> {
   const [chain, solana] = await Promise.all([startChain(), startSolana()]);
   const [solPayer, solPayTo, feePayer] = await Promise.all([solanaKeys.payer(), solanaKeys.payTo(), solanaKeys.feePayer()]);
   await chain.mint(privateKeyToAccount(PAYER_KEY).address, usdc);
   await solana.fundUsdc(solPayer.address, usdc);
   const keys = tempDir("ckg-keys-");
-  writeFileSync(join(keys, "settler.key"), SECOND_SETTLER_KEY, { mode: 0o600 });
+  writeFileSync(join(keys, "settler.key"), settlerKey, { mode: 0o600 });
   writeFileSync(join(keys, "fee-payer.json"), keygenFile(FEE_PAYER_SEED, feePayer), { mode: 0o600 });
   return {
     chain,
