@@ -96,7 +96,7 @@ export function buildOpenApi(operations: readonly AnyOperation[], prices: PriceL
       license: { name: "MIT", identifier: "MIT" },
       description:
         "Knowledge graph of crypto entities over SPARQL, search and explore; daily time-series over SQL; typed signals. " +
-        "Paid routes are charged per request with x402 v2 (USDC on Base); free routes need no payment. " +
+        "Paid routes are charged per request with x402 v2 (USDC on Base, or on Solana where the server accepts it); free routes need no payment. " +
         `Errors use one shape: {"error": {code, message, details}}; codes and statuses: ${ERROR_CODES.map((c) => `${c} ${HTTP_STATUS[c]}`).join(", ")}. ` +
         "The server's build version is in the x-ckg-version response header.",
     },
