@@ -18,7 +18,7 @@ export class Accepts {
 
   constructor(
     private readonly server: x402ResourceServer,
-    readonly rails: readonly Rail[],
+    private readonly rails: readonly Rail[],
   ) {}
 
   /** After the server has read the facilitator's supported kinds: every rail must be among them. */
