@@ -61,7 +61,7 @@ async function timed(runs: number, work: () => Promise<void>): Promise<number[]>
   }
   return samples;
 }
-const show = (samples: number[]) => `p50 ${percentile(samples, 50).toFixed(2)} ms  p99 ${percentile(samples, 99).toFixed(2)} ms  (n=${samples.length})`;
+const show = (samples: number[]) => `p50 ${percentile(samples, 50).toFixed(3)} ms  p99 ${percentile(samples, 99).toFixed(3)} ms  (n=${samples.length})`;
 
 try {
   const search = requestFor("search");

@@ -305,12 +305,19 @@ describe("sign-in-with-x: a wallet that paid signs in instead of paying again", 
     const sparql = requestFor("sparql");
     expect((await other.fetcher(`${BASE}${sparql.path}`, init(sparql))).status).toBe(200);
     expect(other.seen.at(-1)!.headers.has("payment-signature")).toBe(true);
-    // A wallet that never paid signs in validly and is still asked to pay.
-    const strangerBefore = await chain.balanceOf(evmStranger.address);
+    // A wallet that never paid signs in validly, is refused, and pays.
+    await chain.mint(evmStranger.address, 1_000_000n);
+    const paidTo = await chain.balanceOf(PAY_TO);
     const stranger = recording(evmClient(evmStranger, true));
-    const refused = await stranger.fetcher(`${BASE}${search.path}`, init(search));
-    expect(refused.status).toBe(402); // it holds no USDC: the payment cannot be made
-    expect(await chain.balanceOf(evmStranger.address)).toBe(strangerBefore);
+    const strangerAnswer = await stranger.fetcher(`${BASE}${search.path}`, init(search));
+    expect(strangerAnswer.status).toBe(200);
+    expect(stranger.seen.map((s) => [s.status, s.headers.has(SIGN_IN_WITH_X), s.headers.has("payment-signature")])).toEqual([
+      [402, false, false],
+      [402, true, false],
+      [200, false, true],
+    ]);
+    expect(await chain.balanceOf(evmStranger.address)).toBe(1_000_000n - 100_000n);
+    expect(await chain.balanceOf(PAY_TO)).toBe(paidTo + 100_000n);
   });
 
   test("Solana (SIWS): the wallet that paid on Solana signs in with its key", async () => {
