@@ -138,7 +138,7 @@ async function measure(label: string, override: Override | undefined): Promise<v
     const config = configs.get(connector.id)!;
     const client = new ProviderHttp(connector.id, { log: silentLogger, ...http });
     let started = performance.now();
-    await connector.fetch({ http: client, raw, settings: config.settings, log: silentLogger, today: TODAY, detailLimit, since: () => undefined, progress: () => {} });
+    await connector.fetch({ http: client, raw, settings: config.settings, log: silentLogger, today: TODAY, detailLimit, since: () => undefined, progress: () => {}, skip: () => {} });
     const fetchMs = performance.now() - started;
     started = performance.now();
     const out = new ProviderOutput(connector.id, silentLogger);

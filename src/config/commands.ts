@@ -17,15 +17,21 @@ const INGEST = [
   "defillama_url",
   "defillama_yields_url",
   "defillama_stablecoins_url",
+  "defillama_datasets_url",
   "defillama_pro_url",
   "defillama_api_key",
   "coingecko_url",
   "coingecko_api_key",
   "coingecko_min_interval_ms",
+  "coingecko_details_limit",
   "chainlist_url",
   "snapshot_url",
   "github_url",
   "github_token",
+  "blockscout_urls",
+  "blockscout_api_key",
+  "blockscout_tokens",
+  "blockscout_min_interval_ms",
 ] as const;
 
 export const COMMAND_SETTINGS = {

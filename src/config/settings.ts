@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { type Setting, setting } from "./setting.ts";
 import { PAYMENT_SETTINGS } from "./settings-payments.ts";
+import { PROVIDER_SETTINGS } from "./settings-providers.ts";
 
 export type { Setting, SettingKind } from "./setting.ts";
 
@@ -180,35 +181,7 @@ export const SETTINGS = {
     "off",
     "when the server runs `ckg ingest` (then a signal scan) from the data providers (cron, UTC); off disables it",
   ),
-  ingest_providers: setting(
-    "string",
-    z.string().regex(/^\s*(chains|coingecko|defillama|snapshot|github)(\s*,\s*(chains|coingecko|defillama|snapshot|github))*\s*$/, "a comma-separated list of chains, coingecko, defillama, snapshot, github"),
-    "chains,coingecko,defillama,snapshot,github",
-    "providers `ckg ingest` reads by default (comma-separated)",
-  ),
-  ingest_detail_limit: setting(
-    "integer",
-    z.number().int().min(1).max(100_000),
-    200,
-    "most detail requests per provider list (protocol histories, coin charts, pool charts, governance spaces, GitHub orgs), largest first",
-  ),
-  defillama_url: setting("string", z.url(), "https://api.llama.fi", "DefiLlama API base URL (protocols, TVL, fees, raises, chains)"),
-  defillama_yields_url: setting("string", z.url(), "https://yields.llama.fi", "DefiLlama yields API base URL (pools, lending)"),
-  defillama_stablecoins_url: setting("string", z.url(), "https://stablecoins.llama.fi", "DefiLlama stablecoins API base URL"),
-  defillama_pro_url: setting("string", z.url(), "https://pro-api.llama.fi", "DefiLlama pro API base URL (emissions; used only with a key)"),
-  defillama_api_key: setting("string", z.string().min(1).optional(), undefined, "DefiLlama pro API key (enables emissions/unlocks)", { secret: true }),
-  coingecko_url: setting("string", z.url(), "https://api.coingecko.com/api/v3", "CoinGecko API base URL (https://pro-api.coingecko.com/api/v3 with a pro key)"),
-  coingecko_api_key: setting("string", z.string().min(1).optional(), undefined, "CoinGecko API key (demo or pro; optional)", { secret: true }),
-  coingecko_min_interval_ms: setting(
-    "integer",
-    z.number().int().min(0).max(60_000),
-    2500,
-    "least time between two CoinGecko requests (the free tier allows about 30 a minute)",
-  ),
-  chainlist_url: setting("string", z.url(), "https://chainid.network", "chain list base URL (serves /chains.json, ethereum-lists/chains)"),
-  snapshot_url: setting("string", z.url(), "https://hub.snapshot.org/graphql", "Snapshot governance GraphQL endpoint"),
-  github_url: setting("string", z.url(), "https://api.github.com", "GitHub REST API base URL"),
-  github_token: setting("string", z.string().min(1).optional(), undefined, "GitHub token (optional; raises the rate limit)", { secret: true }),
+  ...PROVIDER_SETTINGS,
   console_token: setting(
     "string",
     z.string().min(16, "at least 16 characters").optional(),

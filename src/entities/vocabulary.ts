@@ -114,6 +114,7 @@ export const ATTRIBUTES = [
   "chainFamily",
   "category",
   "pegCurrency",
+  "pegMechanism",
   "country",
   "foundedYear",
   "jobTitle",

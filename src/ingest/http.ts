@@ -24,6 +24,8 @@ export class ProviderError extends Error {
   constructor(
     message: string,
     readonly status?: number,
+    /** The URL asked, keys hidden (redact). */
+    readonly url?: string,
   ) {
     super(message);
   }
@@ -61,6 +63,7 @@ export class ProviderHttp {
 
   private async request(url: string, init: { method: string; body?: string; headers?: Record<string, string> }): Promise<unknown> {
     const { retries = 4, backoffMs = 500, timeoutMs = 30_000, maxRetryAfterMs = 120_000, log } = this.options;
+    const shown = redact(url);
     let lastError: ProviderError | undefined;
     for (let attempt = 0; attempt <= retries; attempt++) {
       if (attempt > 0) this.stats.retries++;
@@ -81,17 +84,17 @@ export class ProviderHttp {
           try {
             return JSON.parse(text);
           } catch {
-            lastError = new ProviderError(`unreadable JSON from ${redact(url)} (${text.length} bytes)`, response.status);
+            lastError = new ProviderError(`unreadable JSON from ${shown} (${text.length} bytes)`, response.status, shown);
           }
         } else if (response.status === 429) {
           this.stats.rateLimited++;
           const asked = retryAfterMs(response.headers.get("retry-after"));
           await response.body?.cancel();
           if (asked !== undefined && asked > maxRetryAfterMs) {
-            throw new ProviderError(`${this.provider} asks to wait ${Math.round(asked / 1000)} s (Retry-After), more than allowed`, 429);
+            throw new ProviderError(`${this.provider} asks to wait ${Math.round(asked / 1000)} s (Retry-After), more than allowed`, 429, shown);
           }
           if (asked !== undefined) wait = asked;
-          lastError = new ProviderError(`rate limited by ${this.provider} (429)`, 429);
+          lastError = new ProviderError(`rate limited by ${this.provider} (429)`, 429, shown);
         } else if (response.status === 403 && (response.headers.get("x-ratelimit-remaining") === "0" || response.headers.has("retry-after"))) {
           // GitHub's rate limits: the primary one gives a reset time, the secondary one a Retry-After.
           this.stats.rateLimited++;
@@ -100,33 +103,36 @@ export class ProviderHttp {
           const asked =
             retryAfterMs(response.headers.get("retry-after")) ?? (Number.isFinite(reset) && reset > 0 ? Math.max(0, reset * 1000 - Date.now()) : undefined);
           if (asked !== undefined && asked > maxRetryAfterMs) {
-            throw new ProviderError(`${this.provider} rate limit resets in ${Math.round(asked / 1000)} s, more than allowed`, 403);
+            throw new ProviderError(`${this.provider} rate limit resets in ${Math.round(asked / 1000)} s, more than allowed`, 403, shown);
           }
           if (asked !== undefined) wait = asked;
-          lastError = new ProviderError(`rate limited by ${this.provider} (403, limit exhausted)`, 403);
+          lastError = new ProviderError(`rate limited by ${this.provider} (403, limit exhausted)`, 403, shown);
         } else if (response.status >= 500 || response.status === 408) {
           await response.body?.cancel();
-          lastError = new ProviderError(`${this.provider} answered ${response.status} for ${redact(url)}`, response.status);
+          lastError = new ProviderError(`${this.provider} answered ${response.status} for ${shown}`, response.status, shown);
         } else {
-          // 4xx other than 408/429: asking again will not help.
-          await response.body?.cancel();
-          throw new ProviderError(`${this.provider} answered ${response.status} for ${redact(url)}`, response.status);
+          // 4xx other than 408/429: asking again will not help. What the provider says of it (a
+          // plan it needs, a name it does not know) is the reason the report gives.
+          const said = await reasonOf(response);
+          throw new ProviderError(`${this.provider} answered ${response.status} for ${shown}${said ? `: ${said}` : ""}`, response.status, shown);
         }
       } catch (error) {
         if (error instanceof ProviderError && lastError !== error) throw error;
         if (!(error instanceof ProviderError)) {
           const name = (error as Error).name;
           lastError = new ProviderError(
-            name === "TimeoutError" ? `${this.provider} did not answer within ${timeoutMs} ms (${redact(url)})` : `${this.provider}: ${(error as Error).message}`,
+            name === "TimeoutError" ? `${this.provider} did not answer within ${timeoutMs} ms (${shown})` : `${this.provider}: ${(error as Error).message}`,
+            undefined,
+            shown,
           );
         }
       }
       if (attempt < retries) {
-        log.warn({ provider: this.provider, url: redact(url), attempt: attempt + 1, wait_ms: Math.round(wait), err: lastError?.message }, "provider request failed; retrying");
+        log.warn({ provider: this.provider, url: shown, attempt: attempt + 1, wait_ms: Math.round(wait), err: lastError?.message }, "provider request failed; retrying");
         await sleep(wait);
       }
     }
-    throw lastError ?? new ProviderError(`${this.provider}: request failed`);
+    throw lastError ?? new ProviderError(`${this.provider}: request failed`, undefined, shown);
   }
 
   private async waitForSlot(): Promise<void> {
@@ -139,7 +145,27 @@ export class ProviderHttp {
   }
 }
 
+/** The first words of an error answer (a JSON `message`/`error`, or plain text), for the report. */
+async function reasonOf(response: Response): Promise<string | undefined> {
+  let text: string;
+  try {
+    text = (await response.text()).trim();
+  } catch {
+    return undefined;
+  }
+  if (!text) return undefined;
+  try {
+    const body = JSON.parse(text) as Record<string, unknown>;
+    const said = body.message ?? body.error ?? (body.status as Record<string, unknown> | undefined)?.error_message;
+    if (typeof said === "string") text = said;
+  } catch {
+    // plain text
+  }
+  text = text.replace(/\s+/g, " ");
+  return text.length > 200 ? `${text.slice(0, 200)}...` : text;
+}
+
 /** Keys travel in some providers' paths (DefiLlama pro): never in a log line. */
-function redact(url: string): string {
+export function redact(url: string): string {
   return url.replace(/(pro-api\.llama\.fi\/)[^/]+/, "$1(key)").replace(/([?&](?:x_cg_[a-z_]+|api_key|key|token)=)[^&]+/gi, "$1(hidden)");
 }

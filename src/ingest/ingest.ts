@@ -9,9 +9,11 @@
  *   publish  rename into snapshots/ and point CURRENT at it: the running server picks it up
  *
  * Nothing touches the live snapshot: a failure or a kill at any step leaves it serving, and the
- * next run resumes from the saved answers. All or nothing: when a provider fails after its
- * retries, nothing is published. Cursors (the last day stored per history) advance only once the
- * snapshot is published, so the next run asks for the days after them.
+ * next run resumes from the saved answers. One refusal never stops a run: a request a provider
+ * refuses (after its retries) is skipped and listed in the report (`skipped`), and the run
+ * publishes what the others gave; only a run that got nothing at all from any provider publishes
+ * nothing. Cursors (the last day stored per history) advance only from rows that were published,
+ * so a skipped history is asked again from the same day next time.
  */
 import { copyFileSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -25,6 +27,7 @@ import { openDuck, withConnection } from "../store/duckdb.ts";
 import { publishedTables, updateTimeseriesDb } from "../timeseries/database.ts";
 import type { Kind } from "../timeseries/kinds.ts";
 import { IDENTITY_FILE, dropDemoData, loadBaseWorld } from "./base-world.ts";
+import { deriveInsiderFlows } from "./derived-flows.ts";
 import { diffChanges, fingerprints } from "./diff.ts";
 import { type IngestOptions, IngestError } from "./options.ts";
 import { type ProviderReport, readProviders } from "./read-providers.ts";
@@ -68,6 +71,10 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
     const raw = source.kind === "fetch" ? new RawStore(prepareRun(dir, today, providers, log)) : new RawStore(source.from);
     const cursors = readCursors(dir);
     const { reports, outputs } = await readProviders(options, providers, raw, cursors, today);
+    if (reports.every((r) => r.records === 0 && r.rows === 0 && r.links === 0)) {
+      const why = reports.flatMap((r) => r.skipped.slice(0, 3).map((s) => `${r.id} ${s.request}: ${s.reason}`));
+      throw new IngestError(`no provider gave anything to publish${why.length > 0 ? `:\n${why.join("\n")}` : ""}`);
+    }
 
     const steps: IngestReport["steps_ms"] = { providers: Math.round(performance.now() - started), base: 0, resolve: 0, series: 0, search: 0, write: 0 };
     let mark = performance.now();
@@ -112,9 +119,13 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
           fresh.push({ provider: output.provider, provenance: output.provider, kind: kind as Kind, rows: resolution.resolveRows(rows) });
         }
       }
-      const { tables, rebuilt, pruned } = await withConnection(duck, (c) =>
-        writeSeries(c, staging, { dir: baseDir, manifest: baseManifest }, fresh, (s) => world.sources.get(s)?.synthetic === true, (s) => world.sources.has(s)),
-      );
+      const synthetic = (s: string) => world.sources.get(s)?.synthetic === true;
+      const written = await withConnection(duck, (c) => writeSeries(c, staging, { dir: baseDir, manifest: baseManifest }, fresh, synthetic, (s) => world.sources.has(s)));
+      const { rebuilt, pruned } = written;
+      // Flows derived from the holder snapshots replace the base's copy of them.
+      const derived = await withConnection(duck, (c) => deriveInsiderFlows(c, staging, written.tables, world, synthetic));
+      const tables = [...written.tables.filter((t) => !derived.some((d) => d.name === t.name)), ...derived];
+      for (const d of derived) rebuilt.add(d.name);
       const timeseriesDb = await updateTimeseriesDb(staging, baseDir, publishedTables(tables), { rebuilt, pruned });
       lap("series");
       const search = await searchIndex(world, staging, { dir: baseDir, manifest: baseManifest }, resolution.touched, shownToNeighbours, { ...options, rebuild: demoRemoved > 0 }, log);

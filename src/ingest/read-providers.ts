@@ -1,12 +1,15 @@
 /**
  * @module ingest/read-providers
  * Each provider in turn: its answers fetched (unless importing) into the raw store, then parsed
- * into claims and rows, with a report of what it gave and what it cost.
+ * into claims and rows, with a report of what it gave, what it cost and which requests it went on
+ * without. Nothing a provider does stops the others: a refused request is a `skipped` line, and a
+ * connector that fails outright (a bug) is reported as one skipped line for the whole provider,
+ * whose answers saved so far are still parsed.
  */
 import type { SourceInfo } from "../dataset/world.ts";
-import type { FetchContext } from "./connector.ts";
+import type { FetchContext, SkippedRequest } from "./connector.ts";
 import { ProviderHttp } from "./http.ts";
-import { type IngestOptions, IngestError } from "./options.ts";
+import type { IngestOptions } from "./options.ts";
 import { connector } from "./providers/index.ts";
 import type { RawStore } from "./raw-store.ts";
 import { type ProviderId, ProviderOutput } from "./records.ts";
@@ -20,7 +23,9 @@ export interface ProviderReport {
   links: number;
   rejected: number;
   /** Well-formed records left out or left unlinked, by reason (test networks, reused chain ids, missing companion answers). */
-  skipped: Record<string, number>;
+  left_out: Record<string, number>;
+  /** Requests the run went on without (refused, timed out, unreadable, or on a paid plan with no key), each with its reason. */
+  skipped: SkippedRequest[];
   requests: number;
   retries: number;
   rate_limited: number;
@@ -32,7 +37,7 @@ export interface ProviderReport {
   latest_day: string | null;
 }
 
-/** Fetches (unless importing) and parses each provider in turn; a provider that fails after its retries stops the run. */
+/** Fetches (unless importing) and parses each provider in turn. */
 export async function readProviders(
   options: IngestOptions,
   providers: ProviderId[],
@@ -48,6 +53,7 @@ export async function readProviders(
     const c = connector(id);
     const fetchStarted = performance.now();
     const http = source.kind === "fetch" ? new ProviderHttp(id, { log, minIntervalMs: source.providers.get(id)!.minIntervalMs, ...source.http }) : undefined;
+    const skipped: SkippedRequest[] = [];
     if (source.kind === "fetch") {
       const ctx: FetchContext = {
         http: http!,
@@ -62,12 +68,17 @@ export async function readProviders(
           return cursor && addDays(cursor, -1);
         },
         progress: (done, total) => options.onProgress?.({ provider: id, step: "fetch", done, total }),
+        skip: (request) => {
+          skipped.push(request);
+          // Each refusal once in the log, with its reason (a run against a provider that is down says so per request).
+          log.warn({ provider: id, request: request.request, status: request.status, reason: request.reason }, "request skipped; the run goes on without it");
+        },
       };
       try {
         await c.fetch(ctx);
       } catch (error) {
-        log.error({ provider: id, err: (error as Error).message }, "provider fetch failed; nothing is published (the saved answers are kept: the next run resumes)");
-        throw new IngestError(`${id}: ${(error as Error).message}`);
+        skipped.push({ request: "*", reason: `the ${id} connector failed: ${(error as Error).message}` });
+        log.error({ provider: id, err: (error as Error).message }, "provider fetch failed; what it saved is still read, the other providers go on");
       }
     }
     const fetchMs = performance.now() - fetchStarted;
@@ -83,7 +94,8 @@ export async function readProviders(
       rows: output.rowCount,
       links: output.links.length,
       rejected: output.rejected.length,
-      skipped: Object.fromEntries(output.skipped),
+      left_out: Object.fromEntries(output.leftOut),
+      skipped,
       requests: http?.stats.requests ?? 0,
       retries: http?.stats.retries ?? 0,
       rate_limited: http?.stats.rateLimited ?? 0,

@@ -10,11 +10,11 @@
  * of the chain, made canonical once chains are resolved.
  */
 import type { Attribute, ClassName, NodeType, Relation } from "../entities/vocabulary.ts";
+import type { ProviderId } from "../config/providers.ts";
 import type { Logger } from "../log.ts";
 import type { Kind } from "../timeseries/kinds.ts";
 
-export type ProviderId = "defillama" | "coingecko" | "chains" | "snapshot" | "github";
-export const PROVIDER_IDS: readonly ProviderId[] = ["chains", "coingecko", "defillama", "snapshot", "github"];
+export type { ProviderId } from "../config/providers.ts";
 
 export function key(type: NodeType, namespace: string, value: string | number): string {
   return `${type}:${namespace}:${value}`;
@@ -103,7 +103,7 @@ export class ProviderOutput {
   readonly series = new Map<Kind, SeriesRow[]>();
   readonly rejected: Rejection[] = [];
   /** Records left out on purpose (a test network), or kept without a link they could not make, by reason. */
-  readonly skipped = new Map<string, number>();
+  readonly leftOut = new Map<string, number>();
   /** The latest day any record speaks for (the provider's freshness). */
   latestDate: string | undefined;
 
@@ -125,7 +125,7 @@ export class ProviderOutput {
         else {
           const url = webUrl(String(value));
           if (url) attributes.push([attribute, url]);
-          else this.skip(`${claim.type} ${claim.name}: url ${JSON.stringify(String(value).slice(0, 80))}`, "url left out: not a web address");
+          else this.leaveOut(`${claim.type} ${claim.name}: url ${JSON.stringify(String(value).slice(0, 80))}`, "url left out: not a web address");
         }
       }
       claim = { ...claim, attributes };
@@ -156,10 +156,10 @@ export class ProviderOutput {
    * A well-formed record left out or left unlinked on purpose (a test network; a chain that reuses
    * another's id, joined by name): counted by reason and logged, never silent.
    */
-  skip(what: string, reason: string): void {
-    const n = (this.skipped.get(reason) ?? 0) + 1;
-    this.skipped.set(reason, n);
-    if (n <= 5) this.log.info({ provider: this.provider, what, reason }, "record skipped");
+  leaveOut(what: string, reason: string): void {
+    const n = (this.leftOut.get(reason) ?? 0) + 1;
+    this.leftOut.set(reason, n);
+    if (n <= 5) this.log.info({ provider: this.provider, what, reason }, "record left out");
   }
 
   get rowCount(): number {

@@ -111,7 +111,8 @@ export async function writeSeries(
   return { tables, rebuilt: written, pruned };
 }
 
-async function copyTable(c: DuckDBConnection, staging: string, name: string, kind: Kind, source: string, provenance: string, select: string): Promise<SeriesTable> {
+/** Writes `select` as the table `name` of the new snapshot (its Parquet file, ordered as every series), with its row count and days. */
+export async function copyTable(c: DuckDBConnection, staging: string, name: string, kind: Kind, source: string, provenance: string, select: string): Promise<SeriesTable> {
   const file = `${TS_DIR}/${name}.parquet`;
   await c.run(`CREATE OR REPLACE TEMP TABLE out_table AS ${select}`);
   await c.run(`COPY (SELECT * FROM out_table ORDER BY ${SERIES_ORDER}) TO ${sqlString(join(staging, file))} ${SERIES_PARQUET}`);

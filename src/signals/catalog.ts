@@ -1,8 +1,10 @@
 /**
  * @module signals/catalog
  * The catalog of signal types (GET /api/signals/catalog): each type's description, category,
- * inputs, raw metric, scoring criteria (the bands as thresholds and in words), screens and the JSON
- * Schema of its evidence, plus the score scale and the qualification rules every type shares.
+ * inputs, raw metric, scoring criteria (the bands as thresholds and in words), screens, the
+ * provider requests that feed it on real data and whether they do (`real_data`: yes, partial or
+ * synthetic only, with the reason), and the JSON Schema of its evidence, plus the score scale and
+ * the qualification rules every type shares.
  */
 import { z } from "zod";
 import { SCORE_AT, describeBands } from "./bands.ts";
@@ -27,6 +29,9 @@ export const catalogSchema = z.object({
       }),
       screens: z.object({ max_age_days: z.number().nullable(), size_floor: z.object({ what: z.string(), min_usd: z.number() }).nullable() }),
       derived: z.boolean(),
+      sources: z.array(z.string()),
+      real_data: z.enum(["yes", "partial", "synthetic only"]),
+      real_data_reason: z.string().nullable(),
       evidence_schema: z.unknown(),
     }),
   ),
@@ -62,6 +67,9 @@ export function signalCatalog(): Catalog {
       },
       screens: { max_age_days: d.screens.maxAgeDays, size_floor: d.screens.sizeFloor ? { what: d.screens.sizeFloor.what, min_usd: d.screens.sizeFloor.minUsd } : null },
       derived: d.derived ?? false,
+      sources: [...d.realData.sources],
+      real_data: d.realData.status,
+      real_data_reason: d.realData.note ?? null,
       evidence_schema: evidenceJsonSchema(d),
     })),
   };

@@ -92,6 +92,18 @@ export interface ScanContext {
   narrator: Narrator;
 }
 
+/**
+ * What feeds a type on real data: "yes" when free provider requests feed it, "partial" when they
+ * feed part of it or a proxy of it (the note says which), "synthetic only" when no free source
+ * does (the note says why); only the demo world's generated series make it fire then.
+ */
+export interface RealData {
+  status: "yes" | "partial" | "synthetic only";
+  /** The provider requests that feed it (signals/sources.ts). */
+  sources: readonly string[];
+  note?: string;
+}
+
 export interface Detector<D extends z.ZodRawShape = z.ZodRawShape> {
   slug: string;
   category: Category;
@@ -103,6 +115,7 @@ export interface Detector<D extends z.ZodRawShape = z.ZodRawShape> {
   /** Fields of `evidence` beyond the common ones. */
   details: D;
   screens: Screens;
+  realData: RealData;
   /** Built from other types' findings (convergence, narratives): runs last, never corroborates. */
   derived?: boolean;
   detect(ctx: ScanContext): Promise<Finding[]>;

@@ -24,6 +24,10 @@ export interface GraphFacts {
   sectorOf: Map<string, string>;
   /** Protocol -> people contributing to its repositories. */
   developersOf: Map<string, string[]>;
+  /** Protocol -> its repositories. */
+  repositoriesOf: Map<string, string[]>;
+  /** Protocol -> the top of its family (its parent protocol's top; itself when it has none). */
+  familyOf: Map<string, string>;
   /** Display name of an entity id (the id itself when unknown, e.g. a wallet). */
   name(id: string): string;
   /** The source an entity comes from (undefined when it is not an entity of the graph, e.g. a wallet). */
@@ -55,10 +59,19 @@ export async function loadGraphFacts(c: DuckDBConnection, syntheticSources: stri
       FROM relations r JOIN relations d ON d.predicate = 'contributesTo' AND d.object = r.object
       WHERE r.predicate = 'hasRepository' AND starts_with(r.subject_id, 'protocol/') ORDER BY a, b`),
   );
+  const repositoriesOf = group(await pairs(`SELECT DISTINCT subject_id AS a, object AS b FROM relations WHERE predicate = 'hasRepository' AND starts_with(subject_id, 'protocol/') ORDER BY a, b`));
+  const parentOf = new Map((await pairs(`SELECT subject_id AS a, min(object) AS b FROM relations WHERE predicate = 'parentProtocol' GROUP BY subject_id`)).map((r) => [r.a, r.b]));
+  const familyOf = new Map<string, string>();
+  for (const protocol of parentOf.keys()) {
+    let top = protocol;
+    // A family is shallow; the bound only guards against a cycle in bad data.
+    for (let depth = 0; depth < 8 && parentOf.has(top); depth++) top = parentOf.get(top)!;
+    familyOf.set(protocol, top);
+  }
   const entities = await rowsOf<{ id: string; name: string; source: string }>(c, `SELECT id, name, source FROM entities`);
   const names = new Map(entities.map((r) => [r.id, r.name]));
   const sources = new Map(entities.map((r) => [r.id, r.source]));
-  return { issuerOf, investorsOf, sectorOf, developersOf, name: (id) => names.get(id) ?? id, sourceOf: (id) => sources.get(id) };
+  return { issuerOf, investorsOf, sectorOf, developersOf, repositoriesOf, familyOf, name: (id) => names.get(id) ?? id, sourceOf: (id) => sources.get(id) };
 }
 
 /** Tokens with the investors of their issuing protocol (only tokens that have any). */

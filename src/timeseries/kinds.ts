@@ -131,13 +131,14 @@ export const KINDS = {
   },
   holders: {
     entity: "Token",
-    description: "a token's ten largest holders, weekly",
+    description: "a token's ten largest holders (exchange, bridge and burn addresses left out), weekly in the demo, daily from explorers",
     columns: [
       id("token"),
       date,
       { name: "rank", type: "BIGINT", description: "1 = largest" },
       text("wallet", "CAIP-10 account"),
       text("holder_id", "graph id of the holder when known (else null)"),
+      text("holder_label", "what the chain explorer calls the wallet (a treasury, a fund, a contract), when it names it"),
       num("balance", "tokens held"),
       num("shareOfSupply", "balance / total supply, 0..1"),
     ],

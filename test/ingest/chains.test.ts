@@ -32,7 +32,7 @@ describe("chains connector on the real chain list", () => {
     for (const id of [11155111, 167009, 80084, 1281]) expect(byKey.has(caip2Key(id)), String(id)).toBe(false); // Sepolia, Taiko Hekla, Berachain bArtio, Moonbeam dev
     const byTitle = realList.find((c) => c.title && /testnet/i.test(c.title) && !/test/i.test(c.name));
     if (byTitle) expect(byKey.has(caip2Key(byTitle.chainId)), byTitle.name).toBe(false);
-    expect(out.skipped.get("test, development or canary network")).toBeGreaterThan(100);
+    expect(out.leftOut.get("test, development or canary network")).toBeGreaterThan(100);
     expect(out.rejected).toEqual([]);
   });
 
@@ -43,7 +43,7 @@ describe("chains connector on the real chain list", () => {
       expect(byKey.has(caip2Key(chain.chainId)), chain.name).toBe(false);
       expect(byKey.get(key("Chain", "chainlist-name", chain.name.toLowerCase()))?.name).toBe(chain.name);
     }
-    expect(out.skipped.get("reuses another chain's id: joined by name, not by chain id")).toBe(reused.length);
+    expect(out.leftOut.get("reuses another chain's id: joined by name, not by chain id")).toBe(reused.length);
   });
 
   test("the shared rule: real mainnets are not test networks, their testnets are", () => {
@@ -67,6 +67,6 @@ describe("chains connector on the real chain list", () => {
     const output = new ProviderOutput("chains", silentLogger);
     output.entity({ type: "Chain", keys: ["Chain:test:1"], name: "X", attributes: [["schema:url", "javascript:alert(1)"], ["chainId", "1"]] });
     expect(output.claims[0]!.attributes).toEqual([["chainId", "1"]]);
-    expect(output.skipped.get("url left out: not a web address")).toBe(1);
+    expect(output.leftOut.get("url left out: not a web address")).toBe(1);
   });
 });

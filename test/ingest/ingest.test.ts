@@ -374,7 +374,7 @@ describe("ckg ingest", () => {
     const report = JSON.parse(imported.stdout);
     expect(currentSnapshotId(dataDir(empty))).toBe(report.snapshot_id);
     const chainsReport = report.providers.find((p: { id: string }) => p.id === "chains");
-    expect(chainsReport.skipped["test, development or canary network"]).toBe(1); // Sepolia
+    expect(chainsReport.left_out["test, development or canary network"]).toBe(1); // Sepolia
     const manifest = JSON.parse(readFileSync(join(snapshotPath(dataDir(empty), report.snapshot_id), "manifest.json"), "utf8"));
     expect(manifest.synthetic).toBe(false);
     expect(manifest.sources.map((s: { id: string }) => s.id)).toContain("chains");

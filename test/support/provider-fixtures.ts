@@ -39,9 +39,13 @@ export function providerConfigs(base: string, ids: readonly ProviderId[] = ["cha
   const all: Record<ProviderId, ProviderConfig> = {
     chains: { settings: { urls: { chainlist: `${base}/chainlist` } }, minIntervalMs: 0 },
     coingecko: { settings: { urls: { api: `${base}/coingecko/api/v3` } }, minIntervalMs: 0 },
-    defillama: { settings: { urls: { api: `${base}/defillama/api`, yields: `${base}/defillama/yields`, stablecoins: `${base}/defillama/stablecoins`, pro: `${base}/defillama/pro` } }, minIntervalMs: 0 },
+    defillama: {
+      settings: { urls: { api: `${base}/defillama/api`, yields: `${base}/defillama/yields`, stablecoins: `${base}/defillama/stablecoins`, datasets: `${base}/defillama/datasets`, pro: `${base}/defillama/pro` } },
+      minIntervalMs: 0,
+    },
     snapshot: { settings: { urls: { api: `${base}/snapshot/graphql` } }, minIntervalMs: 0 },
     github: { settings: { urls: { api: `${base}/github` } }, minIntervalMs: 0 },
+    blockscout: { settings: { urls: { "1": `${base}/blockscout/1` } }, minIntervalMs: 0 },
   };
   return new Map(ids.map((id) => [id, all[id]]));
 }
@@ -55,6 +59,7 @@ export function providerEnv(base: string): Record<string, string> {
     CKG_DEFILLAMA_URL: `${base}/defillama/api`,
     CKG_DEFILLAMA_YIELDS_URL: `${base}/defillama/yields`,
     CKG_DEFILLAMA_STABLECOINS_URL: `${base}/defillama/stablecoins`,
+    CKG_DEFILLAMA_DATASETS_URL: `${base}/defillama/datasets`,
     CKG_DEFILLAMA_PRO_URL: `${base}/defillama/pro`,
     CKG_SNAPSHOT_URL: `${base}/snapshot/graphql`,
     CKG_GITHUB_URL: `${base}/github`,
@@ -81,24 +86,30 @@ function coingecko(path: string, q: URLSearchParams): unknown {
   return undefined;
 }
 
-/** DefiLlama's hosts under /api, /yields, /stablecoins and /pro/<key>; the pro emissions answer for `proKey` only. */
+/**
+ * DefiLlama's hosts under /api, /yields, /stablecoins, /datasets and /pro/<key>: the paid answers
+ * (every raise, the lending markets) for `proKey` only, as the paid plan serves them.
+ */
 export function defillamaFixture(path: string, q: URLSearchParams, proKey = "test-key"): unknown {
   const fixed: Record<string, string> = {
-    [`/pro/${proKey}/api/emissions`]: "emissions.json",
+    [`/pro/${proKey}/api/raises`]: "raises.json",
     "/api/v2/chains": "v2-chains.json",
     "/api/protocols": "protocols.json",
     "/api/lite/protocols2": "lite-protocols2.json",
-    "/api/raises": "raises.json",
     "/yields/pools": "yields-pools.json",
     "/yields/lendBorrow": "yields-lendBorrow.json",
     "/stablecoins/stablecoins": "stablecoins.json",
+    "/datasets/emissionsProtocolsList": "emissions-list.json",
   };
   if (fixed[path]) return fixture("defillama", fixed[path]);
+  if (path === `/pro/${proKey}/yields/poolsBorrow`) return { status: "success", data: fixture("defillama", "yields-lendBorrow.json") };
   let m: RegExpExecArray | null;
   if ((m = /^\/api\/protocol\/([^/]+)$/.exec(path))) return fixture("defillama", `protocol-${m[1]}.json`);
+  if ((m = /^\/api\/treasury\/([^/]+)$/.exec(path))) return fixture("defillama", `treasury-${m[1]}.json`);
   if ((m = /^\/api\/summary\/fees\/([^/]+)$/.exec(path))) return fixture("defillama", `fees-${m[1]}-${q.get("dataType")}.json`);
   if ((m = /^\/yields\/chart\/([^/]+)$/.exec(path))) return fixture("defillama", `yields-chart-${m[1]}.json`);
   if ((m = /^\/stablecoins\/stablecoin\/([^/]+)$/.exec(path))) return fixture("defillama", `stablecoin-${m[1]}.json`);
+  if ((m = /^\/datasets\/emissions\/([^/]+)$/.exec(path))) return fixture("defillama", `emission-${m[1]}.json`);
   return undefined;
 }
 

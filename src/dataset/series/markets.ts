@@ -133,7 +133,7 @@ export async function holderSeries(s: SeriesContext, coverage: Coverage): Promis
       SELECT h.*, w.day, w.date, sum(0.004 * gauss(h.wallet, w.day, 5)) OVER (PARTITION BY h.entity_id, h.rank ORDER BY w.day) AS drift
       FROM holder_params h CROSS JOIN weeks w
     )
-    SELECT k.entity_id, k.date, k.rank::BIGINT AS rank, k.wallet, k.holder_id,
+    SELECT k.entity_id, k.date, k.rank::BIGINT AS rank, k.wallet, k.holder_id, NULL::VARCHAR AS holder_label,
       p.total * k.share * exp(k.drift) AS balance, k.share * exp(k.drift) AS "shareOfSupply"
     FROM walk k JOIN token_params p USING (entity_id)`);
 }

@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import type { Connector } from "../connector.ts";
-import { fetchOnce, parseEach } from "../connector.ts";
+import { ask, parseEach } from "../connector.ts";
 import { isTestNetwork } from "../../dataset/test-network.ts";
 import { key } from "../records.ts";
 
@@ -38,9 +38,10 @@ export const chains: Connector = {
     attribution: "Chain metadata from ethereum-lists/chains (https://github.com/ethereum-lists/chains), CC0.",
     homepage: "https://chainid.network",
   },
+  configure: (config) => ({ settings: { urls: { chainlist: config.chainlist_url } }, minIntervalMs: 0 }),
 
   async fetch(ctx) {
-    await fetchOnce(ctx, "chains", "chains", () => ctx.http.getJson(`${ctx.settings.urls.chainlist}/chains.json`));
+    await ask(ctx, "chains", "chains", () => ctx.http.getJson(`${ctx.settings.urls.chainlist}/chains.json`));
     ctx.progress(1, 1);
   },
 
@@ -51,15 +52,15 @@ export const chains: Connector = {
     for (const chain of parseEach(list, chainSchema, (item, issue) => out.reject(`chain ${JSON.stringify((item as { name?: unknown })?.name ?? null)}`, issue))) {
       const what = `chain ${chain.name} (${chain.chainId})`;
       if (chain.status === "deprecated") {
-        out.skip(what, "deprecated chain");
+        out.leaveOut(what, "deprecated chain");
         continue;
       }
       if (isTestNetwork({ name: chain.name, title: chain.title, shortName: chain.shortName, chainId: chain.chainId })) {
-        out.skip(what, "test, development or canary network");
+        out.leaveOut(what, "test, development or canary network");
         continue;
       }
       const reusedId = chain.redFlags?.includes("reusedChainId") ?? false;
-      if (reusedId) out.skip(what, "reuses another chain's id: joined by name, not by chain id");
+      if (reusedId) out.leaveOut(what, "reuses another chain's id: joined by name, not by chain id");
       const parent = /^eip155-(\d+)$/.exec(chain.parent?.chain ?? "");
       out.entity({
         type: "Chain",

@@ -16,7 +16,7 @@
  */
 import { z } from "zod";
 import type { Connector, FetchContext } from "../connector.ts";
-import { fetchOnce, parseEach } from "../connector.ts";
+import { ask, parseEach } from "../connector.ts";
 import { ProviderError } from "../http.ts";
 import type { RawStore } from "../raw-store.ts";
 import { type ProviderOutput, key } from "../records.ts";
@@ -90,7 +90,7 @@ async function fetchRepos(ctx: FetchContext, api: string, org: string, headers: 
   let base: "orgs" | "users" = "orgs";
   for (let page = 1; page <= MAX_REPO_PAGES; page++) {
     const k = `repos/${org}/${page}`;
-    await fetchOnce(ctx, "github", k, async () => {
+    await ask(ctx, "github", k, async () => {
       for (;;) {
         try {
           return await ctx.http.getJson(`${api}/${base}/${encodeURIComponent(org)}/repos?per_page=${REPO_PAGE}&sort=pushed&page=${page}`, { headers });
@@ -113,19 +113,14 @@ async function fetchRepos(ctx: FetchContext, api: string, org: string, headers: 
 
 async function fetchContributors(ctx: FetchContext, api: string, repo: Repo, headers: Record<string, string>): Promise<void> {
   const k = `contributors/${repo.full_name}`;
-  if (ctx.raw.has("github", k)) return;
   const [owner, name] = repo.full_name.split("/") as [string, string];
-  try {
-    // 204 (an empty repository) reads as null: no contributors.
-    await fetchOnce(ctx, "github", k, async () => (await ctx.http.getJson(`${api}/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}/contributors?per_page=100`, { headers })) ?? []);
-  } catch (error) {
-    if (!(error instanceof ProviderError)) throw error;
-    if (error.status === 404 || error.status === 409 || error.status === 451) ctx.raw.save("github", k, { message: error.message, status: String(error.status) });
-    // 403 that is not the rate limit: the contributor list is too large for the API (or a secondary
-    // limit, which a later run may get past): skipped, not saved.
-    else if (error.status === 403 && !/rate limit/i.test(error.message)) ctx.log.warn({ repo: repo.full_name, err: error.message }, "contributors not available; skipped");
-    else throw error;
-  }
+  // 204 (an empty repository) reads as null: no contributors. A repository gone or blocked (404,
+  // 409, 451) is saved as such, so a resumed run does not ask again; a 403 that is not the rate
+  // limit (a contributor list too large for the API) is a skipped request.
+  const asked = await ask(ctx, "github", k, async () => (await ctx.http.getJson(`${api}/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}/contributors?per_page=100`, { headers })) ?? [], {
+    absentOn: [404, 409, 451],
+  });
+  if (asked === "absent") ctx.raw.save("github", k, { message: "Not Found", status: "404" });
 }
 
 export const github: Connector = {
@@ -139,6 +134,7 @@ export const github: Connector = {
     attribution: "Repositories and contributors from the GitHub REST API (https://docs.github.com/rest).",
     homepage: "https://github.com",
   },
+  configure: (config) => ({ settings: { urls: { api: config.github_url }, apiKey: config.github_token }, minIntervalMs: 0 }),
 
   async fetch(ctx) {
     const api = (ctx.settings.urls.api ?? GITHUB_API).replace(/\/+$/, "");

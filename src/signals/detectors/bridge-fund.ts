@@ -3,6 +3,7 @@ import { defineDetector } from "../detector.ts";
 import { round } from "../kit.ts";
 import { betweenness, communities, investmentGraph } from "../networks.ts";
 import { lowerBound } from "../../sorted.ts";
+import { SOURCES } from "../sources.ts";
 
 /**
  * Investors on the shortest paths between otherwise separate parts of the investment graph. The
@@ -23,6 +24,10 @@ export default defineDetector({
     portfolio_size: z.number().int(),
   },
   screens: { maxAgeDays: null },
+  realData: {
+    status: "yes",
+    sources: [SOURCES.DL_RAISES],
+  },
   async detect(ctx) {
     const { graph } = ctx;
     const g = investmentGraph(graph);

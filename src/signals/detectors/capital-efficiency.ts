@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineDetector } from "../detector.ts";
 import { addDays, point, round, rowsOf, usd } from "../kit.ts";
+import { SOURCES } from "../sources.ts";
 
 /** Fees growing faster than the capital behind them: the same TVL earns more. */
 export default defineDetector({
@@ -12,6 +13,10 @@ export default defineDetector({
   bands: { direction: "higher", unit: "pp", low: 20, moderate: 35, high: 50 },
   details: { fees_growth_pct: z.number(), tvl_growth_pct: z.number(), fees_7d_mean_usd: z.number(), tvl_usd: z.number() },
   screens: { maxAgeDays: 2, sizeFloor: { what: "mean daily fees over the last week", minUsd: 1_000 } },
+  realData: {
+    status: "yes",
+    sources: [SOURCES.DL_FEES, SOURCES.DL_TVL],
+  },
   async detect(ctx) {
     const rows = await rowsOf<{ id: string; src: string; fg: number; tg: number; fees: number; tvl: number; last: string }>(
       ctx.c,

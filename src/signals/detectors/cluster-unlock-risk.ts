@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineDetector } from "../detector.ts";
 import { addDays, append, round, rowsOf, usd } from "../kit.ts";
 import { sharedInvestorPairs } from "../graph-facts.ts";
+import { SOURCES } from "../sources.ts";
 
 /**
  * Unlocks falling together on tokens whose backers overlap: of a token and every token sharing 3+
@@ -23,6 +24,10 @@ export default defineDetector({
     market_cap_usd: z.number(),
   },
   screens: { maxAgeDays: 3 },
+  realData: {
+    status: "yes",
+    sources: [SOURCES.DL_UNLOCKS, SOURCES.DL_RAISES, SOURCES.CG_MARKETS],
+  },
   async detect(ctx) {
     const neighbours = new Map<string, string[]>();
     for (const { a, b } of sharedInvestorPairs(ctx.graph, 3)) {

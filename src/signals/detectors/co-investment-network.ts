@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineDetector } from "../detector.ts";
 import { sharedInvestorPairs } from "../graph-facts.ts";
+import { SOURCES } from "../sources.ts";
 
 /** Token pairs whose issuers (two different protocols) share three or more investors. */
 export default defineDetector({
@@ -12,6 +13,10 @@ export default defineDetector({
   bands: { direction: "higher", unit: "investors", moderate: 3, high: 5 },
   details: { shared_investors: z.array(z.string()), protocols: z.array(z.string()), sectors: z.array(z.string()) },
   screens: { maxAgeDays: null },
+  realData: {
+    status: "yes",
+    sources: [SOURCES.DL_RAISES, SOURCES.DL_CATEGORY],
+  },
   async detect(ctx) {
     const { graph } = ctx;
     return sharedInvestorPairs(graph, 3).map(({ a, b, shared }) => {

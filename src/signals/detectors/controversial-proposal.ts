@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineDetector } from "../detector.ts";
 import { addDays, point, round } from "../kit.ts";
 import { closedProposals } from "./proposals.ts";
+import { SOURCES } from "../sources.ts";
 
 /** Proposals that passed in the last 30 days by a thin margin. */
 export default defineDetector({
@@ -13,6 +14,10 @@ export default defineDetector({
   bands: { direction: "lower", unit: "%", low: 20, moderate: 12, high: 5 },
   details: { closed_on: z.string(), votes_for: z.number(), votes_against: z.number(), turnout_pct: z.number() },
   screens: { maxAgeDays: null },
+  realData: {
+    status: "yes",
+    sources: [SOURCES.SNAP],
+  },
   async detect(ctx) {
     const rows = await closedProposals(ctx, `margin < 0.20 AND margin >= 0`, ["passed"]);
     return rows.map((r) => ({

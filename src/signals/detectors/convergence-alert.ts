@@ -2,6 +2,7 @@ import { z } from "zod";
 import { typeOfId } from "../../entities/vocabulary.ts";
 import { defineDetector, independentTypes } from "../detector.ts";
 import { append } from "../kit.ts";
+import { SOURCES } from "../sources.ts";
 
 /** Entities on which three or more detector types fire in the same scan (screened findings only). */
 export default defineDetector({
@@ -19,6 +20,11 @@ export default defineDetector({
     highest_severity: z.enum(["low", "moderate", "high"]),
   },
   screens: { maxAgeDays: null },
+  realData: {
+    status: "yes",
+    sources: [SOURCES.SIGNALS],
+    note: "derived: as real as the signals it links",
+  },
   derived: true,
   async detect(ctx) {
     const byEntity = new Map<string, typeof ctx.earlier>();

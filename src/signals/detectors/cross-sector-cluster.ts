@@ -3,6 +3,7 @@ import { z } from "zod";
 import { defineDetector } from "../detector.ts";
 import { append } from "../kit.ts";
 import { coInvestmentGraph, communities } from "../networks.ts";
+import { SOURCES } from "../sources.ts";
 
 /**
  * Communities (Louvain) of the graph of tokens sharing 2+ investors, when they span several
@@ -17,6 +18,10 @@ export default defineDetector({
   bands: { direction: "higher", unit: "sectors", moderate: 3, high: 5 },
   details: { community_size: z.number().int(), sectors: z.array(z.string()), members: z.array(z.string()).describe("members by number of co-investment links (at most 25)") },
   screens: { maxAgeDays: null },
+  realData: {
+    status: "yes",
+    sources: [SOURCES.DL_RAISES, SOURCES.DL_CATEGORY],
+  },
   async detect(ctx) {
     const { graph } = ctx;
     const g = coInvestmentGraph(graph, 2);

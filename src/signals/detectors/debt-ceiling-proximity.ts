@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineDetector } from "../detector.ts";
 import { point, round, rowsOf, usd } from "../kit.ts";
+import { SOURCES } from "../sources.ts";
 
 /** Borrowing against a governance debt ceiling: near the cap, new borrowing stops. */
 export default defineDetector({
@@ -12,6 +13,11 @@ export default defineDetector({
   bands: { direction: "higher", unit: "%", low: 85, moderate: 90, high: 95 },
   details: { total_borrow_usd: z.number(), debt_ceiling_usd: z.number(), headroom_usd: z.number(), protocol_id: z.string().nullable(), asset_id: z.string().nullable() },
   screens: { maxAgeDays: 2, sizeFloor: { what: "supplied", minUsd: 1_000_000 } },
+  realData: {
+    status: "partial",
+    sources: [SOURCES.DL_LEND],
+    note: "only markets DefiLlama gives a debt ceiling for (debtCeilingUsd)",
+  },
   async detect(ctx) {
     const rows = await rowsOf<{ id: string; src: string; borrow: number; ceiling: number; supply: number; protocol: string | null; asset: string | null; last: string }>(
       ctx.c,

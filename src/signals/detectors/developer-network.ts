@@ -3,6 +3,7 @@ import { defineDetector } from "../detector.ts";
 import { rowsOf, usd } from "../kit.ts";
 import { invert, pairsSharing } from "../graph-facts.ts";
 import { sqlString } from "../../store/duckdb.ts";
+import { SOURCES } from "../sources.ts";
 
 const BUS_FACTOR = { name: "contributors", unit: "people", bands: { direction: "lower" as const, unit: "people", low: 3, moderate: 2, high: 0 } };
 
@@ -13,7 +14,8 @@ const BUS_FACTOR = { name: "contributors", unit: "people", bands: { direction: "
 export default defineDetector({
   slug: "developer-network",
   category: "Investment Graph Intelligence",
-  description: "Projects sharing developers, and bus-factor risk; high: 10+ shared developers (moderate 5-9 shared, or 1-2 contributors behind a protocol above 10M USD TVL; low 3-4 shared).",
+  description:
+    "Projects sharing developers, and bus-factor risk; high: 10+ shared developers (moderate 5-9 shared, or 1-2 contributors behind a protocol above 10M USD TVL; low 3-4 shared). Protocols of one family or sharing a repository are one project, never a pair.",
   inputs: ["graph:contributesTo", "graph:hasRepository", "ts:protocol"],
   metric: { name: "shared_developers", description: "people contributing to repositories of both protocols (bus-factor findings: contributors, where 1-2 is moderate)" },
   bands: { direction: "higher", unit: "developers", low: 3, moderate: 5, high: 10 },
@@ -23,10 +25,19 @@ export default defineDetector({
     tvl_usd: z.number().nullable(),
   },
   screens: { maxAgeDays: null },
+  realData: {
+    status: "yes",
+    sources: [SOURCES.GH, SOURCES.DL_TVL],
+  },
   async detect(ctx) {
     const { graph } = ctx;
     const findings = [];
-    for (const { a, b, shared: people } of pairsSharing(invert(graph.developersOf), 3)) {
+    // Protocols of one family (Uniswap V2 and V3) or sharing a repository are one project: their
+    // "shared" developers are the same team by construction, not a network between projects.
+    const family = (p: string) => graph.familyOf.get(p) ?? p;
+    const oneProject = (a: string, b: string) =>
+      family(a) === family(b) || (graph.repositoriesOf.get(a) ?? []).some((repo) => (graph.repositoriesOf.get(b) ?? []).includes(repo));
+    for (const { a, b, shared: people } of pairsSharing(invert(graph.developersOf), 3, oneProject)) {
       findings.push({
         entities: [a, b],
         value: people.length,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineDetector } from "../detector.ts";
 import { addDays, point, round, rowsOf, usd } from "../kit.ts";
+import { SOURCES } from "../sources.ts";
 
 /** Protocols losing money (incentives above revenue), and whether the loss deepens or eases. */
 export default defineDetector({
@@ -15,6 +16,11 @@ export default defineDetector({
     daily_loss_prior_30d_usd: z.number(),
   },
   screens: { maxAgeDays: 2 },
+  realData: {
+    status: "partial",
+    sources: [SOURCES.DL_FEES, SOURCES.DL_POOLS],
+    note: "incentives are estimated from the reward yields of the protocol's pools (TVL x apyReward): rewards paid through pools DefiLlama tracks, whoever pays them",
+  },
   async detect(ctx) {
     const rows = await rowsOf<{ id: string; src: string; loss: number; before: number; last: string }>(
       ctx.c,

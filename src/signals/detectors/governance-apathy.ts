@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineDetector } from "../detector.ts";
 import { addDays, point, round } from "../kit.ts";
 import { closedProposals } from "./proposals.ts";
+import { SOURCES } from "../sources.ts";
 
 /** Proposals that closed in the last 30 days with almost nobody voting. */
 export default defineDetector({
@@ -13,6 +14,11 @@ export default defineDetector({
   bands: { direction: "lower", unit: "%", low: 5, moderate: 3, high: 1 },
   details: { proposal_status: z.string(), closed_on: z.string(), votes_cast: z.number(), margin_pct: z.number() },
   screens: { maxAgeDays: null },
+  realData: {
+    status: "partial",
+    sources: [SOURCES.SNAP, SOURCES.CG_MARKETS],
+    note: "turnout needs a voting supply: only spaces that vote with a token CoinGecko gives a circulating supply for",
+  },
   async detect(ctx) {
     const rows = await closedProposals(ctx, `turnout < 0.05`, ["passed", "failed"]);
     return rows.map((r) => ({

@@ -4,6 +4,7 @@ import { defineDetector, independentTypes, type ScanContext, type ScoredFinding 
 import { append, round } from "../kit.ts";
 import { ACTIONABILITY, type Actionability, type Brief } from "../narratives.ts";
 import { marked } from "../synthetic.ts";
+import { SOURCES } from "../sources.ts";
 
 const LEVEL: Record<Actionability, number> = { informational: 1, watchlist: 2, urgent: 3 };
 
@@ -32,6 +33,11 @@ export default defineDetector({
     linked_signals: z.array(z.object({ signal_id: z.string(), signal_type: z.string(), severity: z.enum(["low", "moderate", "high"]), score: z.number() })),
   },
   screens: { maxAgeDays: null },
+  realData: {
+    status: "yes",
+    sources: [SOURCES.SIGNALS],
+    note: "derived: as real as the signals it links",
+  },
   derived: true,
   async detect(ctx) {
     const screened = ctx.earlier.filter((f) => f.screened && f.type !== "convergence-alert");

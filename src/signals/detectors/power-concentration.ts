@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineDetector } from "../detector.ts";
 import { point, round, rowsOf } from "../kit.ts";
+import { SOURCES } from "../sources.ts";
 
 /** The five largest holders' share of a token's supply: who can swing a vote or the market. */
 export default defineDetector({
@@ -12,6 +13,10 @@ export default defineDetector({
   bands: { direction: "higher", unit: "%", low: 40, moderate: 50, high: 70 },
   details: { holders: z.array(z.object({ rank: z.number().int(), wallet: z.string(), holder_id: z.string().nullable(), share_pct: z.number() })) },
   screens: { maxAgeDays: 10 },
+  realData: {
+    status: "yes",
+    sources: [SOURCES.BS_HOLDERS],
+  },
   async detect(ctx) {
     const rows = await rowsOf<{ id: string; src: string; last: string; top5: number; holders: { rank: number; wallet: string; holder_id: string | null; share: number }[] }>(
       ctx.c,

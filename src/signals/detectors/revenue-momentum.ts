@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineDetector } from "../detector.ts";
 import { addDays, point, round, rowsOf, usd } from "../kit.ts";
+import { SOURCES } from "../sources.ts";
 
 /** Revenue of the last 30 days against the 90 days before; high needs a strong trend before the jump. */
 export default defineDetector({
@@ -16,6 +17,10 @@ export default defineDetector({
     prior_trend_pct: z.number().describe("mean revenue D-59..D-30 against D-119..D-90, percent; 10% or more counts as a strong trend"),
   },
   screens: { maxAgeDays: 2, sizeFloor: { what: "mean daily revenue over the prior 90 days", minUsd: 1_000 } },
+  realData: {
+    status: "yes",
+    sources: [SOURCES.DL_FEES],
+  },
   async detect(ctx) {
     const rows = await rowsOf<{ id: string; src: string; recent: number; prior: number; early: number; late: number; last: string }>(
       ctx.c,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineDetector } from "../detector.ts";
 import { point, round, rowsOf, usd } from "../kit.ts";
+import { SOURCES } from "../sources.ts";
 
 /**
  * Price off its peg on the as-of day. USD stablecoins are measured against 1; others against their
@@ -15,6 +16,10 @@ export default defineDetector({
   bands: { direction: "higher", unit: "%", low: 0.5, moderate: 1, high: 2 },
   details: { price: z.number(), peg: z.number(), peg_currency: z.string().nullable(), direction: z.enum(["below", "above"]), circulating_usd: z.number() },
   screens: { maxAgeDays: 2, sizeFloor: { what: "circulating supply", minUsd: 1_000_000 } },
+  realData: {
+    status: "yes",
+    sources: [SOURCES.DL_STABLE],
+  },
   async detect(ctx) {
     const rows = await rowsOf<{ id: string; src: string; price: number; peg: number; currency: string | null; circ: number; last: string }>(
       ctx.c,

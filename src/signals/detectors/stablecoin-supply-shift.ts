@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineDetector } from "../detector.ts";
 import { addDays, point, round, rowsOf, usd } from "../kit.ts";
+import { SOURCES } from "../sources.ts";
 
 /** Week-over-week change of a stablecoin's circulating supply: large mints or redemptions. */
 export default defineDetector({
@@ -12,6 +13,10 @@ export default defineDetector({
   bands: { direction: "higher", unit: "%", low: 10, moderate: 15, high: 30 },
   details: { direction: z.enum(["mint", "redemption"]), circulating_usd: z.number(), circulating_usd_week_before: z.number() },
   screens: { maxAgeDays: 2, sizeFloor: { what: "circulating supply", minUsd: 1_000_000 } },
+  realData: {
+    status: "yes",
+    sources: [SOURCES.DL_STABLE],
+  },
   async detect(ctx) {
     const rows = await rowsOf<{ id: string; src: string; now: number; before: number; last: string }>(
       ctx.c,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineDetector } from "../detector.ts";
 import { point, round, rowsOf, usd } from "../kit.ts";
+import { SOURCES } from "../sources.ts";
 
 /** Treasuries held mostly in their own token, and how long their other reserves last. */
 export default defineDetector({
@@ -17,6 +18,11 @@ export default defineDetector({
     token_id: z.string().nullable(),
   },
   screens: { maxAgeDays: 3, sizeFloor: { what: "treasury value", minUsd: 1_000_000 } },
+  realData: {
+    status: "partial",
+    sources: [SOURCES.DL_TREASURY, SOURCES.DL_STABLE],
+    note: "the own-token share is real; the runway needs monthly expenses, which no free source gives (null, so only the share is scored)",
+  },
   async detect(ctx) {
     const rows = await rowsOf<{ id: string; src: string; share: number; total: number; own: number; reserves: number; monthly: number | null; token: string | null; last: string }>(
       ctx.c,

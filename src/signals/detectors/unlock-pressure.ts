@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineDetector } from "../detector.ts";
 import { addDays, point, round, rowsOf, usd } from "../kit.ts";
+import { SOURCES } from "../sources.ts";
 
 /** Scheduled unlocks over the next 30 days as a share of what circulates now. */
 export default defineDetector({
@@ -15,6 +16,10 @@ export default defineDetector({
     events: z.array(z.object({ date: z.string(), allocation_group: z.string().nullable(), share_of_circulating_pct: z.number(), value_usd: z.number() })),
   },
   screens: { maxAgeDays: null },
+  realData: {
+    status: "yes",
+    sources: [SOURCES.DL_UNLOCKS, SOURCES.CG_MARKETS],
+  },
   async detect(ctx) {
     const rows = await rowsOf<{ id: string; src: string; share: number; value: number; events: { date: string; grp: string | null; share: number; value: number }[] }>(
       ctx.c,

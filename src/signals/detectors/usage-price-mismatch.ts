@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineDetector } from "../detector.ts";
 import { addDays, round, rowsOf } from "../kit.ts";
+import { SOURCES } from "../sources.ts";
 
 /** A protocol's user growth against its own token's price growth over the same month. */
 export default defineDetector({
@@ -15,6 +16,11 @@ export default defineDetector({
   bands: { direction: "higher", unit: "pp", low: 10, moderate: 20, high: 40 },
   details: { token_id: z.string(), users_growth_pct: z.number(), price_growth_pct: z.number(), direction: z.enum(["usage_ahead", "price_ahead"]), daily_users: z.number() },
   screens: { maxAgeDays: 2 },
+  realData: {
+    status: "synthetic only",
+    sources: [],
+    note: "daily active users per protocol are on DefiLlama's paid plan only (/api/activeUsers, /api/userData); no free source gives them",
+  },
   async detect(ctx) {
     const growth = (table: string, column: string) => `
       SELECT entity_id, any_value(source_table) AS src, max(date)::VARCHAR AS last,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineDetector } from "../detector.ts";
 import { point, round, rowsOf, usd } from "../kit.ts";
+import { SOURCES } from "../sources.ts";
 
 /** Lending markets borrowed close to their supply: withdrawals may fail, rates jump. */
 export default defineDetector({
@@ -19,6 +20,10 @@ export default defineDetector({
     asset_id: z.string().nullable(),
   },
   screens: { maxAgeDays: 2, sizeFloor: { what: "supplied", minUsd: 1_000_000 } },
+  realData: {
+    status: "yes",
+    sources: [SOURCES.DL_LEND],
+  },
   async detect(ctx) {
     const rows = await rowsOf<{ id: string; src: string; u: number; supply: number; borrow: number; apy: number | null; protocol: string | null; asset: string | null; days: number; last: string }>(
       ctx.c,

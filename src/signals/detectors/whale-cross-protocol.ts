@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineDetector } from "../detector.ts";
 import { addDays, round, rowsOf, usd } from "../kit.ts";
+import { SOURCES } from "../sources.ts";
 
 /** Large wallets moving through many protocols in a month. */
 export default defineDetector({
@@ -12,6 +13,11 @@ export default defineDetector({
   bands: { direction: "higher", unit: "protocols", low: 8, moderate: 10, high: 15 },
   details: { wallet: z.string(), volume_usd: z.number(), protocols: z.array(z.string()).describe("the protocols used, by volume (at most 20)") },
   screens: { maxAgeDays: 30 },
+  realData: {
+    status: "synthetic only",
+    sources: [],
+    note: "no free source tells which protocols a wallet used: explorers list a wallet's transactions, not which protocol each contract belongs to",
+  },
   async detect(ctx) {
     const rows = await rowsOf<{ wallet: string; src: string; n: number; volume: number; last: string; protocols: string[] }>(
       ctx.c,

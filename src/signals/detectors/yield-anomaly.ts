@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineDetector } from "../detector.ts";
 import { addDays, point, round, rowsOf, usd } from "../kit.ts";
+import { SOURCES } from "../sources.ts";
 
 /** APY on the as-of day against its mean over the seven days before: spikes and collapses alike. */
 export default defineDetector({
@@ -22,6 +23,10 @@ export default defineDetector({
     chain_id: z.string().nullable(),
   },
   screens: { maxAgeDays: 2, sizeFloor: { what: "pool TVL", minUsd: 500_000 } },
+  realData: {
+    status: "yes",
+    sources: [SOURCES.DL_POOLS],
+  },
   async detect(ctx) {
     const rows = await rowsOf<{ id: string; src: string; apy: number; base: number; tvl: number; protocol: string | null; chain: string | null; last: string }>(
       ctx.c,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineDetector } from "../detector.ts";
 import { addDays, point, round, rowsOf, usd } from "../kit.ts";
+import { SOURCES } from "../sources.ts";
 
 /** Reward APY against base APY over the last week: yields paid in emissions rather than fees or interest. */
 export default defineDetector({
@@ -12,6 +13,10 @@ export default defineDetector({
   bands: { direction: "higher", unit: "x", low: 5, moderate: 8, high: 15 },
   details: { apy_reward: z.number(), apy_base: z.number(), tvl_usd: z.number(), protocol_id: z.string().nullable() },
   screens: { maxAgeDays: 2, sizeFloor: { what: "pool TVL", minUsd: 500_000 } },
+  realData: {
+    status: "yes",
+    sources: [SOURCES.DL_POOLS],
+  },
   async detect(ctx) {
     const rows = await rowsOf<{ id: string; src: string; reward: number; base: number; tvl: number; protocol: string | null; last: string }>(
       ctx.c,

@@ -1,11 +1,12 @@
 /**
  * @module ingest/providers/coingecko/fetch
- * What CoinGecko is asked: the platform and coin lists, the markets pages, the stablecoins' page,
- * and the daily histories of the largest coins (from the day after the last stored one).
+ * What CoinGecko is asked, every request on its own (a refusal is a skipped line in the report):
+ * the platform, coin and category lists, the markets pages, the stablecoins' page, the daily
+ * histories of the largest coins (from the day after the last stored one), and the records of the
+ * largest coins with their tickers.
  */
 import type { FetchContext } from "../../connector.ts";
-import { fetchOnce, parseEach, unixOf } from "../../connector.ts";
-import { ProviderError } from "../../http.ts";
+import { answered, ask, parseEach, unixOf } from "../../connector.ts";
 import { addDays } from "../../../time.ts";
 import { chartKey, isDay, P, tokenKey } from "./keys.ts";
 import { type Market, marketSchema, positiveOrNull } from "./schemas.ts";
@@ -44,34 +45,24 @@ export async function fetchAll(ctx: FetchContext): Promise<void> {
   const headers = apiKeyHeaders(ctx.settings);
   const get = (path: string) => () => ctx.http.getJson(path.startsWith("http") ? path : `${base}${path}`, { headers });
   const day = ctx.today;
-  const failures: Error[] = [];
-  /** Runs a step; a failure is remembered (the run rejects at the end), a rate limit stops the run. */
-  const attempt = async (run: () => Promise<unknown>): Promise<boolean> => {
-    try {
-      await run();
-      return true;
-    } catch (error) {
-      if (error instanceof ProviderError && error.status === 429) throw error;
-      failures.push(error as Error);
-      ctx.log.warn({ provider: P, err: (error as Error).message }, "coingecko request failed");
-      return false;
-    }
-  };
+  const detailsLimit = Math.max(0, Number(ctx.settings.limits?.details ?? ctx.detailLimit));
 
-  const pageLimit = Math.min(MAX_PAGES, Math.max(1, Math.ceil(ctx.detailLimit / PER_PAGE)));
+  const pageLimit = Math.min(MAX_PAGES, Math.max(1, Math.ceil(Math.max(ctx.detailLimit, detailsLimit) / PER_PAGE)));
   let done = 0;
-  let total = 3 + pageLimit + Math.max(0, ctx.detailLimit);
+  let total = 4 + pageLimit + Math.max(0, ctx.detailLimit) + detailsLimit;
   const step = () => ctx.progress(++done, total);
 
-  await attempt(() => fetchOnce(ctx, P, `asset_platforms/${day}`, get("/asset_platforms")));
+  await ask(ctx, P, `asset_platforms/${day}`, get("/asset_platforms"));
   step();
-  await attempt(() => fetchOnce(ctx, P, `coins_list/${day}`, get("/coins/list?include_platform=true")));
+  await ask(ctx, P, `coins_list/${day}`, get("/coins/list?include_platform=true"));
   step();
-  // Market pages until an empty one (or enough for detailLimit coins).
+  await ask(ctx, P, `categories/${day}`, get("/coins/categories"));
+  step();
+  // Market pages until an empty one (or enough for the coins asked about); a refused page ends them.
   const markets: Market[] = [];
   for (let page = 1; page <= pageLimit; page++) {
     const k = `markets/${day}/${page}`;
-    if (!(await attempt(() => fetchOnce(ctx, P, k, get(marketsUrl(base, page)))))) break;
+    if (!answered(await ask(ctx, P, k, get(marketsUrl(base, page))))) break;
     step();
     let answer: unknown;
     try {
@@ -83,34 +74,37 @@ export async function fetchAll(ctx: FetchContext): Promise<void> {
     markets.push(...parseEach(answer, marketSchema));
   }
 
-  await attempt(() => fetchOnce(ctx, P, `stablecoins/${day}`, get(marketsUrl(base, 1, "stablecoins"))));
+  await ask(ctx, P, `stablecoins/${day}`, get(marketsUrl(base, 1, "stablecoins")));
   step();
 
-  // Histories of the largest coins.
   const seen = new Set<string>();
-  const top = markets
+  const byCap = markets
     .filter((m) => !seen.has(m.id) && seen.add(m.id))
     .map((m, order) => ({ m, order }))
     .sort((a, b) => (positiveOrNull(b.m.market_cap) ?? -1) - (positiveOrNull(a.m.market_cap) ?? -1) || a.order - b.order)
-    .slice(0, Math.max(0, ctx.detailLimit))
     .map(({ m }) => m.id);
-  total = done + top.length;
+
+  // Histories of the largest coins.
+  const top = byCap.slice(0, Math.max(0, ctx.detailLimit));
+  const details = byCap.slice(0, detailsLimit);
+  total = done + top.length + details.length;
   const end = unixOf(day) + 86_399;
   for (const id of top) {
     const since = ctx.since(tokenKey(id));
     const from = since && isDay(since) ? addDays(since, 1) : addDays(day, -HISTORY_DAYS);
     if (from <= day) {
       const path = `/coins/${encodeURIComponent(id)}/market_chart/range?vs_currency=usd&from=${unixOf(from)}&to=${end}`;
-      await attempt(() => fetchOnce(ctx, P, chartKey(id, from, day), get(path)));
+      await ask(ctx, P, chartKey(id, from, day), get(path));
     }
     step();
   }
-
-  if (failures.length > 0) {
-    const first = failures[0]!;
-    throw new ProviderError(
-      failures.length === 1 ? first.message : `${failures.length} coingecko requests failed; first: ${first.message}`,
-      first instanceof ProviderError ? first.status : undefined,
-    );
+  // Each large coin's record: its description and categories, and its first page of tickers
+  // (the exchanges and pairs it trades on, with their spreads) in the same answer.
+  for (const id of details) {
+    await ask(ctx, P, `coin/${encodeURIComponent(id)}/${day}`, get(`/coins/${encodeURIComponent(id)}?${DETAIL_PARAMS}`), { absentOn: [404] });
+    step();
   }
 }
+
+/** A coin's record without what other requests give (prices, localized names, social counts), with its tickers. */
+const DETAIL_PARAMS = "localization=false&tickers=true&market_data=false&community_data=false&developer_data=false&sparkline=false";

@@ -16,6 +16,12 @@
  *   `market_chart/<id>/<fromDay>_<toDay>`: daily history. Incremental: from the day after the last
  *   stored day (`since`), else a year back, to the end of `today`.
  *
+ * - `/coins/categories` -> `categories/<day>`: the category names (a coin's record also carries
+ *   translated duplicates, which are left out).
+ * - `/coins/{id}` with its tickers for the `coingecko_details_limit` largest coins ->
+ *   `coin/<id>/<day>`: description, categories and homepage of the coin, and its listings (exchange,
+ *   pair, spread, volume) for the `listings` series and `listedOn` links.
+ *
  * Lists and market pages are keyed by the day they were asked on, so a killed run resumes without
  * asking again and the next day's run asks afresh; parse uses the latest lists and every saved day.
  * Parse merges every saved chart answer of a coin by day (later answers win), keeping only the days
@@ -27,6 +33,7 @@ import { P } from "./keys.ts";
 import { loadMarkets, stablecoinIds } from "./markets.ts";
 import { emitRows, loadCharts } from "./parse-charts.ts";
 import { parseCoins, parsePlatforms } from "./parse-coins.ts";
+import { parseDetails } from "./parse-details.ts";
 
 export const coingecko: Connector = {
   id: P,
@@ -39,6 +46,10 @@ export const coingecko: Connector = {
     attribution: "Price and market data by CoinGecko (https://www.coingecko.com).",
     homepage: "https://www.coingecko.com/en/api",
   },
+  configure: (config) => ({
+    settings: { urls: { api: config.coingecko_url }, apiKey: config.coingecko_api_key, limits: { details: config.coingecko_details_limit } },
+    minIntervalMs: config.coingecko_min_interval_ms,
+  }),
 
   fetch: fetchAll,
 
@@ -46,7 +57,7 @@ export const coingecko: Connector = {
     try {
       parsePlatforms(raw, out);
       const { latest, byDay } = loadMarkets(raw, out);
-      parseCoins(raw, out, latest, stablecoinIds(raw));
+      parseCoins(raw, out, latest, stablecoinIds(raw), parseDetails(raw, out));
       emitRows(out, loadCharts(raw, out), byDay);
     } catch (error) {
       // A bug here must not stop the other providers' parse: reported like a bad record.

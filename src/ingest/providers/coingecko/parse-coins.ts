@@ -6,9 +6,10 @@
 import type { ClassName } from "../../../entities/vocabulary.ts";
 import { parseEach } from "../../connector.ts";
 import type { RawStore } from "../../raw-store.ts";
-import { type ProviderOutput, addressKey, key } from "../../records.ts";
+import { type EntityClaim, type ProviderOutput, addressKey, key } from "../../records.ts";
 import { chainKey, tokenKey } from "./keys.ts";
 import { idOf, latestDay, load } from "./saved.ts";
+import type { CoinDetail } from "./parse-details.ts";
 import { coinSchema, type Market, platformSchema } from "./schemas.ts";
 
 /** 1 for the largest coin, 0.8 for the 10th, 0.6 for the 100th, 0.4 for the 1000th, at least 0.01. */
@@ -46,13 +47,22 @@ export function parsePlatforms(raw: RawStore, out: ProviderOutput): void {
   }
 }
 
-export function parseCoins(raw: RawStore, out: ProviderOutput, latest: Map<string, Market>, stablecoins: Set<string>): void {
+export function parseCoins(raw: RawStore, out: ProviderOutput, latest: Map<string, Market>, stablecoins: Set<string>, details: Map<string, CoinDetail>): void {
   const prominence = (id: string) => {
     const rank = latest.get(id)?.market_cap_rank;
     return typeof rank === "number" ? prominenceOfRank(rank) : undefined;
   };
   const labels = (id: string): ClassName[] | undefined => (stablecoins.has(id) ? ["Stablecoin"] : undefined);
   const sameAs = (id: string) => [`https://www.coingecko.com/en/coins/${encodeURIComponent(id)}`];
+  /** What the coin's record says of it: description, categories, homepage. */
+  const described = (id: string): NonNullable<EntityClaim["attributes"]> => {
+    const detail = details.get(id);
+    const attributes: NonNullable<EntityClaim["attributes"]> = [];
+    if (detail?.description) attributes.push(["schema:description", detail.description]);
+    for (const category of detail?.categories ?? []) attributes.push(["category", category]);
+    if (detail?.homepage) attributes.push(["schema:url", detail.homepage]);
+    return attributes;
+  };
   const claimed = new Set<string>();
 
   const day = latestDay(raw, "coins_list");
@@ -79,6 +89,7 @@ export function parseCoins(raw: RawStore, out: ProviderOutput, latest: Map<strin
       name: coin.name,
       labels: labels(coin.id),
       symbol: coin.symbol.trim().toUpperCase() || undefined,
+      attributes: described(coin.id),
       relations,
       sameAs: sameAs(coin.id),
       prominence: prominence(coin.id),
@@ -95,6 +106,7 @@ export function parseCoins(raw: RawStore, out: ProviderOutput, latest: Map<strin
       name: m.name,
       labels: labels(m.id),
       symbol: m.symbol.trim().toUpperCase() || undefined,
+      attributes: described(m.id),
       sameAs: sameAs(m.id),
       prominence: prominence(m.id),
     });

@@ -1,10 +1,18 @@
 /**
  * @module ingest/providers/defillama/fetch
- * What DefiLlama is asked: the lists, then the largest protocols', pools' and stablecoins' histories, and emissions with a key. Every answer is saved whole as {day, since, body}.
+ * What DefiLlama is asked, every request on its own (a refusal is a skipped line in the report,
+ * never a failed run): the lists, then the largest protocols' histories (TVL with their raises,
+ * fees, revenue) and treasuries, pools and their histories, lending markets, stablecoins and their
+ * histories, and token unlock schedules. Every answer is saved whole as {day, since, body}.
+ *
+ * Free and paid: `/raises` is on the paid plan only, so without a key the raises come from the
+ * protocol histories, which carry each protocol's own (same records). Unlock schedules come from
+ * DefiLlama's datasets host, which serves the emissions adapters' output to everyone (the API's
+ * `/emissions` answers 402 without a plan). `lendBorrow` is listed among the paid endpoints but
+ * the yields host answers it without a key; with a key the paid host is asked instead.
  */
 import type { FetchContext } from "../../connector.ts";
-import { fetchOnce } from "../../connector.ts";
-import { ProviderError } from "../../http.ts";
+import { answered, ask, skipPaid } from "../../connector.ts";
 import type { RawStore } from "../../raw-store.ts";
 import { P, poolKey, PROTOCOL_LOOKBACK_DAYS, protocolKey, stablecoinKey } from "./keys.ts";
 import { numberOr0, record, savedSchema } from "./schemas.ts";
@@ -15,50 +23,36 @@ export const DEFAULT_URLS = {
   yields: "https://yields.llama.fi",
   stablecoins: "https://stablecoins.llama.fi",
   pro: "https://pro-api.llama.fi",
+  datasets: "https://defillama-datasets.llama.fi",
 };
 
 /** Requests under way at once for detail histories (the http client spaces them further). */
 export const CONCURRENCY = 4;
+/** Statuses meaning "DefiLlama has no such answer" for a detail (no fees for that protocol, a delisted one). */
+const ABSENT = [400, 404];
 
 export function hosts(ctx: FetchContext) {
   const given = ctx.settings.urls;
   const pick = (name: keyof typeof DEFAULT_URLS) => (given[name] ?? DEFAULT_URLS[name]).replace(/\/+$/, "");
-  return { api: pick("api"), yields: pick("yields"), stablecoins: pick("stablecoins"), pro: pick("pro") };
+  return { api: pick("api"), yields: pick("yields"), stablecoins: pick("stablecoins"), pro: pick("pro"), datasets: pick("datasets") };
 }
 
-/** Fetches and saves an answer once, in its envelope. */
-export function saveOnce(ctx: FetchContext, rawKey: string, url: string, since?: string): Promise<boolean> {
-  return fetchOnce(ctx, P, rawKey, async () => ({ day: ctx.today, since: since ?? null, body: await ctx.http.getJson(url) }));
+/** Asks for an answer once and saves it in its envelope. */
+export function saveOnce(ctx: FetchContext, rawKey: string, url: string, options: { since?: string; absentOn?: number[] } = {}) {
+  return ask(ctx, P, rawKey, async () => ({ day: ctx.today, since: options.since ?? null, body: await ctx.http.getJson(url) }), { absentOn: options.absentOn });
 }
 
-/** Like saveOnce, but an answer DefiLlama does not have (404, 400: no fees for that protocol, a delisted protocol) is normal: nothing is saved. */
-export async function saveIfAny(ctx: FetchContext, rawKey: string, url: string, since?: string): Promise<void> {
-  try {
-    await saveOnce(ctx, rawKey, url, since);
-  } catch (error) {
-    if (!(error instanceof ProviderError && (error.status === 404 || error.status === 400))) throw error;
-    ctx.log.debug({ request: rawKey, status: error.status }, "DefiLlama has no such answer; skipped");
-  }
-}
-
-/** Runs `work` on each item, a few at a time; the first failure stops new work and is thrown once the rest settle. */
-export async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>, onDone: (done: number) => void): Promise<void> {
+/** Runs `work` on each item, a few at a time. */
+export async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<unknown>, onDone: (done: number) => void): Promise<void> {
   let next = 0;
   let done = 0;
-  let failure: unknown;
   const worker = async () => {
-    while (failure === undefined && next < items.length) {
-      const item = items[next++]!;
-      try {
-        await work(item);
-        onDone(++done);
-      } catch (error) {
-        failure ??= error;
-      }
+    while (next < items.length) {
+      await work(items[next++]!);
+      onDone(++done);
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  if (failure !== undefined) throw failure;
 }
 
 /** The saved body of a list, for choosing details; undefined when absent or unreadable (parse reports it). */
@@ -84,20 +78,24 @@ export function largest(list: unknown, limit: number, id: (item: Record<string, 
 
 export async function fetchAll(ctx: FetchContext): Promise<void> {
   const u = hosts(ctx);
+  const key = ctx.settings.apiKey;
+  const paid = (path: string) => `${u.pro}/${encodeURIComponent(key!)}${path}`;
 
   const lists: [string, string][] = [
     ["chains", `${u.api}/v2/chains`],
     ["protocols", `${u.api}/protocols`],
     ["parents", `${u.api}/lite/protocols2`],
-    ["raises", `${u.api}/raises`],
   ];
   for (const [i, [rawKey, url]] of lists.entries()) {
     await saveOnce(ctx, rawKey, url);
     ctx.progress(i + 1, lists.length);
   }
+  if (key) await saveOnce(ctx, "raises", paid("/api/raises"));
+  else skipPaid(ctx, "raises", "DefiLlama's paid plan", "CKG_DEFILLAMA_API_KEY (the largest protocols' raises still come with their histories)");
 
-  // Protocol histories: TVL (with its chain split), daily fees and daily revenue.
-  const slugs = largest(savedBody(ctx.raw, "protocols"), ctx.detailLimit, (p) => p.slug, (p) => numberOr0(p.tvl));
+  // Protocol histories: TVL (with its chain split and the protocol's raises), daily fees and revenue.
+  const protocols = savedBody(ctx.raw, "protocols");
+  const slugs = largest(protocols, ctx.detailLimit, (p) => p.slug, (p) => numberOr0(p.tvl));
   await eachLimited(
     slugs,
     CONCURRENCY,
@@ -105,41 +103,100 @@ export async function fetchAll(ctx: FetchContext): Promise<void> {
       const cursor = ctx.since(protocolKey(slug));
       const since = cursor && addDays(cursor, -PROTOCOL_LOOKBACK_DAYS);
       const path = encodeURIComponent(slug);
-      // A detail the list names but DefiLlama no longer serves (404) is skipped, not a failed run.
-      await saveIfAny(ctx, `protocol/${slug}`, `${u.api}/protocol/${path}`, since);
-      await saveIfAny(ctx, `fees/${slug}`, `${u.api}/summary/fees/${path}?dataType=dailyFees`, since);
-      await saveIfAny(ctx, `revenue/${slug}`, `${u.api}/summary/fees/${path}?dataType=dailyRevenue`, since);
+      await saveOnce(ctx, `protocol/${slug}`, `${u.api}/protocol/${path}`, { since, absentOn: ABSENT });
+      await saveOnce(ctx, `fees/${slug}`, `${u.api}/summary/fees/${path}?dataType=dailyFees`, { since, absentOn: ABSENT });
+      await saveOnce(ctx, `revenue/${slug}`, `${u.api}/summary/fees/${path}?dataType=dailyRevenue`, { since, absentOn: ABSENT });
     },
     (done) => ctx.progress(done, slugs.length),
   );
 
+  // Treasuries of the largest protocols and families that have one (`treasury` names its adapter);
+  // whole histories, of which parse keeps the last year.
+  const withTreasury = treasurySlugs(protocols, savedBody(ctx.raw, "parents"), ctx.detailLimit);
+  await eachLimited(
+    withTreasury,
+    CONCURRENCY,
+    (slug) => saveOnce(ctx, `treasury/${slug}`, `${u.api}/treasury/${encodeURIComponent(slug)}`, { absentOn: ABSENT }),
+    (done) => ctx.progress(done, withTreasury.length),
+  );
+
   // Pools, their histories, and the lending side of lending pools.
   await saveOnce(ctx, "pools", `${u.yields}/pools`);
-  ctx.progress(1, 1);
   const pools = largest(record(savedBody(ctx.raw, "pools")).data, ctx.detailLimit, (p) => p.pool, (p) => numberOr0(p.tvlUsd));
   await eachLimited(
     pools,
     CONCURRENCY,
-    (uuid) => saveIfAny(ctx, `pool/${uuid}`, `${u.yields}/chart/${encodeURIComponent(uuid)}`, ctx.since(poolKey(uuid))),
+    (uuid) => saveOnce(ctx, `pool/${uuid}`, `${u.yields}/chart/${encodeURIComponent(uuid)}`, { since: ctx.since(poolKey(uuid)), absentOn: ABSENT }),
     (done) => ctx.progress(done, pools.length),
   );
-  await saveOnce(ctx, "lendBorrow", `${u.yields}/lendBorrow`);
-  ctx.progress(1, 1);
+  await saveOnce(ctx, "lendBorrow", key ? paid("/yields/poolsBorrow") : `${u.yields}/lendBorrow`);
 
   // Stablecoins and the histories of the largest.
   await saveOnce(ctx, "stablecoins", `${u.stablecoins}/stablecoins?includePrices=true`);
-  ctx.progress(1, 1);
   const coins = largest(record(savedBody(ctx.raw, "stablecoins")).peggedAssets, ctx.detailLimit, (s) => s.id, (s) => numberOr0(record(s.circulating).peggedUSD));
   await eachLimited(
     coins,
     CONCURRENCY,
-    (id) => saveIfAny(ctx, `stablecoin/${id}`, `${u.stablecoins}/stablecoin/${encodeURIComponent(id)}`, ctx.since(stablecoinKey(id))),
+    (id) => saveOnce(ctx, `stablecoin/${id}`, `${u.stablecoins}/stablecoin/${encodeURIComponent(id)}`, { since: ctx.since(stablecoinKey(id)), absentOn: ABSENT }),
     (done) => ctx.progress(done, coins.length),
   );
 
-  // Token unlocks: the pro API only (the key travels in the path; the http client keeps it out of logs).
-  if (ctx.settings.apiKey) {
-    await saveOnce(ctx, "emissions", `${u.pro}/${encodeURIComponent(ctx.settings.apiKey)}/api/emissions`);
-    ctx.progress(1, 1);
+  // Unlock schedules of the largest protocols DefiLlama has one for.
+  if (answered(await saveOnce(ctx, "emissions-list", `${u.datasets}/emissionsProtocolsList`))) {
+    const scheduled = emissionSlugs(savedBody(ctx.raw, "emissions-list"), protocols, savedBody(ctx.raw, "parents"), ctx.detailLimit);
+    await eachLimited(
+      scheduled,
+      CONCURRENCY,
+      (slug) => saveOnce(ctx, `emission/${slug}`, `${u.datasets}/emissions/${encodeURIComponent(slug)}`, { absentOn: ABSENT }),
+      (done) => ctx.progress(done, scheduled.length),
+    );
   }
+}
+
+/** Slugs of the `limit` largest protocols and parent protocols (by TVL) whose record names a treasury adapter. */
+export function treasurySlugs(protocols: unknown, parents: unknown, limit: number): string[] {
+  const tvlOfParent = new Map<string, number>();
+  const candidates: { slug: string; tvl: number }[] = [];
+  for (const p of Array.isArray(protocols) ? protocols.map(record) : []) {
+    const tvl = numberOr0(p.tvl);
+    if (typeof p.parentProtocol === "string") tvlOfParent.set(p.parentProtocol, (tvlOfParent.get(p.parentProtocol) ?? 0) + tvl);
+    if (typeof p.treasury === "string" && typeof p.slug === "string") candidates.push({ slug: p.slug, tvl });
+  }
+  for (const parent of (Array.isArray(record(parents).parentProtocols) ? (record(parents).parentProtocols as unknown[]) : []).map(record)) {
+    if (typeof parent.treasury !== "string" || typeof parent.id !== "string" || typeof parent.name !== "string") continue;
+    candidates.push({ slug: parent.name.toLowerCase().split(" ").join("-"), tvl: tvlOfParent.get(parent.id) ?? 0 });
+  }
+  const seen = new Set<string>();
+  return candidates
+    .sort((a, b) => b.tvl - a.tvl || a.slug.localeCompare(b.slug))
+    .filter((c) => !seen.has(c.slug) && seen.add(c.slug))
+    .slice(0, Math.max(0, limit))
+    .map((c) => c.slug);
+}
+
+/**
+ * The slugs of the emissions list (`["aave", "arbitrum", ...]`, or records with a `name`) that name
+ * the `limit` largest protocols or families by TVL; slugs the lists do not know come after, in the
+ * list's order, up to the same limit.
+ */
+export function emissionSlugs(list: unknown, protocols: unknown, parents: unknown, limit: number): string[] {
+  const slugs = (Array.isArray(list) ? list : [])
+    .map((item) => (typeof item === "string" ? item : typeof record(item).name === "string" ? (record(item).name as string) : undefined))
+    .filter((s): s is string => Boolean(s && /^[A-Za-z0-9._-]+$/.test(s)));
+  const tvl = new Map<string, number>();
+  const add = (slug: unknown, value: number) => {
+    if (typeof slug === "string") tvl.set(slug.toLowerCase(), Math.max(tvl.get(slug.toLowerCase()) ?? 0, value));
+  };
+  for (const p of Array.isArray(protocols) ? protocols.map(record) : []) {
+    add(p.slug, numberOr0(p.tvl));
+    if (typeof p.parentProtocolSlug === "string") add(p.parentProtocolSlug, numberOr0(p.tvl));
+  }
+  for (const parent of (Array.isArray(record(parents).parentProtocols) ? (record(parents).parentProtocols as unknown[]) : []).map(record)) {
+    if (typeof parent.name === "string") add(parent.name.toLowerCase().split(" ").join("-"), 0);
+  }
+  return [...new Set(slugs)]
+    .map((slug, order) => ({ slug, order, tvl: tvl.get(slug.toLowerCase()) }))
+    .sort((a, b) => (b.tvl ?? -1) - (a.tvl ?? -1) || a.order - b.order)
+    .slice(0, Math.max(0, limit))
+    .map((s) => s.slug);
 }

@@ -1,9 +1,10 @@
 /**
  * @module ingest/providers/defillama
- * DefiLlama's public API (api.llama.fi, yields.llama.fi, stablecoins.llama.fi; emissions on the pro
- * API when a key is set): chains, protocols with their parents, forks, tokens and governance spaces,
- * protocol TVL/fees/revenue histories, pools and lending markets, stablecoins, funding rounds and
- * token unlocks.
+ * DefiLlama's free API (api.llama.fi, yields.llama.fi, stablecoins.llama.fi, and unlock schedules on
+ * defillama-datasets.llama.fi; the full raises list on the paid API when a key is set): chains,
+ * protocols with their parents, forks, tokens and governance spaces, protocol TVL/fees/revenue
+ * histories with incentives and earnings, treasuries, pools and lending markets, stablecoins with
+ * their descriptions, funding rounds with who invested in what, and token unlocks.
  *
  * The protocol list is `/protocols` (not `/lite/protocols2`): only it carries the slug, token
  * address, description and url. Parent protocols appear there only as ids (`parent#uniswap`) and
@@ -26,22 +27,26 @@ import type { ProviderOutput } from "../../records.ts";
 import { fetchAll } from "./fetch.ts";
 import { P } from "./keys.ts";
 import { type Known } from "./parse-common.ts";
+import { fillEarnings } from "./parse-earnings.ts";
 import { parseEmissions } from "./parse-emissions.ts";
 import { parseChains, parseProtocolHistories, parseProtocols } from "./parse-protocols.ts";
 import { parseRaises } from "./parse-raises.ts";
 import { parseStablecoins } from "./parse-stablecoins.ts";
+import { parseTreasuries } from "./parse-treasuries.ts";
 import { parseLending, parsePools } from "./parse-yields.ts";
 
 export function parseAll(raw: RawStore, out: ProviderOutput): void {
-  const known: Known = { chainByPrefix: new Map(), nativeToken: new Map(), slugById: new Map() };
+  const known: Known = { chainByPrefix: new Map(), nativeToken: new Map(), slugById: new Map(), familyOf: new Map(), tokenOf: new Map() };
   const steps: [string, () => void][] = [
     ["chains", () => parseChains(raw, out, known)],
     ["protocols", () => parseProtocols(raw, out, known)],
     ["protocol histories", () => parseProtocolHistories(raw, out)],
     ["pools and lending markets", () => parseLending(raw, out, known, parsePools(raw, out, known))],
+    ["incentives and earnings", () => fillEarnings(out)],
+    ["treasuries", () => parseTreasuries(raw, out, known)],
     ["stablecoins", () => parseStablecoins(raw, out)],
     ["raises", () => parseRaises(raw, out, known)],
-    ["emissions", () => parseEmissions(raw, out)],
+    ["unlock schedules", () => parseEmissions(raw, out)],
   ];
   // Parse never throws: a step that fails on something unforeseen is reported and the others go on.
   for (const [what, step] of steps) {
@@ -64,6 +69,13 @@ export const defillama: Connector = {
     attribution: "DeFi data from DefiLlama (https://defillama.com).",
     homepage: "https://defillama.com",
   },
+  configure: (config) => ({
+    settings: {
+      urls: { api: config.defillama_url, yields: config.defillama_yields_url, stablecoins: config.defillama_stablecoins_url, datasets: config.defillama_datasets_url, pro: config.defillama_pro_url },
+      apiKey: config.defillama_api_key,
+    },
+    minIntervalMs: 0,
+  }),
   fetch: fetchAll,
   parse: parseAll,
 };

@@ -18,6 +18,10 @@ export interface Known {
   nativeToken: Map<string, string>;
   /** Protocol slugs by protocol id (`2198`) and parent id (`parent#uniswap`): raises name protocols by id. */
   slugById: Map<string, string>;
+  /** The slug of the top of each protocol's family (a child's parent), by protocol slug. */
+  familyOf: Map<string, string>;
+  /** The key of each protocol's (or family's) own token, by slug. */
+  tokenOf: Map<string, string>;
 }
 
 /** DefiLlama chain ids whose display name is not the id in another case. */

@@ -63,7 +63,7 @@ export function parseProtocols(raw: RawStore, out: ProviderOutput, known: Known)
   if (!parentsSaved) {
     // Without the parents' list a child's parent link points at no claim: say so, per child.
     for (const p of protocols) {
-      if (p.parentProtocol) out.skip(`protocol ${p.slug}`, "parent protocol unresolved: no parent list (lite/protocols2) in this run");
+      if (p.parentProtocol) out.leaveOut(`protocol ${p.slug}`, "parent protocol unresolved: no parent list (lite/protocols2) in this run");
     }
   }
 
@@ -79,6 +79,7 @@ export function parseProtocols(raw: RawStore, out: ProviderOutput, known: Known)
   for (const p of protocols) slugByName.set(p.name.toLowerCase(), p.slug);
   for (const p of protocols) known.slugById.set(p.id, p.slug);
   for (const parent of parents) known.slugById.set(parent.id, slugOfParent(parent.id));
+  for (const p of protocols) if (p.parentProtocol) known.familyOf.set(p.slug, slugOfParent(p.parentProtocol));
 
   const prominence = prominenceByRank(protocols, (p) => p.tvl);
   const parentProminence = new Map<string, number>();
@@ -106,6 +107,8 @@ export function parseProtocols(raw: RawStore, out: ProviderOutput, known: Known)
     lineage?.(relations);
     const gecko = usable(p.gecko_id);
     const address = tokenAddressKey(p.address, known);
+    const token = (gecko && geckoKey(gecko)) ?? address;
+    if (token) known.tokenOf.set(slug, token);
     relations.add("governanceToken", gecko && geckoKey(gecko));
     relations.add("governanceToken", address);
     for (const space of governanceSpaces(p.governanceID)) relations.add("governedBy", space);

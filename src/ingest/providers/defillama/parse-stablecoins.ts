@@ -7,7 +7,16 @@ import type { ProviderOutput } from "../../records.ts";
 import { parseEach } from "../../connector.ts";
 import { record, type Stablecoin, stablecoinPoint, stablecoinSchema } from "./schemas.ts";
 import { chainKey, geckoKey, llamaSlug, stablecoinKey } from "./keys.ts";
-import { after, label, listOf, loadSaved, pointsByDay, prominenceByRank, Relations, savedHistories, usable } from "./parse-common.ts";
+import { after, attributes, label, listOf, loadSaved, pointsByDay, prominenceByRank, Relations, savedHistories, usable } from "./parse-common.ts";
+
+/** Reading a detail only for its text: what is wrong with it is reported where its history is read. */
+const quiet = { reject: () => undefined };
+
+/** A stablecoin's description and how it is minted and redeemed (its detail answer's text), as one description. */
+function descriptionOf(detail: Record<string, unknown>): string | undefined {
+  const parts = [detail.description, detail.mintRedeemDescription].map((t) => (typeof t === "string" ? usable(t) : undefined)).filter(Boolean);
+  return parts.length > 0 ? parts.join(" ") : undefined;
+}
 
 export const pegCurrency = (pegType: string) => pegType.replace(/^pegged/, "");
 
@@ -36,13 +45,19 @@ export function parseStablecoins(raw: RawStore, out: ProviderOutput): void {
       const gecko = usable(coin.gecko_id);
       const relations = new Relations();
       for (const chain of coin.chains ?? []) relations.add("deployedOn", chainKey(chain));
+      const detail = record(loadSaved(raw, quiet, `stablecoin/${coin.id}`)?.body);
       out.entity({
         type: "Token",
         labels: ["Stablecoin"],
         keys: [own, ...(gecko ? [geckoKey(gecko)] : [])],
         name: coin.name,
         symbol: coin.symbol,
-        attributes: [["pegCurrency", pegCurrency(coin.pegType)]],
+        attributes: attributes([
+          ["pegCurrency", pegCurrency(coin.pegType)],
+          ["pegMechanism", usable(coin.pegMechanism ?? (typeof detail.pegMechanism === "string" ? detail.pegMechanism : undefined))],
+          ["schema:description", descriptionOf(detail)],
+          ["schema:url", typeof detail.url === "string" ? usable(detail.url) : undefined],
+        ]),
         relations: relations.list,
         sameAs: [`https://defillama.com/stablecoin/${llamaSlug(coin.name)}`],
         prominence: prominence.get(coin),

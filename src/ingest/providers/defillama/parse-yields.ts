@@ -76,7 +76,8 @@ export function underlyingKey(chain: string, token: string, known: Known): strin
 
 export function parseLending(raw: RawStore, out: ProviderOutput, known: Known, pools: Map<string, Pool>): void {
   const saved = loadSaved(raw, out, "lendBorrow");
-  const list = saved && listOf(out, "lendBorrow", saved.body);
+  // The free host answers a list; the paid one (poolsBorrow) the same records in `data`.
+  const list = saved && listOf(out, "lendBorrow", saved.body, Array.isArray(saved.body) ? undefined : "data");
   if (!saved || !list) return;
   for (const market of parseEach(list, lendBorrowSchema, (item, issue) => out.reject(`lending market ${label(item, "pool")}`, issue))) {
     const pool = pools.get(market.pool);

@@ -101,6 +101,7 @@ export const stablecoinSchema = z.object({
   symbol: z.string().min(1),
   gecko_id: optStr,
   pegType: z.string().min(1),
+  pegMechanism: optStr,
   circulating: z.record(z.string(), optNum).nullish(),
   chains: z.array(z.string()).nullish(),
   price: numOrString.nullish(),
@@ -122,6 +123,7 @@ export const raiseSchema = z.object({
   defillamaId: numOrString.nullish(),
   source: optStr,
 });
+export type Raise = z.infer<typeof raiseSchema>;
 
 export const emissionSchema = z.object({
   token: z.string().min(1),

@@ -4,7 +4,7 @@
  * each space's proposals since its last stored day, and those still open on that day again.
  */
 import type { FetchContext } from "../../connector.ts";
-import { fetchOnce, parseEach, unixOf } from "../../connector.ts";
+import { answered, ask, parseEach, unixOf } from "../../connector.ts";
 import { addDays } from "../../../time.ts";
 import { knownProtocols } from "../defillama/known-protocols.ts";
 import { fetchProposalPages, graphql, OPEN_PROPOSALS_QUERY, PROPOSALS_QUERY, RANKING_QUERY, savedList, SNAPSHOT_API, SPACES_QUERY } from "./hub.ts";
@@ -29,7 +29,7 @@ export async function fetchAll(ctx: FetchContext): Promise<void> {
     const items: Space[] = [];
     for (let skip = 0; items.length < limit; skip += RANKING_PAGE) {
       const k = `ranking/${skip}`;
-      await fetchOnce(ctx, "snapshot", k, () => graphql(ctx, api, RANKING_QUERY, { first: RANKING_PAGE, skip }, "ranking"));
+      if (!answered(await ask(ctx, "snapshot", k, () => graphql(ctx, api, RANKING_QUERY, { first: RANKING_PAGE, skip }, "ranking")))) break;
       const page = savedList(ctx.raw, k, "ranking");
       items.push(...parseEach(page, spaceSchema));
       if (page.length < RANKING_PAGE) break;
@@ -47,7 +47,7 @@ export async function fetchAll(ctx: FetchContext): Promise<void> {
     for (let i = 0; i * SPACES_PER_QUERY < asked.length; i++) {
       const chunk = asked.slice(i * SPACES_PER_QUERY, (i + 1) * SPACES_PER_QUERY);
       const k = `spaces/${i}`;
-      await fetchOnce(ctx, "snapshot", k, () => graphql(ctx, api, SPACES_QUERY, { ids: chunk, first: chunk.length }, "spaces"));
+      await ask(ctx, "snapshot", k, () => graphql(ctx, api, SPACES_QUERY, { ids: chunk, first: chunk.length }, "spaces"));
       for (const space of parseEach(savedList(ctx.raw, k, "spaces"), spaceSchema)) found.set(space.id.toLowerCase(), space.id);
     }
     const missing = asked.filter((id) => !found.has(id.toLowerCase()));

@@ -4,7 +4,7 @@
  * list is an error, not saved), and the list of a saved answer.
  */
 import type { FetchContext } from "../../connector.ts";
-import { fetchOnce } from "../../connector.ts";
+import { answered, ask } from "../../connector.ts";
 import { ProviderError } from "../../http.ts";
 import type { RawStore } from "../../raw-store.ts";
 
@@ -37,13 +37,13 @@ export function listOf(answer: unknown, field: "spaces" | "proposals" | "ranking
   return Array.isArray(value) ? value : undefined;
 }
 
-/** A GraphQL answer with `data.<field>`, else an error (not saved: a resumed run asks again). */
+/** A GraphQL answer with `data.<field>`, else a refusal (not saved: a resumed run asks again). */
 export async function graphql(ctx: FetchContext, api: string, query: string, variables: Record<string, unknown>, field: "spaces" | "proposals" | "ranking"): Promise<unknown> {
   const answer = await ctx.http.postJson(api, { query, variables });
   if (listOf(answer, field)) return answer;
   const errors = (answer as { errors?: { message?: unknown }[] } | null)?.errors;
   const message = Array.isArray(errors) && typeof errors[0]?.message === "string" ? errors[0].message : `no data.${field} list in the answer`;
-  throw new ProviderError(`snapshot: ${message}`);
+  throw new ProviderError(`snapshot: ${message}`, undefined, api);
 }
 
 /** The list of a saved answer ([] when it has none). */
@@ -55,7 +55,8 @@ export function savedList(raw: RawStore, k: string, field: "spaces" | "proposals
 export async function fetchProposalPages(ctx: FetchContext, api: string, prefix: string, query: string, variables: Record<string, unknown>): Promise<void> {
   for (let skip = 0; skip <= MAX_SKIP; skip += PROPOSAL_PAGE) {
     const k = `${prefix}/${skip}`;
-    await fetchOnce(ctx, "snapshot", k, () => graphql(ctx, api, query, { ...variables, first: PROPOSAL_PAGE, skip }, "proposals"));
+    // A refused page ends the query (the report says which): later pages would skip its proposals.
+    if (!answered(await ask(ctx, "snapshot", k, () => graphql(ctx, api, query, { ...variables, first: PROPOSAL_PAGE, skip }, "proposals")))) return;
     if (savedList(ctx.raw, k, "proposals").length < PROPOSAL_PAGE) return;
   }
   ctx.log.warn({ prefix }, "more proposals than the hub pages through (skip > 5000); the rest are left out");

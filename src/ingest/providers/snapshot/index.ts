@@ -40,6 +40,7 @@ export const snapshot: Connector = {
     attribution: "Off-chain governance (spaces, proposals, vote tallies) from the Snapshot hub (https://snapshot.org).",
     homepage: "https://snapshot.org",
   },
+  configure: (config) => ({ settings: { urls: { api: config.snapshot_url } }, minIntervalMs: 0 }),
 
   fetch: fetchAll,
 
