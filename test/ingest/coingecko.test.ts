@@ -14,6 +14,7 @@ import { tempDir } from "../support/temp-dirs.ts";
 
 const FIXTURES = join(import.meta.dir, "fixtures", "coingecko");
 const fixture = (name: string): unknown => JSON.parse(readFileSync(join(FIXTURES, name), "utf8"));
+const recorded = (name: string): unknown => JSON.parse(readFileSync(join(import.meta.dir, "..", "fixtures", "coingecko", "ruby", name), "utf8"));
 
 const API = "/api/v3";
 const DAY1 = "2024-03-03";
@@ -30,6 +31,13 @@ const fake = startFakeProvider((url, request) => {
   answeredAt.set(path, Date.now());
   const q = url.searchParams;
   if (path === "/asset_platforms") return fixture("asset_platforms.json");
+  // Recorded answers (test/fixtures/coingecko/ruby): the categories list and two coins' records.
+  if (path === "/coins/categories/list") return recorded("categories_list.json");
+  const record = /^\/coins\/(bitcoin|tether)$/.exec(path);
+  if (record) {
+    if (q.get("tickers") !== "true" || q.get("market_data") !== "false") return Response.json({ error: "bad query" }, { status: 400 });
+    return recorded(record[1] === "bitcoin" ? "coin_bitcoin.json" : "coin_tether_by_contract.json");
+  }
   if (path === "/coins/list") {
     if (q.get("include_platform") !== "true") return Response.json({ error: "platforms not asked" }, { status: 400 });
     // Two bad records among good ones.
@@ -66,8 +74,8 @@ afterAll(() => {
   fake.stop();
 });
 
-function context(raw: RawStore, options: { today?: string; since?: string; detailLimit?: number; apiKey?: string } = {}): FetchContext {
-  return testFetchContext("coingecko", raw, { urls: { api: `${fake.url}${API}` }, apiKey: options.apiKey }, {
+function context(raw: RawStore, options: { today?: string; since?: string; detailLimit?: number; apiKey?: string; details?: number } = {}): ReturnType<typeof testFetchContext> {
+  return testFetchContext("coingecko", raw, { urls: { api: `${fake.url}${API}` }, apiKey: options.apiKey, limits: { details: options.details ?? 0 } }, {
     today: options.today ?? DAY1,
     detailLimit: options.detailLimit ?? 1000,
     since: () => options.since,
@@ -265,18 +273,24 @@ describe("coingecko connector", () => {
     expect(asked(before, /market_chart/).map((r) => r.split("/")[4])).toEqual(["bitcoin", "ethereum", "tether"]);
   });
 
-  test("an endpoint failing every retry rejects the fetch; what was saved stays saved and is not asked again", async () => {
+  test("an endpoint failing every retry is skipped with its reason and the rest goes on; a resumed run asks only what is missing", async () => {
     const raw = freshStore();
     fake.fail(`${API}/coins/markets`, { kind: "500" }, { kind: "500" }, { kind: "500" }, { kind: "500" });
-    await expect(coingecko.fetch(context(raw))).rejects.toThrow(/500/);
+    const ctx = context(raw);
+    await coingecko.fetch(ctx);
+    // The first markets page refused: no more pages, no charts to choose; the stablecoins page is asked all the same.
+    expect(ctx.skipped).toEqual([expect.objectContaining({ request: `markets/${DAY1}/1`, status: 500 })]);
     expect(raw.has("coingecko", `asset_platforms/${DAY1}`)).toBe(true);
     expect(raw.has("coingecko", `coins_list/${DAY1}`)).toBe(true);
+    expect(raw.has("coingecko", `stablecoins/${DAY1}`)).toBe(true);
     expect(raw.keys("coingecko", "markets/")).toEqual([]);
 
     // Resumed: the lists are not asked again; now a chart fails every retry, the others are saved.
     let before = fake.requests.length;
     fake.fail(`${API}/coins/bitcoin/market_chart/range`, { kind: "500" }, { kind: "500" }, { kind: "500" }, { kind: "500" });
-    await expect(coingecko.fetch(context(raw))).rejects.toThrow(/500/);
+    const resumed = context(raw);
+    await coingecko.fetch(resumed);
+    expect(resumed.skipped.map((s) => s.request)).toEqual([expect.stringMatching(/^market_chart\/bitcoin\//)]);
     expect(asked(before, /\/asset_platforms|\/coins\/list/)).toEqual([]);
     expect(asked(before, /\/coins\/bitcoin\/market_chart/)).toHaveLength(4);
     expect(raw.keys("coingecko", "market_chart/")).toHaveLength(8);
@@ -285,6 +299,43 @@ describe("coingecko connector", () => {
     await coingecko.fetch(context(raw));
     expect(fake.requests.slice(before).map((r) => r.split("?")[0])).toEqual([`GET ${API}/coins/bitcoin/market_chart/range`]);
     expect(rowsOf(parse(raw), "bitcoin")).toHaveLength(3);
+  });
+
+  test("coin records (recorded): description, the categories the categories list names, homepage; their tickers are listings", async () => {
+    const raw = freshStore();
+    await coingecko.fetch(context(raw, { details: 3 }));
+    // The three largest coins' records are asked; ethereum's is not served here (404: absent, not skipped).
+    expect(raw.keys("coingecko", "coin/").sort()).toEqual([`coin/bitcoin/${DAY1}`, `coin/tether/${DAY1}`]);
+    const out = parse(raw);
+    const bitcoin = claimOf(out, key("Token", "coingecko", "bitcoin"))!;
+    const attributes = new Map<string, unknown[]>();
+    for (const [name, value] of bitcoin.attributes ?? []) attributes.set(name, [...(attributes.get(name) ?? []), value]);
+    expect(attributes.get("category")).toEqual(["Cryptocurrency"]);
+    expect(String(attributes.get("schema:description")![0])).toStartWith("Bitcoin is the first successful internet money based on peer-to-peer technology");
+    expect(String(attributes.get("schema:description")![0])).not.toContain("<a");
+    expect(attributes.get("schema:url")).toEqual(["http://www.bitcoin.org"]);
+    expect(claimOf(out, key("Token", "coingecko", "tether"))!.attributes).toContainEqual(["category", "USD Stablecoin"]);
+
+    // The categories list with market data (/coins/categories, recorded the same day) names categories
+    // alike: read in its place, it keeps only what it names (it lists 48 with market data; Bitcoin's
+    // "Cryptocurrency" had none that day).
+    raw.save("coingecko", `categories/${DAY1}`, recorded("coins_categories.json"));
+    const byMarket = parse(raw);
+    expect(claimOf(byMarket, key("Token", "coingecko", "tether"))!.attributes).toContainEqual(["category", "Stablecoins"]);
+    expect(claimOf(byMarket, key("Token", "coingecko", "bitcoin"))!.attributes!.filter(([a]) => a === "category")).toEqual([]);
+
+    const listings = (out.series.get("listings") ?? []).filter((r) => r.entity_id === key("Token", "coingecko", "bitcoin"));
+    const tickers = (recorded("coin_bitcoin.json") as { tickers: { is_stale: boolean; is_anomaly: boolean; bid_ask_spread_percentage: number | null; converted_volume: { usd: number } }[] }).tickers;
+    const usable = tickers.filter((t) => !t.is_stale && !t.is_anomaly && t.bid_ask_spread_percentage !== null && t.converted_volume.usd > 0);
+    expect(listings.length).toBeGreaterThan(50);
+    expect(listings.length).toBeLessThanOrEqual(usable.length);
+    expect(listings.every((r) => r.date === DAY1 && String(r.exchange_id).startsWith("Exchange:coingecko:") && typeof r.spreadPct === "number" && Number(r.volumeUsd) > 0)).toBe(true);
+    expect(listings).toContainEqual(expect.objectContaining({ exchange_id: "Exchange:coingecko:binance", pair: "BTC/USDT" }));
+    // Each exchange once, linked from the coin.
+    const exchanges = out.claims.filter((c) => c.type === "Exchange");
+    expect(new Set(exchanges.map((c) => c.keys[0])).size).toBe(exchanges.length);
+    expect(exchanges.find((c) => c.keys[0] === "Exchange:coingecko:binance")!.name).toBe("Binance");
+    expect(out.links).toContainEqual({ subject: key("Token", "coingecko", "bitcoin"), relation: "listedOn", object: "Exchange:coingecko:binance" });
   });
 
   test("answers of the wrong shape are rejected, never thrown, and the rest still parses", () => {

@@ -65,7 +65,7 @@ function hub(options: { proposals?: Json[]; bodies: GraphqlBody[]; fail?: (body:
   };
 }
 
-function context(api: string, raw: RawStore, options: { detailLimit?: number; since?: Record<string, string> } = {}): FetchContext & { http: ProviderHttp } {
+function context(api: string, raw: RawStore, options: { detailLimit?: number; since?: Record<string, string> } = {}): ReturnType<typeof testFetchContext> {
   return testFetchContext("snapshot", raw, { urls: { api: `${api}/graphql` } }, { today: TODAY, detailLimit: options.detailLimit ?? 10, since: (series) => options.since?.[series] });
 }
 
@@ -302,7 +302,7 @@ describe("snapshot connector", () => {
     });
   }
 
-  test("a request that fails every retry fails the fetch; saved answers stay and are not asked again", async () => {
+  test("a request that fails every retry is skipped with its reason, the other spaces go on; a resumed run asks only it", async () => {
     const bodies: GraphqlBody[] = [];
     let broken = true;
     const fake = startFakeProvider(
@@ -313,7 +313,9 @@ describe("snapshot connector", () => {
     );
     try {
       const raw = freshRaw([PROTOCOLS[0], PROTOCOLS[1]]);
-      await expect(snapshot.fetch(context(fake.url, raw))).rejects.toThrow(/502/);
+      const ctx = context(fake.url, raw);
+      await snapshot.fetch(ctx);
+      expect(ctx.skipped).toEqual([expect.objectContaining({ request: "proposals/uniswapgovernance.eth/2024-01-03/0", status: 502 })]);
       expect(raw.has("snapshot", "spaces/0")).toBe(true);
       expect(raw.has("snapshot", "proposals/aavedao.eth/2024-01-03/0")).toBe(true);
       expect(raw.has("snapshot", "proposals/uniswapgovernance.eth/2024-01-03/0")).toBe(false);
@@ -331,14 +333,16 @@ describe("snapshot connector", () => {
     }
   });
 
-  test("a GraphQL error fails the fetch and is not saved; a saved answer of the wrong shape is rejected", async () => {
+  test("a GraphQL error is skipped with the hub's message and not saved; a saved answer of the wrong shape is rejected", async () => {
     const bodies: GraphqlBody[] = [];
     const fake = startFakeProvider(
       hub({ bodies, fail: (b) => (b.query.includes("proposals(") ? Response.json({ data: { proposals: null }, errors: [{ message: "The `skip` argument must not be greater than 5000" }] }) : undefined) }),
     );
     try {
       const raw = freshRaw([PROTOCOLS[1]]);
-      await expect(snapshot.fetch(context(fake.url, raw))).rejects.toThrow(/skip/);
+      const ctx = context(fake.url, raw);
+      await snapshot.fetch(ctx);
+      expect(ctx.skipped).toEqual([expect.objectContaining({ request: "proposals/uniswapgovernance.eth/2024-01-03/0", reason: expect.stringContaining("skip") })]);
       expect(raw.keys("snapshot", "proposals/")).toEqual([]);
 
       raw.save("snapshot", "proposals/uniswapgovernance.eth/2024-01-03/0", { data: { proposals: { id: "not a list" } } });

@@ -56,7 +56,7 @@ export async function fetchAll(ctx: FetchContext): Promise<void> {
   step();
   await ask(ctx, P, `coins_list/${day}`, get("/coins/list?include_platform=true"));
   step();
-  await ask(ctx, P, `categories/${day}`, get("/coins/categories"));
+  await ask(ctx, P, `categories/${day}`, get("/coins/categories/list"));
   step();
   // Market pages until an empty one (or enough for the coins asked about); a refused page ends them.
   const markets: Market[] = [];

@@ -16,8 +16,8 @@
  *   `market_chart/<id>/<fromDay>_<toDay>`: daily history. Incremental: from the day after the last
  *   stored day (`since`), else a year back, to the end of `today`.
  *
- * - `/coins/categories` -> `categories/<day>`: the category names (a coin's record also carries
- *   translated duplicates, which are left out).
+ * - `/coins/categories/list` -> `categories/<day>`: the category names (a coin's record also
+ *   carries translated duplicates, which are left out).
  * - `/coins/{id}` with its tickers for the `coingecko_details_limit` largest coins ->
  *   `coin/<id>/<day>`: description, categories and homepage of the coin, and its listings (exchange,
  *   pair, spread, volume) for the `listings` series and `listedOn` links.

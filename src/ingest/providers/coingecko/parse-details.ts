@@ -61,7 +61,10 @@ function latestRecords(raw: RawStore): Map<string, { k: string; day: string }> {
   return latest;
 }
 
-/** Category names of the latest saved categories list; undefined when there is none (then every category is kept). */
+/**
+ * Category names of the latest saved categories list (`/coins/categories/list`; the list with market
+ * data has the same `name`s); undefined when there is none, and then every category is kept.
+ */
 function knownCategories(raw: RawStore, out: ProviderOutput): Set<string> | undefined {
   const days = raw.keys(P, "categories/").map((k) => k.slice("categories/".length)).filter(isDay).sort();
   if (days.length === 0) return undefined;
