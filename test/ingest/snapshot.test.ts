@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FetchContext } from "../../src/ingest/connector.ts";
 import type { ProviderHttp } from "../../src/ingest/http.ts";
@@ -18,6 +18,12 @@ type Json = Record<string, unknown>;
 const SPACES = fixture<{ data: { spaces: Json[] } }>("spaces.json").data.spaces;
 const RANKING = fixture<{ data: { ranking: { items: Json[] } } }>("ranking.json").data.ranking.items;
 const PROPOSALS = fixture<{ data: { proposals: Json[] } }>("proposals.json").data.proposals;
+const VOTES = join(import.meta.dir, "..", "fixtures", "snapshot", "votes");
+/** A proposal's recorded votes (snapshot-sidekick's recordings of the hub), or undefined. */
+function recordedVotes(proposal: string): Json[] | undefined {
+  const file = join(VOTES, `${proposal}.json`);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { data: { votes: Json[] } }).data.votes : undefined;
+}
 const PROTOCOLS = fixture<Json[]>("defillama-protocols.json");
 
 const TODAY = "2024-07-01";
@@ -57,6 +63,11 @@ function hub(options: { proposals?: Json[]; bodies: GraphqlBody[]; fail?: (body:
       return { data: { proposals: list.slice(skip, skip + first) } };
     }
     if (body.query.includes("ranking(")) return { data: { ranking: { items: RANKING.slice(skip, skip + first) } } };
+    if (body.query.includes("votes(")) {
+      // Recorded votes (test/fixtures/snapshot/votes) for their proposals, none for the others.
+      const votes = (recordedVotes(String(v.proposal)) ?? []).filter((vote) => Number(vote.created) >= Number(v.from)).sort((a, b) => Number(a.created) - Number(b.created));
+      return { data: { votes: votes.slice(0, first) } };
+    }
     if (body.query.includes("spaces(")) {
       const ids = v.ids as string[];
       return { data: { spaces: SPACES.filter((s) => ids.includes(s.id as string)).slice(0, first) } };
@@ -84,6 +95,37 @@ function parse(raw: RawStore): ProviderOutput {
 
 const rowsOf = (out: ProviderOutput) => out.series.get("governance") ?? [];
 const proposalQueries = (bodies: GraphqlBody[]) => bodies.filter((b) => b.query.includes("proposals("));
+
+/**
+ * The four recorded vote sets (quadratic, weighted, ranked-choice, approval), each under a proposal
+ * record written for it in the hub's shape (the recordings keep the votes, not the proposals: its
+ * space, title and choices here are ours), open from its first vote's day to its last's.
+ */
+const RECORDED: { id: string; type: string; choices: number }[] = [
+  { id: "0x07387077920ce65b805bd0ba913a02ecfe63d22cac3dbaed3d97c23afd053fe2", type: "quadratic", choices: 3 },
+  { id: "0x79ae5f9eb3c710179cfbf706fa451459ddd18d4b0bce37c22aae601128efe927", type: "weighted", choices: 40 },
+  { id: "0xafe3a0426d4e6c645e869707f1b581765698d80c8d3e9cd37d7d3bf5e6f894e7", type: "ranked-choice", choices: 16 },
+  { id: "0xe5e335af87dc10206e9f0de469f64901407837d659db6703cb3ea1437056a577", type: "approval", choices: 11 },
+];
+function recordedProposal({ id, type, choices }: (typeof RECORDED)[number]): Json {
+  const votes = recordedVotes(id)!;
+  const times = votes.map((v) => Number(v.created));
+  return {
+    id,
+    title: `Recorded ${type} proposal`,
+    type,
+    state: "closed",
+    start: Math.min(...times) - 60,
+    end: Math.max(...times) + 60,
+    created: Math.min(...times) - 3600,
+    choices: Array.from({ length: choices }, (_, i) => `Option ${i + 1}`),
+    scores: null,
+    scores_total: null,
+    quorum: 0,
+    votes: votes.length,
+    space: { id: "aavedao.eth" },
+  };
+}
 
 describe("snapshot connector", () => {
   test("turnout: votes cast over the circulating supply of the token the space votes with, else null", async () => {
@@ -222,6 +264,40 @@ describe("snapshot connector", () => {
     }
   });
 
+  test("recorded votes of four proposal types give each open day's tally: every vote by the day's end, each choice credited as its type counts", async () => {
+    const bodies: GraphqlBody[] = [];
+    const proposals = RECORDED.map(recordedProposal);
+    const fake = startFakeProvider(hub({ bodies, proposals }));
+    try {
+      const raw = freshRaw([PROTOCOLS[0]]);
+      // From before the first vote: every recorded proposal is read.
+      await snapshot.fetch(context(fake.url, raw, { since: { [AAVE]: "2022-12-01" } }));
+      // A page a thousand votes; the next starts at the last one's time (1,175 votes: two pages).
+      for (const { id } of RECORDED) expect(raw.keys("snapshot", `votes/${id}/`)).toHaveLength(recordedVotes(id)!.length > 1000 ? 2 : 1);
+      const rows = rowsOf(parse(raw));
+      for (const { id } of RECORDED) {
+        const votes = recordedVotes(id)!;
+        const mine = rows.filter((r) => r.proposal_id === proposalKey(id)).sort((a, b) => String(a.date).localeCompare(String(b.date)));
+        const days = new Set(votes.map((v) => new Date(Number(v.created) * 1000).toISOString().slice(0, 10)));
+        // A row a day from the first vote's day to the last's, the result on the last.
+        expect(mine.length).toBeGreaterThanOrEqual(days.size);
+        expect(mine[0]!.date).toBe([...days].sort()[0]);
+        expect(mine.slice(0, -1).every((r) => r.status === "active")).toBe(true);
+        expect(["passed", "failed"]).toContain(mine.at(-1)!.status as string);
+        // Tallies only grow while a proposal is open.
+        const counted = mine.map((r) => Number(r.votesFor ?? 0) + Number(r.votesAgainst ?? 0) + Number(r.votesAbstain ?? 0));
+        expect(counted.every((n, i) => i === 0 || n >= counted[i - 1]!)).toBe(true);
+      }
+      // Approval credits each approved choice whole: "Option 1" (for) holds the power of every voter who approved it.
+      const approval = RECORDED[3]!;
+      const approved = recordedVotes(approval.id)!.filter((v) => (v.choice as number[]).includes(1)).reduce((sum, v) => sum + Number(v.vp), 0);
+      const last = rows.filter((r) => r.proposal_id === proposalKey(approval.id)).sort((a, b) => String(a.date).localeCompare(String(b.date))).at(-1)!;
+      expect(Number(last.votesFor)).toBeCloseTo(approved, 3);
+    } finally {
+      fake.stop();
+    }
+  });
+
   test("proposals are paged by skip until a short page", async () => {
     const bodies: GraphqlBody[] = [];
     const template = PROPOSALS[0]!;
@@ -315,7 +391,7 @@ describe("snapshot connector", () => {
       const raw = freshRaw([PROTOCOLS[0], PROTOCOLS[1]]);
       const ctx = context(fake.url, raw);
       await snapshot.fetch(ctx);
-      expect(ctx.skipped).toEqual([expect.objectContaining({ request: "proposals/uniswapgovernance.eth/2024-01-03/0", status: 502 })]);
+      expect(ctx.skipped.map((x) => [x.request, x.status])).toEqual([["proposals/uniswapgovernance.eth/2024-01-03/0", 502]]);
       expect(raw.has("snapshot", "spaces/0")).toBe(true);
       expect(raw.has("snapshot", "proposals/aavedao.eth/2024-01-03/0")).toBe(true);
       expect(raw.has("snapshot", "proposals/uniswapgovernance.eth/2024-01-03/0")).toBe(false);

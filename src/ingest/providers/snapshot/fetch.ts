@@ -7,9 +7,9 @@ import type { FetchContext } from "../../connector.ts";
 import { answered, ask, parseEach, unixOf } from "../../connector.ts";
 import { addDays } from "../../../time.ts";
 import { knownProtocols } from "../defillama/known-protocols.ts";
-import { fetchProposalPages, graphql, OPEN_PROPOSALS_QUERY, PROPOSALS_QUERY, RANKING_QUERY, savedList, SNAPSHOT_API, SPACES_QUERY } from "./hub.ts";
+import { fetchProposalPages, graphql, OPEN_PROPOSALS_QUERY, PROPOSALS_QUERY, RANKING_QUERY, savedList, SNAPSHOT_API, SPACES_QUERY, VOTE_PAGE, VOTES_QUERY } from "./hub.ts";
 import { spaceKey } from "./keys.ts";
-import { type Space, spaceSchema } from "./schemas.ts";
+import { type Proposal, proposalSchema, type Space, spaceSchema } from "./schemas.ts";
 
 /** The hub refuses `*_in` lists above 100 ids. */
 const SPACES_PER_QUERY = 100;
@@ -69,5 +69,34 @@ export async function fetchAll(ctx: FetchContext): Promise<void> {
       await fetchProposalPages(ctx, api, `open/${space}/${sinceDay}`, OPEN_PROPOSALS_QUERY, { spaces: [space], before: unixOf(sinceDay), endFrom: unixOf(since) });
     }
     ctx.progress(i + 1, total);
+  }
+  await fetchVotes(ctx, api);
+}
+
+/** Votes read of one proposal at most (a page a thousand). */
+const MAX_VOTE_PAGES = 20;
+
+/**
+ * The votes of the proposals read in this run that have any, the latest to close first, at most
+ * `detailLimit` proposals: they give each day's tally while a proposal was open. A page ends at the
+ * time of its last vote, and the next starts there (votes of that second come again, and count once).
+ */
+async function fetchVotes(ctx: FetchContext, api: string): Promise<void> {
+  const proposals = new Map<string, Proposal>();
+  for (const k of [...ctx.raw.keys("snapshot", "proposals/"), ...ctx.raw.keys("snapshot", "open/")]) {
+    for (const p of parseEach(savedList(ctx.raw, k, "proposals"), proposalSchema)) if (p.state !== "pending" && (p.votes ?? 0) > 0) proposals.set(p.id, p);
+  }
+  const chosen = [...proposals.values()].sort((a, b) => b.end - a.end || a.id.localeCompare(b.id)).slice(0, Math.max(0, ctx.detailLimit));
+  for (const p of chosen) {
+    let from = p.start;
+    for (let page = 0; page < MAX_VOTE_PAGES; page++) {
+      const k = `votes/${p.id}/${page}`;
+      if (!answered(await ask(ctx, "snapshot", k, () => graphql(ctx, api, VOTES_QUERY, { proposal: p.id, from, first: VOTE_PAGE }, "votes")))) break;
+      const votes = savedList(ctx.raw, k, "votes");
+      if (votes.length < VOTE_PAGE) break;
+      const last = (votes.at(-1) as { created?: unknown }).created;
+      if (typeof last !== "number" || last <= from) break;
+      from = last;
+    }
   }
 }

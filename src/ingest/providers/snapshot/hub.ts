@@ -15,7 +15,9 @@ const PROPOSAL_PAGE = 1000;
 const MAX_SKIP = 5000;
 
 const SPACE_FIELDS = "id name about network symbol followersCount proposalsCount website";
-const PROPOSAL_FIELDS = "id title state start end created choices scores scores_total quorum votes space { id }";
+const PROPOSAL_FIELDS = "id title type state start end created choices scores scores_total quorum votes space { id }";
+/** The hub's largest `first` for votes. */
+export const VOTE_PAGE = 1000;
 
 export const SPACES_QUERY = `query Spaces($ids: [String], $first: Int!) {
   spaces(first: $first, skip: 0, where: { id_in: $ids }) { ${SPACE_FIELDS} }
@@ -30,15 +32,22 @@ export const OPEN_PROPOSALS_QUERY = `query OpenProposals($spaces: [String], $bef
   proposals(first: $first, skip: $skip, where: { space_in: $spaces, created_lt: $before, end_gte: $endFrom }, orderBy: "created", orderDirection: asc) { ${PROPOSAL_FIELDS} }
 }`;
 
+/** A proposal's votes from a time on, oldest first: paged by the time of the last vote read (`skip` stops at 5000). */
+export const VOTES_QUERY = `query Votes($proposal: String!, $from: Int!, $first: Int!) {
+  votes(first: $first, where: { proposal: $proposal, created_gte: $from }, orderBy: "created", orderDirection: asc) { voter vp choice created }
+}`;
+
+type Field = "spaces" | "proposals" | "ranking" | "votes";
+
 /** `data.<field>` of a GraphQL answer as a list, else undefined. */
-export function listOf(answer: unknown, field: "spaces" | "proposals" | "ranking"): unknown[] | undefined {
+export function listOf(answer: unknown, field: Field): unknown[] | undefined {
   const data = (answer as { data?: Record<string, unknown> } | null)?.data;
   const value = field === "ranking" ? (data?.ranking as { items?: unknown } | null | undefined)?.items : data?.[field];
   return Array.isArray(value) ? value : undefined;
 }
 
 /** A GraphQL answer with `data.<field>`, else a refusal (not saved: a resumed run asks again). */
-export async function graphql(ctx: FetchContext, api: string, query: string, variables: Record<string, unknown>, field: "spaces" | "proposals" | "ranking"): Promise<unknown> {
+export async function graphql(ctx: FetchContext, api: string, query: string, variables: Record<string, unknown>, field: Field): Promise<unknown> {
   const answer = await ctx.http.postJson(api, { query, variables });
   if (listOf(answer, field)) return answer;
   const errors = (answer as { errors?: { message?: unknown }[] } | null)?.errors;
@@ -47,7 +56,7 @@ export async function graphql(ctx: FetchContext, api: string, query: string, var
 }
 
 /** The list of a saved answer ([] when it has none). */
-export function savedList(raw: RawStore, k: string, field: "spaces" | "proposals" | "ranking"): unknown[] {
+export function savedList(raw: RawStore, k: string, field: Field): unknown[] {
   return listOf(raw.load("snapshot", k), field) ?? [];
 }
 

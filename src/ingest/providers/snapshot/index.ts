@@ -16,8 +16,9 @@
  * open on it (`created_lt`, `end_gte`): their tallies moved and their result came in, which the
  * created-after query alone would never see.
  *
- * Votes (one record per voter) are not fetched: the proposal's `scores` already give the tally per
- * choice, and voter lists would cost hundreds of requests per space for no column of the kind.
+ * Votes (one record per voter) are read for the proposals of the run, the latest to close first, up
+ * to `detailLimit` of them: they give the tally of each day a proposal was open (daily-tallies),
+ * where the proposal's own `scores` only give its tally when read.
  * `turnout` needs a voting supply the hub does not give (scores are voting power under each
  * space's own strategies; `quorum` is a threshold in the same units). When the space votes with
  * the token of a protocol it governs (the space's symbol is that token's, the DefiLlama protocol's

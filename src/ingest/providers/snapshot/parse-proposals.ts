@@ -1,7 +1,8 @@
 /**
  * @module ingest/providers/snapshot/parse-proposals
- * Proposals: a claim each with its status, and a `governance` row with the tally per proposal that
- * has votes (closed ones on their end day, active ones on the day they were read).
+ * Proposals: a claim each with its status, and `governance` rows with the tally of each day a
+ * proposal was open when its votes were read (daily-tallies), else one row (closed ones on their
+ * end day, active ones on the day they were read).
  */
 import { dayOf, parseEach } from "../../connector.ts";
 import type { RawStore } from "../../raw-store.ts";
@@ -9,6 +10,7 @@ import type { ProviderOutput, SeriesRow } from "../../records.ts";
 import { listOf } from "./hub.ts";
 import { idOf, proposalKey, spaceKey } from "./keys.ts";
 import { type Proposal, proposalSchema, runSchema, type Space } from "./schemas.ts";
+import { dailyScores, savedVotes } from "./daily-tallies.ts";
 import { tally, turnoutOf } from "./tally.ts";
 
 const STATE_RANK = { pending: 0, active: 1, closed: 2 } as const;
@@ -42,21 +44,31 @@ export function parseProposals(raw: RawStore, out: ProviderOutput, spaces: Map<s
       relations: [["proposalOf", spaceKey(space)]],
       sameAs: [`https://snapshot.org/#/${space}/proposal/${p.id}`],
     });
-    // Pending proposals have no votes yet; open ones speak for the day they were read.
+    // Pending proposals have no votes yet.
     if (p.state === "pending") continue;
-    const date = p.state === "active" ? today : dayOf(p.end);
-    if (!date) continue;
-    const row: SeriesRow = {
-      entity_id: spaceKey(space),
-      date,
-      proposal_id: proposalKey(p.id),
-      votesFor: result.votesFor,
-      votesAgainst: result.votesAgainst,
-      votesAbstain: result.votesAbstain,
-      turnout: turnoutOf(p.scores_total, votingSupply.get(p.space.id.toLowerCase())),
-      margin: result.margin,
-      status: result.status,
+    const supply = votingSupply.get(p.space.id.toLowerCase());
+    const row = (date: string, scores: (number | null)[] | null | undefined, total: number | null | undefined): SeriesRow => {
+      const day = tally({ ...p, scores, scores_total: total, state: date === dayOf(p.end) ? p.state : "active" });
+      return {
+        entity_id: spaceKey(space),
+        date,
+        proposal_id: proposalKey(p.id),
+        votesFor: day.votesFor,
+        votesAgainst: day.votesAgainst,
+        votesAbstain: day.votesAbstain,
+        turnout: turnoutOf(total, supply),
+        margin: day.margin,
+        status: day.status,
+      };
     };
-    out.row("governance", row);
+    // With its votes (all of them: a cut read would understate every day): the tally of each day it
+    // was open. Without: open ones speak for the day they were read, closed ones for the day they closed.
+    const votes = savedVotes(raw, p.id, (what, reason) => out.reject(what, reason));
+    if (votes && votes.length > 0 && votes.length >= 0.95 * (p.votes ?? 0)) {
+      for (const { day, scores, total } of dailyScores(p, votes, today)) out.row("governance", row(day, scores, total));
+      continue;
+    }
+    const date = p.state === "active" ? today : dayOf(p.end);
+    if (date) out.row("governance", row(date, p.scores, p.scores_total));
   }
 }

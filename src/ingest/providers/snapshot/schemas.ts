@@ -19,6 +19,8 @@ export type Space = z.infer<typeof spaceSchema>;
 export const proposalSchema = z.object({
   id: z.string().min(1),
   title: z.string(),
+  /** single-choice, basic, approval, ranked-choice, weighted, quadratic (how a vote's choice reads). */
+  type: z.string().nullish(),
   state: z.enum(["pending", "active", "closed"]),
   start: z.number().int(),
   end: z.number().int(),
@@ -31,5 +33,14 @@ export const proposalSchema = z.object({
   space: z.object({ id: z.string().min(1) }),
 });
 export type Proposal = z.infer<typeof proposalSchema>;
+
+/** A vote: its voting power, and the choice in its proposal type's form (an index, a list of indexes, or weights by index). */
+export const voteSchema = z.object({
+  voter: z.string().min(1),
+  vp: z.number().nonnegative(),
+  created: z.number().int(),
+  choice: z.union([z.number(), z.array(z.number()), z.record(z.string(), z.number())]),
+});
+export type Vote = z.infer<typeof voteSchema>;
 
 export const runSchema = z.object({ today: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) });
