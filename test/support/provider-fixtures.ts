@@ -18,6 +18,9 @@ function fixture(provider: string, name: string): unknown {
   return cache.get(file);
 }
 
+const RECORDED = join(import.meta.dir, "..", "fixtures", "coingecko", "ruby");
+const recorded = (name: string): unknown => JSON.parse(readFileSync(join(RECORDED, name), "utf8"));
+
 /** Extra answers a test puts in front of the fixtures (a new day, a changed record). */
 export type Override = (path: string, url: URL) => unknown;
 
@@ -68,6 +71,10 @@ export function providerEnv(base: string): Record<string, string> {
 
 function coingecko(path: string, q: URLSearchParams): unknown {
   if (path === "/asset_platforms") return fixture("coingecko", "asset_platforms.json");
+  // Recorded answers (test/fixtures/coingecko/ruby): the categories list, Bitcoin's and Tether's records.
+  if (path === "/coins/categories/list") return recorded("categories_list.json");
+  if (path === "/coins/bitcoin") return recorded("coin_bitcoin.json");
+  if (path === "/coins/tether") return recorded("coin_tether_by_contract.json");
   if (path === "/coins/list") return fixture("coingecko", "coins_list.json");
   if (path === "/coins/markets") {
     if (q.get("category") === "stablecoins") return fixture("coingecko", "markets_stablecoins.json");
@@ -133,6 +140,7 @@ function snapshot(body: { query: string; variables: Record<string, unknown> }): 
     const spaces = (fixture("snapshot", "spaces.json") as { data: { spaces: { id: string }[] } }).data.spaces;
     return { data: { spaces: spaces.filter((s) => ids.includes(s.id)).slice(0, first) } };
   }
+  if (body?.query.includes("votes(")) return { data: { votes: [] } };
   return { data: { ranking: { items: [] } } };
 }
 
