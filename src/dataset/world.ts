@@ -83,13 +83,17 @@ export class World {
     this.sources.set(info.id, info);
   }
 
-  /** A new id `<type>/<slug of key>`, suffixed -2, -3, ... when the slug is taken. */
-  allocateId(type: NodeType, key: string): string {
+  /**
+   * A new id `<type>/<slug of key>`, suffixed -2, -3, ... when the slug is taken by an entity or by
+   * an id `reserved` already (allocated for an entity not added yet).
+   */
+  allocateId(type: NodeType, key: string, reserved?: Set<string>): string {
+    const free = (id: string) => !this.entities.has(id) && !reserved?.has(id);
     const base = `${idPrefix(type)}/${slugify(key)}`;
-    if (!this.entities.has(base)) return base;
+    if (free(base)) return base;
     for (let n = 2; ; n++) {
       const candidate = `${base}-${n}`;
-      if (!this.entities.has(candidate)) return candidate;
+      if (free(candidate)) return candidate;
     }
   }
 

@@ -37,7 +37,8 @@ export function resolve(base: BaseWorld, batches: ProviderBatch[], log: Logger):
     const type = members[0]!.claim.type;
     let id = matchExisting(members, world, index, taken, stats);
     const isNew = !id || !world.entities.has(id);
-    if (!id || !world.entities.has(id)) id = id ?? world.allocateId(type, primary(members).claim.name);
+    // Two new clusters of one name ("Aave Strategic", two rounds) get two ids: those allocated so far are taken.
+    if (!id || !world.entities.has(id)) id = id ?? world.allocateId(type, primary(members).claim.name, taken);
     taken.add(id);
     for (const m of members) for (const k of m.keys) keyToId.set(k, id);
     clusters.push({ members, id, isNew });
