@@ -49,8 +49,15 @@ export async function loadGraphFacts(c: DuckDBConnection, syntheticSources: stri
   // The relations SQL detectors join too: defined once, kept as temporary tables of the scan's session.
   await c.run(`CREATE TEMP TABLE token_issuer AS
     SELECT subject_id AS token, min(object) AS protocol FROM relations WHERE predicate = 'issuedBy' AND starts_with(object, 'protocol/') GROUP BY subject_id`);
+  // A family's top (DefiLlama's parent protocols) has no category of its own: its sector is its
+  // children's most common one (the issuer of a family's token is its top).
   await c.run(`CREATE TEMP TABLE protocol_sector AS
-    SELECT subject_id AS protocol, min(object) AS sector FROM relations WHERE predicate = 'category' AND starts_with(subject_id, 'protocol/') GROUP BY subject_id`);
+    WITH own AS (SELECT subject_id AS protocol, min(object) AS sector FROM relations WHERE predicate = 'category' AND starts_with(subject_id, 'protocol/') GROUP BY subject_id),
+    children AS (
+      SELECT p.object AS protocol, o.sector, count(*) AS n FROM relations p JOIN own o ON o.protocol = p.subject_id
+      WHERE p.predicate = 'parentProtocol' AND p.object NOT IN (SELECT protocol FROM own) GROUP BY ALL)
+    SELECT protocol, sector FROM own
+    UNION ALL SELECT protocol, sector FROM children QUALIFY row_number() OVER (PARTITION BY protocol ORDER BY n DESC, sector) = 1`);
   const issuerOf = new Map((await pairs(`SELECT token AS a, protocol AS b FROM token_issuer ORDER BY a`)).map((r) => [r.a, r.b]));
   const investorsOf = group(await pairs(`SELECT DISTINCT object AS a, subject_id AS b FROM relations WHERE predicate = 'investedIn' ORDER BY a, b`));
   const sectorOf = new Map((await pairs(`SELECT protocol AS a, sector AS b FROM protocol_sector`)).map((r) => [r.a, r.b]));

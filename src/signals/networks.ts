@@ -8,6 +8,7 @@
  */
 import Graph from "graphology";
 import louvain from "graphology-communities-louvain";
+import { connectedComponents } from "graphology-components";
 import { createUnweightedIndexedBrandes } from "graphology-shortest-path/indexed-brandes";
 import { Rng } from "../dataset/rng.ts";
 import { type GraphFacts, sharedInvestorPairs } from "./graph-facts.ts";
@@ -46,6 +47,21 @@ export function communities(g: Graph, seed: string): Map<string, number> {
   // Edges without a weight count 1 (graphology's weight getter), so one setting serves both graphs.
   const mapping = louvain(g, { getEdgeWeight: "weight", rng: () => rng.next() });
   return new Map(Object.entries(mapping));
+}
+
+/**
+ * The connected parts of a graph, each as a graph of its own (the investment networks of separate
+ * worlds: the demo's generated funds never share a protocol with real ones), largest first.
+ */
+export function components(g: Graph): Graph[] {
+  return connectedComponents(g)
+    .sort((a, b) => b.length - a.length)
+    .map((nodes) => {
+      const part = new Graph({ type: "undirected" });
+      for (const node of nodes) part.addNode(node, g.getNodeAttributes(node));
+      for (const node of nodes) g.forEachEdge(node, (_edge, attributes, source, target) => part.mergeEdge(source, target, attributes));
+      return part;
+    });
 }
 
 /** Betweenness centrality (unweighted, normalised like networkx), exact or sampled; says which. */

@@ -106,6 +106,17 @@ describe("signals on real data replayed over HTTP", () => {
       if (real.length === 0) missing.push(type.slug);
     }
     console.log(scanReport.types.map((t) => `${t.type}: ${t.found}`).join("\n"));
+    if (process.env.DEBUG_REPLAY) {
+      const { openDuck } = await import("../../src/store/duckdb.ts");
+      const { snapshotOf } = await import("../signals/support.ts");
+      const snap = snapshotOf(root);
+      const duck = await openDuck();
+      const c = await duck.connect();
+      const rows = (await c.runAndReadAll(`SELECT subject_id, object, source FROM read_parquet('${snap.path}/facts.parquet') WHERE predicate = 'investedIn' AND source <> 'synthetic-demo'`)).getRowObjectsJS();
+      console.log(rows.slice(0, 40));
+      c.closeSync();
+      duck.closeSync();
+    }
     expect(missing).toEqual([]);
   });
 });
