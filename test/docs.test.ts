@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { OPERATIONS } from "../src/operations/table/index.ts";
 import { SETTINGS, envName } from "../src/config/settings.ts";
+import { signalCatalog } from "../src/signals/catalog.ts";
 
 const root = join(import.meta.dir, "..");
 const readme = readFileSync(join(root, "README.md"), "utf8");
@@ -19,6 +20,20 @@ describe("README", () => {
   test("documents every route", () => {
     // README writes path parameters as the spec does: {entity_name}.
     for (const op of OPERATIONS) expect(readme, op.path).toContain(`${op.method} ${op.path.replace(/:([a-z_]+)/g, "{$1}")}`);
+  });
+
+  test("its table of signal types on real data says what the catalog says, row for row", () => {
+    const catalog = signalCatalog().signal_types;
+    const rows = readme.split("\n").filter((line) => /^\| `[a-z-]+` \| (yes|partial|synthetic only) \|/.test(line));
+    expect(rows.map((row) => row.split("`")[1])).toEqual(catalog.map((t) => t.slug));
+    for (const [i, t] of catalog.entries()) {
+      const cells = rows[i]!.split(" | ");
+      expect(cells[1], t.slug).toBe(t.real_data);
+      expect(cells[2], t.slug).toBe(t.sources.length > 0 ? t.sources.join("; ") : "none");
+      expect(cells[3]?.replace(/ \|$/, "") ?? "", t.slug).toBe(t.real_data_reason ?? "");
+    }
+    const fed = catalog.filter((t) => t.real_data !== "synthetic only").length;
+    expect(readme).toContain(`${fed} of the 28 types are fed by`);
   });
 
   test("says the default data is synthetic where it is", () => {

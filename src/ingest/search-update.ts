@@ -8,15 +8,21 @@ import { Rng } from "../dataset/rng.ts";
 import type { World } from "../dataset/world.ts";
 import type { Logger } from "../log.ts";
 import { type SearchIndexInfo, buildSearchIndex, updateSearchIndex } from "../search/build-index.ts";
+import { Corpus } from "../search/corpus.ts";
 import { LsaEmbedder } from "../search/embedder.ts";
 import { loadLsa } from "../search/lsa.ts";
 import type { SnapshotManifest } from "../store/manifest.ts";
 import type { IngestOptions } from "./options.ts";
 
+/** Distinct words the changed documents bring that the base's learned model does not know: past this, it is learned again. */
+export const NEW_WORDS_TO_RELEARN = 25;
+
 /**
  * The new snapshot's search index: the base's updated where the entities changed, when it was
  * made with the embedder this run would use (the usual case, minutes less at full scale); else
- * built afresh.
+ * built afresh. A learned model (LSA) knows the words of the corpus it was learned from: when the
+ * changed documents bring words it does not know (provider descriptions: "paypal", "paxos"), it is
+ * learned again, so that a new word is searchable by meaning and not only by its letters.
  */
 export async function searchIndex(
   world: World,
@@ -40,8 +46,26 @@ export async function searchIndex(
   const dirty = new Set(touched);
   const { subject, object, isRelation } = world.facts;
   for (let i = 0; i < subject.length; i++) if (isRelation[i] && renamed.has(object[i]!)) dirty.add(subject[i]!);
-  const embedder = options.embedder ?? new LsaEmbedder(loadLsa(join(base.dir, info.dir)));
-  return updateSearchIndex(world, staging, { dir: base.dir, info }, dirty, embedder, log);
+  if (options.embedder) return updateSearchIndex(world, staging, { dir: base.dir, info }, dirty, options.embedder, log);
+  const model = loadLsa(join(base.dir, info.dir));
+  const unknown = newWords(world, dirty, model.index);
+  if (unknown.size >= NEW_WORDS_TO_RELEARN) {
+    log.info({ new_words: unknown.size, examples: [...unknown].slice(0, 8) }, "the changed entities bring words the search model does not know: it is learned again");
+    return buildSearchIndex(world, staging, { rng: new Rng(base.manifest.build.seed).fork("search") }, log);
+  }
+  return updateSearchIndex(world, staging, { dir: base.dir, info }, dirty, new LsaEmbedder(model), log);
+}
+
+/** Word features (not trigrams) of the `dirty` entities' documents that `known` lacks. */
+function newWords(world: World, dirty: Set<string>, known: Map<string, number>): Set<string> {
+  const corpus = new Corpus(world);
+  const searchable = new Set(corpus.ids);
+  const unknown = new Set<string>();
+  for (const id of dirty) {
+    if (!searchable.has(id)) continue;
+    for (const feature of corpus.document(id).keys()) if (!feature.startsWith("#") && !known.has(feature)) unknown.add(feature);
+  }
+  return unknown;
 }
 
 /** What a neighbour's search document says of each entity: its name and sector (category). */

@@ -47,16 +47,23 @@ const ATTRIBUTE_WORDS: Record<string, Record<string, string>> = {
 };
 
 const PEG_WORDS: Record<string, string> = { USD: "us dollar usd pegged to the dollar", EUR: "euro eur pegged to the euro" };
+/** DefiLlama's peg mechanisms in the words people use. */
+const MECHANISM_WORDS: Record<string, string> = {
+  "fiat-backed": "fiat backed by reserves of cash and treasuries",
+  "crypto-backed": "crypto backed overcollateralized by crypto assets",
+  algorithmic: "algorithmic stablecoin",
+};
 
 function attributeWords(predicate: string, value: string): string | undefined {
   if (predicate === "country") return countryWords(value);
   if (predicate === "pegCurrency") return PEG_WORDS[value] ?? `pegged to ${value.toLowerCase()}`;
+  if (predicate === "pegMechanism") return MECHANISM_WORDS[value] ?? value.replace(/-/g, " ");
   const table = ATTRIBUTE_WORDS[predicate];
   return table === undefined ? undefined : (table[value] ?? value.toLowerCase());
 }
 
 /** Attributes that describe an entity in words (attributeWords). */
-const WORDED = new Set([...Object.keys(ATTRIBUTE_WORDS), "country", "pegCurrency"]);
+const WORDED = new Set([...Object.keys(ATTRIBUTE_WORDS), "country", "pegCurrency", "pegMechanism"]);
 
 export class Corpus {
   /** Fact positions grouped by subject (CSR over world.facts). */
@@ -64,6 +71,8 @@ export class Corpus {
   private readonly order: Int32Array;
   private readonly ends = new Map<string, number>();
   private readonly category = new Map<string, string>();
+  /** Each entity's first description (a chain's document takes its own coin's). */
+  private readonly description = new Map<string, string>();
   /** Chains whose native coin each token is (the nativeToken facts, read from the token's side). */
   private readonly nativeOf = new Map<string, string[]>();
   readonly ids: string[];
@@ -74,6 +83,7 @@ export class Corpus {
     for (let i = 0; i < subject.length; i++) {
       counts.set(subject[i]!, (counts.get(subject[i]!) ?? 0) + 1);
       if (predicate[i] === "category") this.category.set(subject[i]!, object[i]!);
+      else if (predicate[i] === "schema:description" && !this.description.has(subject[i]!)) this.description.set(subject[i]!, object[i]!);
       else if (predicate[i] === "nativeToken") {
         const chains = this.nativeOf.get(object[i]!) ?? [];
         if (chains.length < 12) chains.push(subject[i]!);
@@ -126,6 +136,9 @@ export class Corpus {
         addField(bag, target.name, LINKED[name]!, false);
         // A linked entity's sector describes this one less than its own sector would.
         addField(bag, this.category.get(value), LINKED[name]! * 0.5, false);
+        // A chain is described by its own coin's description (CoinGecko describes Arbitrum through
+        // ARB, zkSync through ZK), when the chain has none of its own.
+        if (name === "nativeToken" && !this.description.has(id)) addField(bag, this.description.get(value), 0.6, false);
       }
     }
     return bag;
@@ -149,6 +162,11 @@ export class Corpus {
     }
     if (linked.length > 0) parts.push(`Linked to ${linked.join(", ")}`);
     return parts.filter(Boolean).join(". ");
+  }
+
+  /** True when the entity has a description (its document carries real text). */
+  described(id: string): boolean {
+    return this.description.has(id);
   }
 
   /** Entities of one type, in corpus order. */

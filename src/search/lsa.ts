@@ -54,8 +54,10 @@ export function trainLsa(corpus: Corpus, types: Map<string, string>, rng: Rng, o
   const total = corpus.ids.length;
   const idf = new Float32Array(kept.map(([, n]) => Math.log(total / n) + 1));
 
-  const rich = corpus.ids.filter((id) => RICH.has(types.get(id)!));
-  const rest = corpus.ids.filter((id) => !RICH.has(types.get(id)!));
+  // Documents with real text: the rich types, and anything described (a token with its provider's description).
+  const isRich = (id: string) => RICH.has(types.get(id)!) || corpus.described(id);
+  const rich = corpus.ids.filter(isRich);
+  const rest = corpus.ids.filter((id) => !isRich(id));
   const sample = [...rich.slice(0, options.sample), ...rng.sample(rest, Math.max(0, options.sample - rich.length))];
   const x = sparseRows(sample.map((id) => weigh(corpus.document(id), index, idf)), features.length);
   const svd = randomizedSvd(x, options.dims, rng);
