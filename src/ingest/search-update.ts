@@ -11,18 +11,16 @@ import { type SearchIndexInfo, buildSearchIndex, updateSearchIndex } from "../se
 import { Corpus } from "../search/corpus.ts";
 import { LsaEmbedder } from "../search/embedder.ts";
 import { loadLsa } from "../search/lsa.ts";
+import { foldInWords } from "../search/lsa-fold.ts";
 import type { SnapshotManifest } from "../store/manifest.ts";
 import type { IngestOptions } from "./options.ts";
-
-/** Distinct words the changed documents bring that the base's learned model does not know: past this, it is learned again. */
-export const NEW_WORDS_TO_RELEARN = 25;
 
 /**
  * The new snapshot's search index: the base's updated where the entities changed, when it was
  * made with the embedder this run would use (the usual case, minutes less at full scale); else
- * built afresh. A learned model (LSA) knows the words of the corpus it was learned from: when the
- * changed documents bring words it does not know (provider descriptions: "paypal", "paxos"), it is
- * learned again, so that a new word is searchable by meaning and not only by its letters.
+ * built afresh. A learned model (LSA) knows the words of the corpus it was learned from: words the
+ * changed documents bring that it does not know (provider descriptions: "paypal", "paxos") are
+ * folded into it (search/lsa-fold), so a new word is searchable by meaning, not only by its letters.
  */
 export async function searchIndex(
   world: World,
@@ -47,25 +45,11 @@ export async function searchIndex(
   const { subject, object, isRelation } = world.facts;
   for (let i = 0; i < subject.length; i++) if (isRelation[i] && renamed.has(object[i]!)) dirty.add(subject[i]!);
   if (options.embedder) return updateSearchIndex(world, staging, { dir: base.dir, info }, dirty, options.embedder, log);
-  const model = loadLsa(join(base.dir, info.dir));
-  const unknown = newWords(world, dirty, model.index);
-  if (unknown.size >= NEW_WORDS_TO_RELEARN) {
-    log.info({ new_words: unknown.size, examples: [...unknown].slice(0, 8) }, "the changed entities bring words the search model does not know: it is learned again");
-    return buildSearchIndex(world, staging, { rng: new Rng(base.manifest.build.seed).fork("search") }, log);
-  }
-  return updateSearchIndex(world, staging, { dir: base.dir, info }, dirty, new LsaEmbedder(model), log);
-}
-
-/** Word features (not trigrams) of the `dirty` entities' documents that `known` lacks. */
-function newWords(world: World, dirty: Set<string>, known: Map<string, number>): Set<string> {
   const corpus = new Corpus(world);
   const searchable = new Set(corpus.ids);
-  const unknown = new Set<string>();
-  for (const id of dirty) {
-    if (!searchable.has(id)) continue;
-    for (const feature of corpus.document(id).keys()) if (!feature.startsWith("#") && !known.has(feature)) unknown.add(feature);
-  }
-  return unknown;
+  const { model, added } = foldInWords(loadLsa(join(base.dir, info.dir)), corpus, [...dirty].filter((id) => searchable.has(id)));
+  if (added.length > 0) log.info({ words: added.length, examples: added.slice(0, 8) }, "words new to the search model folded into it");
+  return updateSearchIndex(world, staging, { dir: base.dir, info }, dirty, new LsaEmbedder(model), log, added.length > 0 ? model : undefined);
 }
 
 /** What a neighbour's search document says of each entity: its name and sector (category). */

@@ -11,7 +11,7 @@ import { ENTITY_TYPES } from "../entities/vocabulary.ts";
 import type { Logger } from "../log.ts";
 import { Corpus } from "./corpus.ts";
 import { type Embedder, LsaEmbedder } from "./embedder.ts";
-import { DEFAULT_TRAINING, readFloats, saveLsa, trainLsa } from "./lsa.ts";
+import { DEFAULT_TRAINING, type LsaModel, readFloats, saveLsa, trainLsa } from "./lsa.ts";
 import { readIds, vectorsFile } from "./vector-files.ts";
 import { buildTypeIndex } from "./vector-index.ts";
 
@@ -68,9 +68,8 @@ export async function buildSearchIndex(
  * The search index of a snapshot built on top of `base` (an ingest): the base's model and vectors
  * are kept and only the entities in `dirty` (changed, or linked to something that changed: a
  * document names its neighbours) and new ones are embedded again, with the embedder the base was
- * indexed with (the codes are made afresh: that is a pass over the vectors). A learned model (LSA) is
- * retrained only by a full build, so words new since the base reach vectors through their
- * character n-grams only.
+ * indexed with (the codes are made afresh: that is a pass over the vectors). `model` is the base's
+ * learned model with new words folded in (search/lsa-fold), saved in place of the base's.
  */
 export async function updateSearchIndex(
   world: World,
@@ -79,12 +78,14 @@ export async function updateSearchIndex(
   dirty: Set<string>,
   embedder: Embedder,
   log: Logger,
+  model?: LsaModel,
 ): Promise<SearchIndexInfo> {
   const started = performance.now();
   const dir = join(snapshotDir, SEARCH_DIR);
   const baseDir = join(base.dir, base.info.dir);
   mkdirSync(dir, { recursive: true });
-  for (const file of readdirSync(baseDir).filter((f) => f.startsWith("lsa-"))) copyFileSync(join(baseDir, file), join(dir, file));
+  if (model) saveLsa(model, dir);
+  else for (const file of readdirSync(baseDir).filter((f) => f.startsWith("lsa-"))) copyFileSync(join(baseDir, file), join(dir, file));
   const corpus = new Corpus(world);
   const dims = base.info.dims;
   const counts: Record<string, number> = {};

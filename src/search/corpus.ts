@@ -32,6 +32,12 @@ const LINKED: Record<string, number> = {
   nativeToken: 0.6,
 };
 
+/**
+ * How many targets of one relation a document names. Ether is deployed on, and the native coin of,
+ * hundreds of chains: all their names would drown what it is.
+ */
+const MAX_LINKED = 12;
+
 /** Coded attributes in the words people search with ("layer 2 rollup", "concentrated liquidity pool"). */
 const ATTRIBUTE_WORDS: Record<string, Record<string, string>> = {
   layer: { L1: "layer 1 l1", L2: "layer 2 l2 rollup scaling", L3: "layer 3 l3 appchain rollup" },
@@ -75,6 +81,8 @@ export class Corpus {
   private readonly description = new Map<string, string>();
   /** Chains whose native coin each token is (the nativeToken facts, read from the token's side). */
   private readonly nativeOf = new Map<string, string[]>();
+  /** How many entities are deployed on each chain: among many linked chains, the busiest describe best. */
+  private readonly deployments = new Map<string, number>();
   readonly ids: string[];
 
   constructor(private readonly world: World) {
@@ -86,10 +94,13 @@ export class Corpus {
       else if (predicate[i] === "schema:description" && !this.description.has(subject[i]!)) this.description.set(subject[i]!, object[i]!);
       else if (predicate[i] === "nativeToken") {
         const chains = this.nativeOf.get(object[i]!) ?? [];
-        if (chains.length < 12) chains.push(subject[i]!);
+        chains.push(subject[i]!);
         this.nativeOf.set(object[i]!, chains);
       }
+      if (predicate[i] === "deployedOn") this.deployments.set(object[i]!, (this.deployments.get(object[i]!) ?? 0) + 1);
     }
+    // Ether pays for gas on hundreds of chains: its document names the few most deployed on.
+    for (const [token, chains] of this.nativeOf) this.nativeOf.set(token, this.mostDeployedOn(chains));
     let offset = 0;
     for (const [id, count] of counts) {
       this.start.set(id, offset);
@@ -121,6 +132,7 @@ export class Corpus {
     const first = this.start.get(id) ?? 0;
     const last = this.ends.get(id) ?? 0;
     let investments = 0;
+    const linked = new Map<string, string[]>();
     for (let p = first; p < last; p++) {
       const fact = this.order[p]!;
       const name = predicate[fact]!;
@@ -130,10 +142,11 @@ export class Corpus {
       else if (name === "jobTitle") addField(bag, value, 1, false);
       else if (WORDED.has(name)) addField(bag, attributeWords(name, value), 1, false);
       else if (name === "investedIn" && investments++ < 12) addField(bag, this.category.get(value), 0.4, false);
-      else if (LINKED[name] !== undefined) {
-        const target = this.world.entities.get(value);
-        if (!target) continue;
-        addField(bag, target.name, LINKED[name]!, false);
+      else if (LINKED[name] !== undefined && this.world.entities.has(value)) linked.set(name, [...(linked.get(name) ?? []), value]);
+    }
+    for (const [name, targets] of linked) {
+      for (const value of this.mostDeployedOn(targets)) {
+        addField(bag, this.world.entities.get(value)!.name, LINKED[name]!, false);
         // A linked entity's sector describes this one less than its own sector would.
         addField(bag, this.category.get(value), LINKED[name]! * 0.5, false);
         // A chain is described by its own coin's description (CoinGecko describes Arbitrum through
@@ -142,6 +155,16 @@ export class Corpus {
       }
     }
     return bag;
+  }
+
+  /** The MAX_LINKED of `ids` most deployed on (the busiest chains; the order kept among equals). */
+  private mostDeployedOn(ids: string[]): string[] {
+    if (ids.length <= MAX_LINKED) return ids;
+    return ids
+      .map((id, at) => ({ id, at, n: this.deployments.get(id) ?? 0 }))
+      .sort((a, b) => b.n - a.n || a.at - b.at)
+      .slice(0, MAX_LINKED)
+      .map((x) => x.id);
   }
 
   /** The same facts as readable text, for embedders that read sentences (ONNX models, remote APIs). */

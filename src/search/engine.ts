@@ -7,6 +7,7 @@
  * questions come from a cache of the snapshot's recent answers (search_cache_entries): a snapshot
  * never changes, so an answer stays right for as long as its snapshot is live.
  */
+import type { DuckDBInstance } from "@duckdb/node-api";
 import { join } from "node:path";
 import { LRUCache } from "lru-cache";
 import type { Config } from "../config/config.ts";
@@ -15,7 +16,8 @@ import { ENTITY_TYPES } from "../entities/vocabulary.ts";
 import type { Logger } from "../log.ts";
 import type { SnapshotManifest } from "../store/manifest.ts";
 import type { Embedder } from "./embedder.ts";
-import type { ScopeFacts } from "./scope.ts";
+import { ScopeFacts } from "./scope.ts";
+import { DescriptionIndex } from "./description-index.ts";
 import { type EmbedderSettings, snapshotEmbedder } from "./embedders.ts";
 import type { NameIndex } from "../entities/name-index.ts";
 import { type SearchAnswer, type SearchInput, search } from "./search.ts";
@@ -26,6 +28,12 @@ import { VectorRows } from "./vector-rows.ts";
 const RETRY_AFTER_MS = 10_000;
 
 export type SearchSettings = EmbedderSettings & Pick<Config, "search_cache_entries">;
+
+/** What search reads from a snapshot's facts beside its vectors: scopes, and the descriptions' words. */
+export async function searchLookups(duck: DuckDBInstance, factsFile: string, names: NameIndex): Promise<{ names: NameIndex; scopes: ScopeFacts; descriptions: DescriptionIndex }> {
+  const [scopes, descriptions] = await Promise.all([ScopeFacts.fromParquet(duck, factsFile), DescriptionIndex.fromParquet(duck, factsFile, names)]);
+  return { names, scopes, descriptions };
+}
 
 export class SearchEngine {
   private embedder: Embedder | undefined;
@@ -38,6 +46,7 @@ export class SearchEngine {
     private readonly vectors: VectorIndexes,
     private readonly rows: VectorRows,
     private readonly scopes: ScopeFacts,
+    private readonly descriptions: DescriptionIndex,
     private readonly open: () => Promise<Embedder>,
     private readonly log: Logger,
     cacheEntries: number,
@@ -49,13 +58,13 @@ export class SearchEngine {
   static async open(
     snapshotDir: string,
     manifest: SnapshotManifest,
-    lookups: { names: NameIndex; scopes: ScopeFacts },
+    lookups: { names: NameIndex; scopes: ScopeFacts; descriptions: DescriptionIndex },
     settings: SearchSettings,
     log: Logger,
   ): Promise<SearchEngine> {
     const dir = join(snapshotDir, manifest.search.dir);
     const vectors = await VectorIndexes.open(dir, ENTITY_TYPES, manifest.search.dims);
-    const engine = new SearchEngine(lookups.names, vectors, VectorRows.open(dir, manifest.search.dims, lookups.names), lookups.scopes, () => snapshotEmbedder(dir, manifest.search, settings), log, settings.search_cache_entries);
+    const engine = new SearchEngine(lookups.names, vectors, VectorRows.open(dir, manifest.search.dims, lookups.names), lookups.scopes, lookups.descriptions, () => snapshotEmbedder(dir, manifest.search, settings), log, settings.search_cache_entries);
     if (settings.embedder !== manifest.search.embedder) {
       log.warn(
         { configured: settings.embedder, snapshot: manifest.search.embedder },
@@ -71,8 +80,8 @@ export class SearchEngine {
     const key = this.answers && JSON.stringify([input.query, input.limit, input.entity_types ?? null]);
     const cached = key === undefined ? undefined : this.answers!.get(key);
     if (cached) return cached;
-    const { names, vectors, rows, scopes } = this;
-    const answer = await search({ names, vectors, rows, scopes, embedder: await this.embedderReady() }, input);
+    const { names, vectors, rows, scopes, descriptions } = this;
+    const answer = await search({ names, vectors, rows, scopes, descriptions, embedder: await this.embedderReady() }, input);
     if (key !== undefined) this.answers!.set(key, answer);
     return answer;
   }

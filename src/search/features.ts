@@ -27,6 +27,11 @@ export function words(text: string): string[] {
     .filter((w) => w.length > 0 && !STOP_WORDS.has(w));
 }
 
+/** The stems of a text's words, as its features name them (repeats kept). */
+export function stems(text: string): string[] {
+  return words(text).map((word) => stemmer(word));
+}
+
 function trigrams(word: string): string[] {
   const padded = `<${word}>`;
   const out: string[] = [];

@@ -26,8 +26,14 @@ const MAX_CHAINS_BY_WORDS = 4;
 /** Every word of the phrase is a whole word of the chain's name or alias (not a prefix or typo). */
 const MIN_WORD_SCORE = 0.85;
 
-/** `value` of a country is a region code (countries.regionOf), of a peg a currency code. */
-export type Scope = { kind: "chain"; chains: IndexedNode[]; rest: string } | { kind: "attribute"; attribute: ScopedAttribute; value: string; rest: string };
+/**
+ * `value` of a country is a region code (countries.regionOf), of a peg a currency code. A chain
+ * named after "of" asks for what is the chain's own (`owned`: "native coin of ethereum", "layer 2
+ * of bnb chain"): its coin and what settles on it come before what is merely deployed there.
+ */
+export type Scope =
+  | { kind: "chain"; chains: IndexedNode[]; owned: boolean; rest: string }
+  | { kind: "attribute"; attribute: ScopedAttribute; value: string; rest: string };
 
 /** Attributes a question names by words, and those words for each value. */
 const SCOPED_ATTRIBUTES = {
@@ -68,7 +74,7 @@ function findChainScope(query: string, names: NameIndex): Scope | undefined {
     // The longest name wins: "on arbitrum one" is Arbitrum One, not Arbitrum.
     for (let end = Math.min(words.length, at + 1 + MAX_CHAIN_WORDS); end > at + 1; end--) {
       const chains = chainsNamed(words.slice(at + 1, end).join(" "));
-      if (chains.length > 0) return { kind: "chain", chains, rest: [...words.slice(0, at), ...words.slice(end)].join(" ") };
+      if (chains.length > 0) return { kind: "chain", chains, owned: words[at]!.toLowerCase() === "of", rest: [...words.slice(0, at), ...words.slice(end)].join(" ") };
     }
   }
   return undefined;
@@ -149,6 +155,11 @@ export class ScopeFacts {
   /** Is the entity one of the chains, or on one (deployed, settling, native)? */
   on(id: string, chains: readonly IndexedNode[]): boolean {
     return chains.some((chain) => chain.id === id || this.byChain.get(chain.id)?.has(id) === true);
+  }
+
+  /** Is the entity one of the chains, or their own (settling on one, native to one)? */
+  owns(id: string, chains: readonly IndexedNode[]): boolean {
+    return chains.some((chain) => chain.id === id || this.ownOfChain.get(chain.id)?.has(id) === true);
   }
 
   /** Does the entity have the attribute value (normalized: "GB" is also the facts' "UK")? */

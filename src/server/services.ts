@@ -18,8 +18,7 @@ import { loadOntology } from "../graph/ontology.ts";
 import type { Logger } from "../log.ts";
 import { selfCommand } from "../runtime.ts";
 import { spawnCommand } from "./spawn.ts";
-import { ScopeFacts } from "../search/scope.ts";
-import { SearchEngine } from "../search/engine.ts";
+import { SearchEngine, searchLookups } from "../search/engine.ts";
 import { NameIndex } from "../entities/name-index.ts";
 import { describeSchema, syntheticNotice } from "../snapshot/describe.ts";
 import { MANIFEST_FILE, type SnapshotManifest, readManifest, snapshotGraphs } from "../store/manifest.ts";
@@ -197,8 +196,8 @@ export class Services implements ApiServices {
     // The latest figures are read beside them, in a DuckDB instance of their own (timeseries/figures.ts).
     const seriesRead = this.readEntitySeries(id, dir, manifest);
     seriesRead.catch(() => undefined); // awaited below, as above
-    const scopes = await reading(dir, manifest.files.facts, () => ScopeFacts.fromParquet(this.duck, join(dir, manifest.files.facts)));
-    const search = await SearchEngine.open(dir, manifest, { names, scopes }, this.config, this.log);
+    const lookups = await reading(dir, manifest.files.facts, () => searchLookups(this.duck, join(dir, manifest.files.facts), names));
+    const search = await SearchEngine.open(dir, manifest, lookups, this.config, this.log);
     try {
       const facts = await factsBuilt;
       const added = await applySnapshotChanges(this.state, this.duck, { id, changesFile: join(dir, manifest.files.changes) }, names);

@@ -26,15 +26,17 @@ export default defineDetector({
     note: "a whale proxy where no insider is named (evidence.whale_proxy)",
   },
   async detect(ctx) {
+    // A sector's real tokens and the demo world's are summed apart: the demo's sectors bear the same
+    // names, and a real signal must not rest on generated flows.
     const rows = await rowsOf<{ sector: string; src: string; net: number; last: string; proxy: boolean; tokens: { token: string; net: number }[] }>(
       ctx.c,
-      `WITH s AS (SELECT i.token, p.sector FROM token_issuer i JOIN protocol_sector p USING (protocol)),
-         t AS (SELECT f.entity_id AS token, s.sector, sum(f."netFlowUsd") AS net, max(f.date) AS last, any_value(f.source_table) AS src,
+      `WITH s AS (SELECT i.token, p.sector, i.token IN (SELECT id FROM real_entities) AS real FROM token_issuer i JOIN protocol_sector p USING (protocol)),
+         t AS (SELECT f.entity_id AS token, s.sector, s.real, sum(f."netFlowUsd") AS net, max(f.date) AS last, any_value(f.source_table) AS src,
                  bool_and(coalesce(f.holder_role, 'whale') = 'whale') AS proxy
                FROM insider_flows f JOIN s ON s.token = f.entity_id WHERE f.date > ${ctx.day(30)} AND f.date <= ${ctx.day(0)} GROUP BY ALL)
        SELECT sector, any_value(src) AS src, sum(net) AS net, max(last)::VARCHAR AS last, bool_and(proxy) AS proxy,
          list({'token': token, 'net': net} ORDER BY abs(net) DESC, token)[1:10] AS tokens
-       FROM t GROUP BY sector HAVING abs(sum(net)) >= 500000`,
+       FROM t GROUP BY sector, real HAVING abs(sum(net)) >= 500000`,
     );
     return rows.map((r) => {
       // The tokens moving with the sector carry it; the main subjects are those.

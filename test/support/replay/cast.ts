@@ -8,6 +8,7 @@
  * The replay's days run up to AS_OF; the scan reads the data as of AS_OF.
  */
 import { addDays } from "../../../src/time.ts";
+import { CATALOGUE } from "./catalogue.ts";
 
 export const AS_OF = "2026-11-20";
 /** Days before AS_OF (negative) or after (positive). */
@@ -32,6 +33,8 @@ export interface Coin {
   name: string;
   /** Ethereum contract (none for a chain's own coin). */
   address?: string;
+  /** Contracts by CoinGecko platform (default: the Ethereum one). */
+  platforms?: Record<string, string>;
   supply: number;
   circulating: number;
   price: (day: string) => number;
@@ -46,7 +49,7 @@ export interface Coin {
 
 const flat = (value: number, drift = 0.01) => (day: string) => value * (1 + drift * wobble("price", day));
 
-export const COINS: Coin[] = [
+const CAST: Coin[] = [
   { id: "bitcoin", symbol: "btc", name: "Bitcoin", supply: 21e6, circulating: 19.9e6, price: flat(91_000), categories: [], description: "", homepage: "", recorded: "coin_bitcoin.json" },
   { id: "ethereum", symbol: "eth", name: "Ethereum", supply: 120.5e6, circulating: 120.5e6, price: flat(3_100), categories: ["Smart Contract Platform", "Layer 1 (L1)"], description: "Ethereum is a decentralized smart contract platform and the native coin, ether, pays for its computation.", homepage: "https://ethereum.org" },
   { id: "tether", symbol: "usdt", name: "Tether", address: "0xdac17f958d2ee523a2206206994597c13d831ec7", supply: 180e9, circulating: 180e9, price: flat(1, 0.0005), categories: [], description: "", homepage: "", recorded: "coin_tether_by_contract.json" },
@@ -74,6 +77,18 @@ export const COINS: Coin[] = [
       { exchange: "sushiswap", name: "Sushiswap", target: "WETH", spread: 4.1, volume: 20_000 },
     ],
   },
+];
+
+/**
+ * The cast, then the rest of the catalogue. A coin in both keeps the cast's figures (the signals
+ * rest on them) and takes the catalogue's blind description and categories (search rests on them).
+ */
+export const COINS: Coin[] = [
+  ...CAST.map((c) => {
+    const blind = CATALOGUE.find((x) => x.id === c.id);
+    return blind && !c.recorded ? { ...c, description: blind.description, categories: blind.categories, homepage: blind.homepage } : c;
+  }),
+  ...CATALOGUE.filter((x) => !CAST.some((c) => c.id === x.id)),
 ];
 
 export const coin = (id: string) => COINS.find((c) => c.id === id)!;

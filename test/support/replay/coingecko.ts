@@ -45,7 +45,7 @@ function record(c: Coin, day: string): unknown {
     symbol: c.symbol,
     name: c.name,
     asset_platform_id: c.address ? "ethereum" : null,
-    platforms: c.address ? { ethereum: c.address } : { "": "" },
+    platforms: c.platforms ?? (c.address ? { ethereum: c.address } : { "": "" }),
     categories: c.categories,
     description: { en: c.description },
     links: { homepage: [c.homepage, "", ""] },
@@ -83,10 +83,10 @@ function chart(c: Coin, from: number, to: number): unknown {
 export function coingeckoAnswer(path: string, q: URLSearchParams, day: string): unknown {
   if (path === "/asset_platforms") return recordedCoingecko("asset_platforms.json");
   if (path === "/coins/categories/list") return categoriesList();
-  if (path === "/coins/list") return COINS.map((c) => ({ id: c.id, symbol: c.symbol, name: c.name, platforms: c.address ? { ethereum: c.address } : {} }));
+  if (path === "/coins/list") return COINS.map((c) => ({ id: c.id, symbol: c.symbol, name: c.name, platforms: c.platforms ?? (c.address ? { ethereum: c.address } : {}) }));
   if (path === "/coins/markets") {
     if (q.get("page") !== "1") return [];
-    const list = q.get("category") === "stablecoins" ? COINS.filter((c) => c.categories.includes("Stablecoins") || c.id === "tether") : COINS;
+    const list = q.get("category") === "stablecoins" ? COINS.filter((c) => c.categories.some((x) => /stablecoin/i.test(x)) || c.id === "tether") : COINS;
     return list
       .map((c) => market(c, day))
       .sort((a, b) => b.market_cap - a.market_cap)

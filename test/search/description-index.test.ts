@@ -1,0 +1,41 @@
+import { describe, expect, test } from "bun:test";
+import { DescriptionIndex } from "../../src/search/description-index.ts";
+
+// Real descriptions (CoinGecko's manner): positions stand for name-index positions.
+const index = DescriptionIndex.of([
+  { position: 0, text: "PAX Gold (PAXG) is a gold-backed token issued by Paxos Trust Company." },
+  { position: 1, text: "Tether Gold (XAUt) is a gold-backed token; each token is one troy ounce of physical gold." },
+  { position: 2, text: "USDC is a fully reserved US dollar stablecoin issued by Circle." },
+  { position: 3, text: "Dai is a decentralized stablecoin backed by crypto collateral." },
+  { position: 4, text: "Uniswap is a decentralized exchange; UNI is its governance token." },
+  { position: undefined, text: "An entity the name index lacks is left out." },
+]);
+
+describe("the words of descriptions", () => {
+  test("an entity whose description holds every word of the question has all of it", () => {
+    const shares = index.match("gold backed token");
+    expect(shares.get(0)).toBeCloseTo(1, 5);
+    expect(shares.get(1)).toBeCloseTo(1, 5);
+    // Dai is "backed" and Uniswap has a "token": rarer words weigh more, so both hold less than half.
+    expect(shares.get(3)!).toBeLessThan(0.5);
+    expect(shares.get(4)!).toBeLessThan(0.5);
+    expect(shares.has(2)).toBe(false);
+  });
+
+  test("a rare word weighs more than a common one; stems join forms ('issues', 'issued')", () => {
+    const shares = index.match("stablecoin that circle issues");
+    expect(shares.get(2)).toBeCloseTo(1, 5);
+    expect(shares.get(3)!).toBeLessThan(shares.get(2)!);
+  });
+
+  test("a word no description holds weighs as the rarest: the commonest word alone matches weakly", () => {
+    const shares = index.match("privacy token");
+    for (const share of shares.values()) expect(share).toBeLessThan(0.3);
+  });
+
+  test("an empty index and a question of stop words match nothing", () => {
+    expect(DescriptionIndex.of([]).match("gold").size).toBe(0);
+    expect(index.match("of the").size).toBe(0);
+    expect(index.size).toBe(5);
+  });
+});
