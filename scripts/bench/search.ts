@@ -18,8 +18,7 @@ import { Rng } from "../../src/dataset/rng.ts";
 import { ENTITY_TYPES, type EntityType } from "../../src/entities/vocabulary.ts";
 import { createLogger } from "../../src/log.ts";
 import { selfCommand } from "../../src/runtime.ts";
-import { DescriptionIndex } from "../../src/search/description-index.ts";
-import { ScopeFacts } from "../../src/search/scope.ts";
+import { searchLookups } from "../../src/search/engine.ts";
 import { LsaEmbedder } from "../../src/search/embedder.ts";
 import usearch from "usearch";
 import { loadLsa, readFloats } from "../../src/search/lsa.ts";
@@ -92,25 +91,21 @@ t = performance.now();
 const names = await NameIndex.fromParquet(duck, join(snapshotDir, manifest.files.entities), manifest.namespaces);
 const namesMs = performance.now() - t;
 t = performance.now();
-const scopes = await ScopeFacts.fromParquet(duck, join(snapshotDir, manifest.files.facts));
-const scopesMs = performance.now() - t;
-t = performance.now();
-const descriptions = await DescriptionIndex.fromParquet(duck, join(snapshotDir, manifest.files.facts), names);
-const descriptionsMs = performance.now() - t;
+const { scopes, descriptions, demo } = await searchLookups(duck, snapshotDir, manifest, names);
+const lookupsMs = performance.now() - t;
 t = performance.now();
 const rows = VectorRows.open(searchDir, manifest.search.dims, names);
 const rowsMs = performance.now() - t;
 Bun.gc(true);
-const deps = { names, vectors, rows, embedder, scopes, descriptions };
+const deps = { names, vectors, rows, embedder, scopes, descriptions, demo };
 const rssLoaded = rssOf("self");
 printTable("Load (in-process, what a server does at activation)", [
   ["vector index (scan workers load their slices)", ms(vectorsMs)],
   ["LSA model", ms(modelMs)],
   [`name index (entities.parquet; ${names.words.vocabularySize.toLocaleString("en")} words of names and aliases)`, ms(namesMs)],
-  ["scope facts: deployments, countries (facts.parquet)", ms(scopesMs)],
-  [`descriptions' words (${descriptions.size.toLocaleString("en")} described entities)`, ms(descriptionsMs)],
+  [`scope facts, descriptions' words (${descriptions.size.toLocaleString("en")} described entities), demo entities`, ms(lookupsMs)],
   ["vector rows to name positions and back", ms(rowsMs)],
-  ["total", ms(vectorsMs + modelMs + namesMs + scopesMs + descriptionsMs + rowsMs)],
+  ["total", ms(vectorsMs + modelMs + namesMs + lookupsMs + rowsMs)],
   ["RSS added by loading", mb(rssLoaded - rssBefore)],
 ]);
 

@@ -15,6 +15,7 @@ import { CkgError, isCkgError } from "../errors.ts";
 import { ENTITY_TYPES } from "../entities/vocabulary.ts";
 import type { Logger } from "../log.ts";
 import type { SnapshotManifest } from "../store/manifest.ts";
+import { sqlString, withConnection } from "../store/duckdb.ts";
 import type { Embedder } from "./embedder.ts";
 import { ScopeFacts } from "./scope.ts";
 import { DescriptionIndex } from "./description-index.ts";
@@ -29,10 +30,33 @@ const RETRY_AFTER_MS = 10_000;
 
 export type SearchSettings = EmbedderSettings & Pick<Config, "search_cache_entries">;
 
-/** What search reads from a snapshot's facts beside its vectors: scopes, and the descriptions' words. */
-export async function searchLookups(duck: DuckDBInstance, factsFile: string, names: NameIndex): Promise<{ names: NameIndex; scopes: ScopeFacts; descriptions: DescriptionIndex }> {
-  const [scopes, descriptions] = await Promise.all([ScopeFacts.fromParquet(duck, factsFile), DescriptionIndex.fromParquet(duck, factsFile, names)]);
-  return { names, scopes, descriptions };
+/** What search reads from a snapshot beside its vectors. */
+export interface SearchLookups {
+  names: NameIndex;
+  scopes: ScopeFacts;
+  descriptions: DescriptionIndex;
+  /** By name-index position: 1 where the entity is generated demo data. */
+  demo: Uint8Array;
+}
+
+export async function searchLookups(duck: DuckDBInstance, snapshotDir: string, manifest: SnapshotManifest, names: NameIndex): Promise<SearchLookups> {
+  const facts = join(snapshotDir, manifest.files.facts);
+  const synthetic = manifest.sources.filter((s) => s.synthetic).map((s) => s.id);
+  const [scopes, descriptions, demoIds] = await Promise.all([
+    ScopeFacts.fromParquet(duck, facts),
+    DescriptionIndex.fromParquet(duck, facts, names),
+    synthetic.length === 0
+      ? Promise.resolve([] as string[])
+      : withConnection(duck, async (c) =>
+          (await c.runAndReadAll(`SELECT id FROM read_parquet(${sqlString(join(snapshotDir, manifest.files.entities))}) WHERE source IN (${synthetic.map(sqlString).join(", ")})`)).getColumnsObjectJS().id as string[],
+        ),
+  ]);
+  const demo = new Uint8Array(names.size);
+  for (const id of demoIds) {
+    const position = names.positionOf(id);
+    if (position !== undefined) demo[position] = 1;
+  }
+  return { names, scopes, descriptions, demo };
 }
 
 export class SearchEngine {
@@ -47,6 +71,7 @@ export class SearchEngine {
     private readonly rows: VectorRows,
     private readonly scopes: ScopeFacts,
     private readonly descriptions: DescriptionIndex,
+    private readonly demo: Uint8Array,
     private readonly open: () => Promise<Embedder>,
     private readonly log: Logger,
     cacheEntries: number,
@@ -58,13 +83,13 @@ export class SearchEngine {
   static async open(
     snapshotDir: string,
     manifest: SnapshotManifest,
-    lookups: { names: NameIndex; scopes: ScopeFacts; descriptions: DescriptionIndex },
+    lookups: SearchLookups,
     settings: SearchSettings,
     log: Logger,
   ): Promise<SearchEngine> {
     const dir = join(snapshotDir, manifest.search.dir);
     const vectors = await VectorIndexes.open(dir, ENTITY_TYPES, manifest.search.dims);
-    const engine = new SearchEngine(lookups.names, vectors, VectorRows.open(dir, manifest.search.dims, lookups.names), lookups.scopes, lookups.descriptions, () => snapshotEmbedder(dir, manifest.search, settings), log, settings.search_cache_entries);
+    const engine = new SearchEngine(lookups.names, vectors, VectorRows.open(dir, manifest.search.dims, lookups.names), lookups.scopes, lookups.descriptions, lookups.demo, () => snapshotEmbedder(dir, manifest.search, settings), log, settings.search_cache_entries);
     if (settings.embedder !== manifest.search.embedder) {
       log.warn(
         { configured: settings.embedder, snapshot: manifest.search.embedder },
@@ -80,8 +105,8 @@ export class SearchEngine {
     const key = this.answers && JSON.stringify([input.query, input.limit, input.entity_types ?? null]);
     const cached = key === undefined ? undefined : this.answers!.get(key);
     if (cached) return cached;
-    const { names, vectors, rows, scopes, descriptions } = this;
-    const answer = await search({ names, vectors, rows, scopes, descriptions, embedder: await this.embedderReady() }, input);
+    const { names, vectors, rows, scopes, descriptions, demo } = this;
+    const answer = await search({ names, vectors, rows, scopes, descriptions, demo, embedder: await this.embedderReady() }, input);
     if (key !== undefined) this.answers!.set(key, answer);
     return answer;
   }

@@ -196,7 +196,7 @@ export class Services implements ApiServices {
     // The latest figures are read beside them, in a DuckDB instance of their own (timeseries/figures.ts).
     const seriesRead = this.readEntitySeries(id, dir, manifest);
     seriesRead.catch(() => undefined); // awaited below, as above
-    const lookups = await reading(dir, manifest.files.facts, () => searchLookups(this.duck, join(dir, manifest.files.facts), names));
+    const lookups = await reading(dir, manifest.files.facts, () => searchLookups(this.duck, dir, manifest, names));
     const search = await SearchEngine.open(dir, manifest, lookups, this.config, this.log);
     try {
       const facts = await factsBuilt;

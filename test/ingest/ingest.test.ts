@@ -12,6 +12,8 @@ import { ingest } from "../../src/ingest/ingest.ts";
 import { connector } from "../../src/ingest/providers/index.ts";
 import { RawStore } from "../../src/ingest/raw-store.ts";
 import { silentLogger } from "../../src/log.ts";
+import { LsaEmbedder } from "../../src/search/embedder.ts";
+import { loadLsa } from "../../src/search/lsa.ts";
 import { selfCommand } from "../../src/runtime.ts";
 import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
 import { openDuck, withConnection } from "../../src/store/duckdb.ts";
@@ -240,8 +242,21 @@ describe("ckg ingest", () => {
     expect(row(va, untouched)).toEqual(row(vb, untouched));
     const fresh = row(va, before.length);
     expect(Math.hypot(...fresh)).toBeCloseTo(1, 4);
-    // The model is the base's, copied.
-    expect(readFileSync(join(nextSearch, "lsa-idf.f32")).equals(readFileSync(join(baseSearch, "lsa-idf.f32")))).toBe(true);
+    // The model is the base's: every word it knew keeps its idf and vector; the new chain's words it
+    // did not know are folded in after them ("brand"), each with a vector of its own.
+    const [mb, ma] = [loadLsa(baseSearch), loadLsa(nextSearch)];
+    expect(ma.features.slice(0, mb.features.length)).toEqual(mb.features);
+    expect(Array.from(ma.idf.subarray(0, mb.idf.length))).toEqual(Array.from(mb.idf));
+    expect(Array.from(ma.vectors.subarray(0, mb.vectors.length))).toEqual(Array.from(mb.vectors));
+    const added = ma.features.slice(mb.features.length);
+    expect(added).toContain("brand");
+    const brand = ma.index.get("brand")!;
+    expect(Math.hypot(...ma.vectors.subarray(brand * ma.dims, (brand + 1) * ma.dims))).toBeGreaterThan(0);
+    // A query of the new word lands on the chain that brought it, nearer than on an untouched one.
+    const query = await new LsaEmbedder(ma).embedQuery("brand");
+    const cosine = (r: number[]) => r.reduce((sum, x, j) => sum + x * query[j]!, 0) / Math.hypot(...query);
+    expect(cosine(fresh)).toBeGreaterThan(0.5);
+    expect(cosine(fresh)).toBeGreaterThan(cosine(row(va, untouched)) + 0.3);
   }, 120_000);
 
   test("--without-demo: a snapshot of real data only", async () => {

@@ -10,7 +10,9 @@ export type Fault =
   | { kind: "500" }
   | { kind: "hang"; ms: number }
   | { kind: "truncated" }
-  | { kind: "malformed" };
+  | { kind: "malformed" }
+  /** Any refusal as a provider words it: its status, body and headers (a 402 with an upgrade message). */
+  | { kind: "refuse"; status: number; body: string; headers?: Record<string, string> };
 
 /** Answers a request from fixtures: a JSON value, a Response, or undefined for 404. */
 export type Route = (url: URL, request: Request, body: unknown) => unknown | Response | undefined | Promise<unknown>;
@@ -43,6 +45,7 @@ export function startFakeProvider(route: Route): FakeProvider {
         });
       }
       if (fault?.kind === "500") return new Response("upstream error", { status: 500 });
+      if (fault?.kind === "refuse") return new Response(fault.body, { status: fault.status, headers: { "content-type": "application/json", ...fault.headers } });
       if (fault?.kind === "hang") await Bun.sleep(fault.ms);
       const body = request.method === "POST" ? await request.json().catch(() => undefined) : undefined;
       const answer = await route(url, request, body);

@@ -75,14 +75,14 @@ function poolChart(uuid: string, day: string) {
   };
 }
 
+/** The fields a stablecoin's record has in the list and in its own answer alike. */
+function stablecoinHead(s: (typeof STABLECOINS)[number]) {
+  return { id: s.id, name: s.name, symbol: s.symbol, gecko_id: s.gecko_id, pegType: "peggedUSD", pegMechanism: s.pegMechanism };
+}
+
 function stablecoins(day: string) {
   const shaped = STABLECOINS.map((s) => ({
-    id: s.id,
-    name: s.name,
-    symbol: s.symbol,
-    gecko_id: s.gecko_id,
-    pegType: "peggedUSD",
-    pegMechanism: s.pegMechanism,
+    ...stablecoinHead(s),
     circulating: { peggedUSD: s.circulating(day) },
     chains: ["Ethereum"],
     price: s.price(day),
@@ -95,12 +95,7 @@ function stablecoin(id: string, day: string) {
   const s = STABLECOINS.find((x) => x.id === id);
   if (!s) return undefined;
   return {
-    id: s.id,
-    name: s.name,
-    symbol: s.symbol,
-    gecko_id: s.gecko_id,
-    pegType: "peggedUSD",
-    pegMechanism: s.pegMechanism,
+    ...stablecoinHead(s),
     description: s.description,
     url: `https://example.org/stablecoin/${s.symbol.toLowerCase()}`,
     tokens: daysBetween(addDays(day, -90), day).map((d) => ({ date: unix(d), circulating: { peggedUSD: s.circulating(d) } })),

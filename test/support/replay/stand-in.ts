@@ -12,7 +12,7 @@
  *
  * `ckg ingest` reaches it through the ordinary URL settings (`env`/`settings`).
  */
-import type { Server } from "bun";
+import { startFakeProvider } from "../fake-provider.ts";
 import { AS_OF } from "./cast.ts";
 import { coingeckoAnswer } from "./coingecko.ts";
 import { defillamaAnswer, feesAnswer } from "./defillama.ts";
@@ -34,27 +34,14 @@ export interface StandIn {
 const COINGECKO_LIMITED = { status: { error_code: 429, error_message: "You've exceeded the Rate Limit. Please visit https://www.coingecko.com/en/api/pricing to subscribe to our API plans for higher rate limits." } };
 
 export function startStandIn(): StandIn {
-  const refusals = new Map<string, { status: number; body: string; headers: Record<string, string> }[]>();
-  const requests: string[] = [];
   const state = { day: AS_OF };
-  const server: Server<undefined> = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    idleTimeout: 60,
-    async fetch(request) {
-      const url = new URL(request.url);
-      const path = url.pathname;
-      requests.push(`${request.method} ${path}${url.search}`);
-      const refusal = refusals.get(path)?.shift();
-      if (refusal) return new Response(refusal.body, { status: refusal.status, headers: refusal.headers });
-      const body = request.method === "POST" ? await request.json().catch(() => undefined) : undefined;
-      const [answer, headers] = route(path, url.searchParams, body, state.day);
-      if (answer instanceof Response) return answer;
-      if (answer === undefined) return Response.json({ message: "Not Found" }, { status: 404, headers });
-      return Response.json(answer, { headers });
-    },
+  const provider = startFakeProvider((url, _request, body) => {
+    const [answer, headers] = route(url.pathname, url.searchParams, body, state.day);
+    if (answer instanceof Response) return answer;
+    if (answer === undefined) return Response.json({ message: "Not Found" }, { status: 404, headers });
+    return Response.json(answer, { headers });
   });
-  const url = `http://127.0.0.1:${server.port}`;
+  const url = provider.url;
   return {
     url,
     get day() {
@@ -63,9 +50,9 @@ export function startStandIn(): StandIn {
     set day(value: string) {
       state.day = value;
     },
-    requests,
+    requests: provider.requests,
     refuse(path, status, body, headers = {}) {
-      refusals.set(path, [...(refusals.get(path) ?? []), { status, body, headers: { "content-type": "application/json", ...headers } }]);
+      provider.fail(path, { kind: "refuse", status, body, headers });
     },
     settings: () => ({
       chainlist_url: `${url}/chainlist`,
@@ -81,9 +68,7 @@ export function startStandIn(): StandIn {
       blockscout_urls: `1=${url}/blockscout/1`,
       blockscout_min_interval_ms: "0",
     }),
-    stop() {
-      server.stop(true);
-    },
+    stop: provider.stop,
   };
 }
 
