@@ -81,6 +81,8 @@ export class Corpus {
   private readonly description = new Map<string, string>();
   /** Chains whose native coin each token is (the nativeToken facts, read from the token's side). */
   private readonly nativeOf = new Map<string, string[]>();
+  /** Tokens native to one chain only (ETH pays gas on hundreds; its description is Ethereum's alone). */
+  private readonly ownCoin = new Set<string>();
   /** How many entities are deployed on each chain: among many linked chains, the busiest describe best. */
   private readonly deployments = new Map<string, number>();
   readonly ids: string[];
@@ -100,7 +102,10 @@ export class Corpus {
       if (predicate[i] === "deployedOn") this.deployments.set(object[i]!, (this.deployments.get(object[i]!) ?? 0) + 1);
     }
     // Ether pays for gas on hundreds of chains: its document names the few most deployed on.
-    for (const [token, chains] of this.nativeOf) this.nativeOf.set(token, this.mostDeployedOn(chains));
+    for (const [token, chains] of this.nativeOf) {
+      if (chains.length === 1) this.ownCoin.add(token);
+      this.nativeOf.set(token, this.mostDeployedOn(chains));
+    }
     let offset = 0;
     for (const [id, count] of counts) {
       this.start.set(id, offset);
@@ -149,9 +154,10 @@ export class Corpus {
         addField(bag, this.world.entities.get(value)!.name, LINKED[name]!, false);
         // A linked entity's sector describes this one less than its own sector would.
         addField(bag, this.category.get(value), LINKED[name]! * 0.5, false);
-        // A chain is described by its own coin's description (CoinGecko describes Arbitrum through
-        // ARB, zkSync through ZK), when the chain has none of its own.
-        if (name === "nativeToken" && !this.description.has(id)) addField(bag, this.description.get(value), 0.6, false);
+        // A chain is described by its own coin's description (CoinGecko describes Avalanche through
+        // AVAX), when the chain has none of its own and the coin is native to it alone: the
+        // Lightning Network pays in bitcoin, but Bitcoin's description is not Lightning's.
+        if (name === "nativeToken" && !this.description.has(id) && this.ownCoin.has(value)) addField(bag, this.description.get(value), 0.6, false);
       }
     }
     return bag;

@@ -7,8 +7,9 @@
  *   prefix of one, or a close spelling of one ("arbitrum" -> Arbitrum One, "arbitrm", "coinbsae"),
  *   or the whole query is a close spelling of the name ("uniswp"). Higher: rarer words matched
  *   exactly, more of the name covered, a more prominent entity.
- * - below 0.80 (meaning): the vector neighbours of the query's meaning, 0.8 x cosine, nudged by
- *   prominence and the type prior: 0.5 and more shares a good deal, under 0.3 little.
+ * - below 0.80 (meaning): the vector neighbours of the query's meaning, 0.8 x cosine (pulled up
+ *   where an entity's own description holds the question's words), nudged by prominence, the type
+ *   prior and the demo setback: 0.5 and more shares a good deal, under 0.3 little.
  * A query that names something (the whole name, alias or symbol of an entity, typos aside) is
  * answered from the names alone: no vector scan. Otherwise, when the name matches do not fill
  * `limit`, the meaning neighbours fill the rest. The type filter applies before the top-k cut.
@@ -16,7 +17,9 @@
  * total_count is the number of entities found: every exact and lexical match, plus, when the
  * meaning neighbours were asked, every one with similarity of at least MIN_SIMILARITY, looking at
  * most SEARCH_DEPTH deep per entity type (SCOPED_SEARCH_DEPTH when the query names a chain, a
- * country or a peg: "... on solana", "korean exchange", "euro stablecoin"; see scope).
+ * country or a peg: "... on solana", "korean exchange", "euro stablecoin"; see scope), and among
+ * the entities scored besides: a small scope's, and those whose description holds much of the
+ * question (search/description-index).
  */
 import { z } from "zod";
 import { ENTITY_TYPES, type EntityType, type NodeType } from "../entities/vocabulary.ts";
@@ -202,12 +205,15 @@ function lexicalMatches(
   for (const i of topIndices(keys, k)) if (keys[i]! >= 0) candidates.set(words.positions[i]!, keys[i]!);
   // One edit in a name of three letters or fewer is already below MIN_SPELLING_SIMILARITY.
   const spellings = normalizeName(query).length >= 4 ? names.closeNames(query, accept, 20) : [];
+  const oneWord = query.trim().split(/\s+/).length === 1;
   for (const { node, similarity } of spellings) {
     const position = names.positionOf(node.id)!;
     if (similarity < MIN_SPELLING_SIMILARITY || exclude.has(position)) continue;
     if (!candidates.has(position)) count++;
     candidates.set(position, Math.max(candidates.get(position) ?? 0, band(similarity * SPELLING_WEIGHT, position)));
-    complete = true;
+    // A lone misspelt word names what it is close to ("uniswp"); a phrase of real words close to a
+    // name ("euro stablecoin", EUROe Stablecoin) may still ask for a kind of thing: meaning fills below.
+    if (oneWord) complete = true;
   }
   const best = Array.from(candidates, ([position, similarity]) => ({ position, similarity }));
   return { best: topK(best, k), count, complete };
