@@ -34,8 +34,23 @@ export function startProviderFixtures(override?: Override): FakeProvider {
     if (path.startsWith("/defillama")) return defillamaFixture(path.slice("/defillama".length), url.searchParams);
     if (path === "/snapshot/graphql") return snapshot(body as { query: string; variables: Record<string, unknown> });
     if (path.startsWith("/github")) return github(path.slice("/github".length), url.searchParams);
+    if (path.startsWith("/blockscout/1")) return blockscout(path.slice("/blockscout/1".length));
     return undefined;
   });
+}
+
+/** Blockscout's token and holders answers by contract (Ethereum), as fixtures name them by coin. */
+const BLOCKSCOUT_COINS: Record<string, string> = {
+  "0x1f9840a85d5af5bf1d1762f925bdaddc4201f984": "uniswap",
+  "0x514910771af9ca656af840dff83e8264ecf986ca": "chainlink",
+  "0x2260fac5e5542a773aa44fbcfedf7c193bc2c599": "wrapped-bitcoin",
+};
+
+function blockscout(path: string): unknown {
+  const m = /^\/api\/v2\/tokens\/(0x[0-9a-fA-F]{40})(\/holders)?$/.exec(path);
+  const coin = m ? BLOCKSCOUT_COINS[m[1]!.toLowerCase()] : undefined;
+  if (!coin) return Response.json({ message: "Not found" }, { status: 404 });
+  return fixture("blockscout", `${m![2] ? "holders" : "token"}-${coin}.json`);
 }
 
 export function providerConfigs(base: string, ids: readonly ProviderId[] = ["chains", "coingecko", "defillama", "snapshot", "github"]): Map<ProviderId, ProviderConfig> {
@@ -66,6 +81,8 @@ export function providerEnv(base: string): Record<string, string> {
     CKG_DEFILLAMA_PRO_URL: `${base}/defillama/pro`,
     CKG_SNAPSHOT_URL: `${base}/snapshot/graphql`,
     CKG_GITHUB_URL: `${base}/github`,
+    CKG_BLOCKSCOUT_URLS: `1=${base}/blockscout/1`,
+    CKG_BLOCKSCOUT_MIN_INTERVAL_MS: "0",
   };
 }
 
