@@ -23,12 +23,11 @@
  */
 import { z } from "zod";
 import { ENTITY_TYPES, type EntityType, type NodeType } from "../entities/vocabulary.ts";
-import { type ScopeFacts, type Scope, findScope } from "./scope.ts";
-import type { DescriptionIndex } from "./description-index.ts";
-import type { Embedder } from "./embedder.ts";
-import { NameIndex, normalizeName } from "../entities/name-index.ts";
-import type { VectorIndexes } from "./vector-index.ts";
-import type { VectorRows } from "./vector-rows.ts";
+import { type NameIndex, normalizeName } from "../entities/name-index.ts";
+import { MEANING_CEILING, type SearchDeps, meaningMatches } from "./meaning.ts";
+import { NO_PRIORS, PRIORS_BY_CODE, type Ranked, byProminence } from "./priors.ts";
+
+export { SCOPED_SEARCH_DEPTH, SEARCH_DEPTH, type SearchDeps } from "./meaning.ts";
 
 export const MIN_SIMILARITY = 0.3;
 /**
@@ -39,36 +38,7 @@ const MIN_SPELLING_SIMILARITY = 0.75;
 /** A whole-name misspelling weighs like a close spelling of each word (0.85 for one edit). */
 const SPELLING_WEIGHT = 0.9;
 /** Where the lexical tier starts; meaning neighbours stay below it. */
-export const LEXICAL_FLOOR = 0.8;
-const MEANING_CEILING = LEXICAL_FLOOR;
-/**
- * How deep the vector search looks per entity type, unless `limit` asks for more (and so the most
- * total_count counts among meaning neighbours). Each extra row is rescored exactly in every scan
- * worker: 100 deep cost twice the time of 25 on the full data.
- */
-export const SEARCH_DEPTH = 25;
-/** A scoped question looks deeper, since entities outside are set back (IN_SCOPE). */
-export const SCOPED_SEARCH_DEPTH = 150;
-/** Closeness in a scoped question: IN_SCOPE + the rest x cosine inside the scope, IN_SCOPE x cosine outside. */
-const IN_SCOPE = 0.5;
-/**
- * In a question for what is a chain's own ("gas token of polygon"), what is only deployed there
- * stays in scope, set back by this: it comes first only when its meaning is much closer (by 0.3).
- */
-const NOT_OWNED = 0.15;
-/** A scope of at most this many entities has every one scored exactly (a dot product each). */
-const MAX_SCOPE_SCORED = 5_000;
-
-/**
- * How far an entity whose description holds the whole question is pulled from its cosine toward 1
- * (a share of the question, search/description-index, pulls that share of it). Chosen on the tune
- * half of the real-name set over ingested worlds: 0.6 to 0.7 is a plateau, 0.8 loses questions.
- */
-const DESCRIPTION_PULL = 0.6;
-/** Entities whose description holds at least this share of the question are scored even where the scan did not reach them... */
-const MIN_DESCRIBED_SHARE = 0.5;
-/** ...at most this many (each a dot product). */
-const MAX_DESCRIBED_SCORED = 500;
+export const LEXICAL_FLOOR = MEANING_CEILING;
 
 export const searchInputSchema = z.strictObject({
   query: z.string().trim().min(1, "query must not be empty").max(500),
@@ -84,47 +54,6 @@ export const searchAnswerSchema = z.object({
   total_count: z.number().int(),
 });
 export type SearchAnswer = z.infer<typeof searchAnswerSchema>;
-
-/**
- * Pools and people are many and alike (hundreds of "ETH staking" pools): for a question about a
- * kind of thing, protocols, tokens and organizations answer first. A type filter lifts this.
- */
-const TYPE_PRIOR: Partial<Record<NodeType, number>> = { Pool: 0.8, Person: 0.95 };
-/** TYPE_PRIOR by type code (NameIndex.typeCodes), for loops over many matches; all 1 when filtered. */
-const PRIORS_BY_CODE = new Float32Array(256).fill(1);
-for (const [type, prior] of Object.entries(TYPE_PRIOR)) PRIORS_BY_CODE[NameIndex.codeOf(type as NodeType)] = prior;
-const NO_PRIORS = new Float32Array(256).fill(1);
-
-/** Prominence (size, lists, deployments) moves a similarity by at most a tenth. */
-const byProminence = (prominence: number) => 0.9 + 0.1 * prominence;
-
-/**
- * Prominence and the type prior: among equally close matches the larger, better-known entity
- * comes first.
- */
-function nudge(type: NodeType, prominence: number, filtered: boolean): number {
-  return byProminence(prominence) * (filtered ? 1 : (TYPE_PRIOR[type] ?? 1));
-}
-
-/**
- * A generated demo entity stands in for real data and gives way to it: among close meanings the
- * real one comes first (a question about oracle networks answers Chainlink before the demo's many
- * "X Oracle" protocols, whose generated descriptions say just that). The demo's own order is unchanged.
- */
-const DEMO_SETBACK = 0.9;
-
-export interface SearchDeps {
-  names: NameIndex;
-  vectors: VectorIndexes;
-  /** Vector rows to name-index positions and back, and exact scores of chosen rows. */
-  rows: VectorRows;
-  embedder: Embedder;
-  scopes: ScopeFacts;
-  /** The words of entities' own descriptions. */
-  descriptions: DescriptionIndex;
-  /** By name-index position: 1 where the entity is generated demo data (DEMO_SETBACK). */
-  demo: Uint8Array;
-}
 
 export async function search(deps: SearchDeps, input: SearchInput): Promise<SearchAnswer> {
   const { names } = deps;
@@ -160,11 +89,6 @@ export async function search(deps: SearchDeps, input: SearchInput): Promise<Sear
     })),
     total_count: found,
   };
-}
-
-interface Ranked {
-  position: number;
-  similarity: number;
 }
 
 /**
@@ -232,70 +156,6 @@ function topIndices(keys: Float32Array, k: number): number[] {
     if (best.length > k) best.pop();
   }
   return best;
-}
-
-/** Vector neighbours of the query's meaning, scoped when the query names a chain, a country or a peg (scope). */
-async function meaningMatches(deps: SearchDeps, input: SearchInput, types: readonly EntityType[], filtered: boolean): Promise<Ranked[]> {
-  const { names } = deps;
-  const scope = findScope(input.query, names, deps.scopes);
-  const vector = await deps.embedder.embedQuery(scope?.rest ?? input.query);
-  if (!vector.some((v) => v !== 0)) return [];
-  const best = new Map<number, number>();
-  const depth = Math.max(scope ? SCOPED_SEARCH_DEPTH : SEARCH_DEPTH, input.limit);
-  for (const hit of await deps.vectors.search(vector, depth, types)) {
-    const position = deps.rows.positionOf(hit.type, hit.row);
-    if (position < 0 || Number.isNaN(hit.similarity)) continue;
-    if ((best.get(position) ?? -1) < hit.similarity) best.set(position, hit.similarity);
-  }
-  // Entities the scan may not reach are scored exactly (a dot product each):
-  const unit = unitLength(vector);
-  const score = (position: number | undefined) => {
-    if (position === undefined || best.has(position)) return;
-    const type = names.typeAt(position);
-    if (!(types as readonly string[]).includes(type)) return;
-    const cosine = deps.rows.cosine(unit, position, type as EntityType);
-    if (cosine !== undefined) best.set(position, cosine);
-  };
-  // those of a small scope (the one native coin of Ethereum is far down the neighbours of "native
-  // coin" among thousands of such coins);
-  if (scope) for (const id of deps.scopes.scoredMembers(scope, MAX_SCOPE_SCORED)) score(names.positionOf(id));
-  // those whose own description holds the question's words (the learned model blurs rare words,
-  // "gold", "circle"; a description says them).
-  const described = deps.descriptions.match(scope?.rest ?? input.query);
-  for (const position of strongest(described, MIN_DESCRIBED_SHARE, MAX_DESCRIBED_SCORED)) score(position);
-  // In a scoped question every entity in scope ranks above every one outside: what is left of the
-  // question once the scope is cut ("token" of "token pegged to the dollar") may say little.
-  const closeness = (position: number, cosine: number) => {
-    const share = described.get(position) ?? 0;
-    const close = Math.max(0, cosine) + DESCRIPTION_PULL * share * (1 - Math.max(0, cosine));
-    if (scope === undefined) return close;
-    const id = names.idAt(position);
-    if (!inScope(deps.scopes, scope, id)) return IN_SCOPE * close;
-    const setBack = scope.kind === "chain" && scope.owned && !deps.scopes.owns(id, scope.chains) ? NOT_OWNED : 0;
-    return IN_SCOPE - setBack + (1 - IN_SCOPE) * close;
-  };
-  return Array.from(best, ([position, cosine]) => ({
-    position,
-    similarity: MEANING_CEILING * closeness(position, cosine) * nudge(names.typeAt(position), names.prominenceAt(position), filtered) * (deps.demo[position] ? DEMO_SETBACK : 1),
-  }));
-}
-
-/** Positions whose share is at least `min`, the `max` largest. */
-function strongest(shares: Map<number, number>, min: number, max: number): number[] {
-  const kept = [...shares].filter(([, share]) => share >= min);
-  kept.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-  return kept.slice(0, max).map(([position]) => position);
-}
-
-function unitLength(vector: Float32Array): Float32Array {
-  let norm = 0;
-  for (const x of vector) norm += x * x;
-  norm = Math.sqrt(norm);
-  return norm === 0 || Math.abs(norm - 1) < 1e-6 ? vector : vector.map((x) => x / norm);
-}
-
-function inScope(facts: ScopeFacts, scope: Scope, id: string): boolean {
-  return scope.kind === "chain" ? facts.on(id, scope.chains) : facts.has(id, scope.attribute, scope.value);
 }
 
 /** The k best by similarity, in decreasing order. */
