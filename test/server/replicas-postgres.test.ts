@@ -69,8 +69,6 @@ test.skipIf(!engine.available)(
     process.kill(-holder.process.pid, "SIGSTOP");
     const other = servers.find((s) => s !== holder)!;
     const said = (server: ServerProcess, msg: string) => server.lines().some((l) => l.msg === msg);
-    // Its log lines already written are still read from the pipe while it is stopped.
-    await until("the holder's line", 10_000, async () => (said(holder, "catching up: first-start scan") ? true : undefined));
     await until("the other replica to skip it", 30_000, async () => (said(other, "first-start scan runs on another replica") ? true : undefined));
 
     const handedOver = await until("the scan taken over to finish", 120_000, async () => {
@@ -88,6 +86,9 @@ test.skipIf(!engine.available)(
 
     // The holder wakes: its scan finds itself taken over and writes nothing; nothing is left running.
     process.kill(-holder.process.pid, "SIGCONT");
+    // Its claim was logged before it stopped; serve batches its log lines (up to 250 ms), so the line
+    // may have been still in its buffer when it stopped: read once it runs again.
+    await until("the holder's line", 10_000, async () => (said(holder, "catching up: first-start scan") ? true : undefined));
     await until("the woken scan to give up", 60_000, async () => (holder.stderr().includes("no longer running here") ? true : undefined));
     expect((await scans()).find((s) => s.scan_id === left.scan_id)!.status).toBe("interrupted");
     await until("no scan running", 60_000, async () => ((await scans()).some((s) => s.status === "running") ? undefined : true));
