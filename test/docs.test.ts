@@ -32,8 +32,9 @@ describe("README", () => {
       expect(cells[2], t.slug).toBe(t.sources.length > 0 ? t.sources.join("; ") : "none");
       expect(cells[3]?.replace(/ \|$/, "") ?? "", t.slug).toBe(t.real_data_reason ?? "");
     }
-    const fed = catalog.filter((t) => t.real_data !== "synthetic only").length;
-    expect(readme).toContain(`${fed} of the 28 types are fed by`);
+    const count = (state: string) => catalog.filter((t) => t.real_data === state).length;
+    const fed = count("yes") + count("partial");
+    expect(readme.replace(/\s+/g, " ")).toContain(`${fed} of the 28 types are fed by real data: ${count("yes")} fully ("yes") and ${count("partial")} in part`);
   });
 
   test("says the default data is synthetic where it is", () => {
