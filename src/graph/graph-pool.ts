@@ -14,22 +14,45 @@ import type { SelectResult } from "./protocol.ts";
 
 /** Oxigraph loads roughly this many quads per second here; used to tell clients when to retry. */
 const LOAD_RATE_PER_SECOND = 300_000;
+/**
+ * How long a replaced snapshot's graph still answers the requests that began on it (one pinned
+ * before a switch may reach the graph a little after, e.g. once its payment settled).
+ */
+export const RETIRED_GRAPH_GRACE_MS = 15_000;
 
 export interface GraphPoolOptions {
   replicas: number;
   /** argv of a graph process (`ckg __graph-worker`). */
   command: string[];
   log: Logger;
+  /** RETIRED_GRAPH_GRACE_MS unless a test says otherwise. */
+  retiredGraceMs?: number;
+}
+
+/** One snapshot's graph processes: loaded beside the live one, live once activated, then retired. */
+interface Generation {
+  snapshot: SnapshotGraph;
+  replicas: Replica[];
+  loadStartedAt: number;
+  /** Resolves when one replica can answer; rejects when none loaded. */
+  loaded: Promise<void>;
+  error?: string;
+  /** Replaced by a newer snapshot: its processes stop once idle past the grace period. */
+  retired: boolean;
+  retireTimer?: ReturnType<typeof setTimeout>;
+  closing: boolean;
+}
+
+/** A query of the pool, bound to the generation (snapshot) it must be answered from. */
+interface PoolJob extends Job {
+  generation: Generation;
 }
 
 export class GraphPool implements GraphStore {
-  private replicas: Replica[] = [];
-  /** Replicas of a previous snapshot that finish their running query, then stop. */
-  private readonly retiring = new Set<Replica>();
-  private readonly queue: Job[] = [];
-  private snapshot: SnapshotGraph | undefined;
-  private loadStartedAt = 0;
-  private error: string | undefined;
+  private readonly generations = new Map<string, Generation>();
+  /** The live snapshot's generation: unpinned queries and the status go to it. */
+  private current: Generation | undefined;
+  private readonly queue: PoolJob[] = [];
   private timeouts = 0;
   private crashes = 0;
   private closed = false;
@@ -37,116 +60,160 @@ export class GraphPool implements GraphStore {
 
   constructor(private readonly options: GraphPoolOptions) {}
 
-  /** Starts loading a snapshot's graph into fresh processes; resolves when one of them can answer. */
-  async load(snapshot: SnapshotGraph): Promise<void> {
-    const previous = this.replicas;
-    this.snapshot = snapshot;
-    this.error = undefined;
-    this.loadStartedAt = performance.now();
-    const fresh = Array.from({ length: this.options.replicas }, () => this.spawn());
-    // The previous generation keeps answering while the new one loads.
-    this.replicas = [...previous, ...fresh];
-    await Promise.all(fresh.map((r) => r.settled));
-    if (!fresh.some((r) => r.state === "ready")) {
-      this.replicas = this.replicas.filter((r) => !fresh.includes(r));
-      throw new Error(this.error ?? "the graph failed to load");
-    }
-    this.replicas = this.replicas.filter((r) => !previous.includes(r));
-    for (const old of previous) {
-      if (old.job) this.retiring.add(old);
-      else old.kill();
+  /**
+   * Loads a snapshot's graph into fresh processes beside the live one; resolves when one of them
+   * can answer. Queries keep going to the live graph until activate(); discard() drops it instead.
+   */
+  load(snapshot: SnapshotGraph): Promise<void> {
+    const existing = this.generations.get(snapshot.id);
+    if (existing && !existing.closing && existing.error === undefined) return existing.loaded;
+    if (existing) this.retire(existing);
+    const generation: Generation = { snapshot, replicas: [], loadStartedAt: performance.now(), loaded: Promise.resolve(), retired: false, closing: false };
+    generation.replicas = Array.from({ length: this.options.replicas }, () => this.spawn(generation));
+    this.generations.set(snapshot.id, generation);
+    generation.loaded = Promise.all(generation.replicas.map((r) => r.settled)).then(() => {
+      if (!generation.replicas.some((r) => r.state === "ready")) throw new Error(generation.error ?? "the graph failed to load");
+    });
+    return generation.loaded;
+  }
+
+  /** Makes a snapshot's graph (loaded or still loading) the live one; the others retire. */
+  activate(id: string): void {
+    const generation = this.generations.get(id);
+    if (!generation) throw new Error(`activate: the graph of snapshot ${id} was never loaded`);
+    this.current = generation;
+    generation.retired = false;
+    clearTimeout(generation.retireTimer);
+    for (const other of this.generations.values()) {
+      if (other === generation || other.retired) continue;
+      other.retired = true;
+      other.retireTimer = setTimeout(() => this.retire(other), this.options.retiredGraceMs ?? RETIRED_GRAPH_GRACE_MS);
+      other.retireTimer.unref?.();
     }
   }
 
-  async select(query: string, timeoutMs: number): Promise<SelectResult> {
-    return parseResults(await this.submit({ kind: "select", query }, timeoutMs));
+  /** Drops a snapshot's graph that will not go live (its snapshot was rejected). */
+  discard(id: string): void {
+    const generation = this.generations.get(id);
+    if (generation && generation !== this.current) this.retire(generation);
+  }
+
+  async select(query: string, timeoutMs: number, snapshotId?: string): Promise<SelectResult> {
+    return parseResults(await this.submit({ kind: "select", query }, timeoutMs, snapshotId));
   }
 
   status(): GraphStatus {
-    const ready = this.replicas.some((r) => r.state === "ready");
-    const loading = this.replicas.some((r) => r.state === "loading");
-    const phase: GraphPhase = ready ? "ready" : loading ? "loading" : this.error ? "failed" : "empty";
+    const generation = this.current;
+    const replicas = generation?.replicas ?? [];
+    const ready = replicas.some((r) => r.state === "ready");
+    const loading = replicas.some((r) => r.state === "loading");
+    const phase: GraphPhase = ready ? "ready" : loading ? "loading" : generation?.error ? "failed" : "empty";
     return {
       phase,
-      snapshot: this.snapshot?.id,
-      quads: this.replicas.find((r) => r.quads !== undefined)?.quads,
-      replicas: this.replicas.map((r) => ({ pid: r.pid, state: r.state, load_ms: r.loadMs })),
+      snapshot: generation?.snapshot.id,
+      quads: replicas.find((r) => r.quads !== undefined)?.quads,
+      replicas: replicas.map((r) => ({ pid: r.pid, state: r.state, load_ms: r.loadMs })),
       queued: this.queue.length,
       timeouts: this.timeouts,
-      error: this.error,
+      error: generation?.error,
     };
   }
 
   get ready(): boolean {
-    return this.replicas.some((r) => r.state === "ready");
+    return this.current?.replicas.some((r) => r.state === "ready") ?? false;
   }
 
   async close(): Promise<void> {
     this.closed = true;
     for (const job of this.queue.splice(0)) job.reject(new CkgError("not_ready", "The server is shutting down."));
-    for (const replica of [...this.replicas, ...this.retiring]) replica.kill();
-    this.replicas = [];
+    for (const generation of this.generations.values()) {
+      clearTimeout(generation.retireTimer);
+      for (const replica of generation.replicas) replica.kill();
+    }
+    this.generations.clear();
     this.hub.close();
   }
 
-  /** Throws 503 not_ready (with a Retry-After estimate) unless a graph process can answer. */
-  assertReady(): void {
-    if (!this.ready) throw this.notReady();
+  /** Stops a generation's processes (each as soon as it is idle); its queued queries fail, never moving to another graph. */
+  private retire(generation: Generation): void {
+    clearTimeout(generation.retireTimer);
+    generation.closing = true;
+    for (const job of this.queue.filter((j) => j.generation === generation)) {
+      this.queue.splice(this.queue.indexOf(job), 1);
+      clearTimeout(job.timer);
+      job.reject(replaced());
+    }
+    for (const replica of generation.replicas) if (!replica.job) replica.kill();
+    this.forgetIfGone(generation);
   }
 
-  private submit(request: Request, timeoutMs: number): Promise<string> {
-    this.assertReady();
+  /** Throws 503 not_ready (with a Retry-After estimate) unless the live graph can answer. */
+  assertReady(): void {
+    if (!this.ready) throw this.notReady(this.current);
+  }
+
+  private submit(request: Request, timeoutMs: number, snapshotId: string | undefined): Promise<string> {
+    // A request pinned to a snapshot reads that snapshot's graph, never another's.
+    const generation = snapshotId === undefined ? this.current : this.generations.get(snapshotId);
+    if (!generation || generation.closing) throw replaced();
+    if (!generation.replicas.some((r) => r.state === "ready")) throw this.notReady(generation);
     return new Promise((resolve, reject) => {
-      const job: Job = {
-        request,
-        timeoutMs,
-        resolve,
-        reject,
-        timer: setTimeout(() => this.expire(job), timeoutMs),
-      };
+      const job: PoolJob = { request, timeoutMs, resolve, reject, generation, timer: setTimeout(() => this.expire(job), timeoutMs) };
       this.queue.push(job);
       this.pump();
     });
   }
 
-  private notReady(): CkgError {
-    if (this.error && !this.replicas.some((r) => r.state === "loading")) {
-      return new CkgError("not_ready", `The graph is not available: ${this.error}`, { retryAfterSeconds: 30 });
+  private notReady(generation: Generation | undefined): CkgError {
+    if (generation?.error && !generation.replicas.some((r) => r.state === "loading")) {
+      return new CkgError("not_ready", `The graph is not available: ${generation.error}`, { retryAfterSeconds: 30 });
     }
-    const expectedMs = ((this.snapshot?.quads ?? 0) / LOAD_RATE_PER_SECOND) * 1000;
-    const remaining = Math.max(1, Math.ceil((expectedMs - (performance.now() - this.loadStartedAt)) / 1000));
+    const expectedMs = ((generation?.snapshot.quads ?? 0) / LOAD_RATE_PER_SECOND) * 1000;
+    const remaining = Math.max(1, Math.ceil((expectedMs - (performance.now() - (generation?.loadStartedAt ?? 0))) / 1000));
     return new CkgError("not_ready", "The graph is still loading; try again shortly.", {
       retryAfterSeconds: remaining,
       details: { phase: this.status().phase },
     });
   }
 
+  /** Starts every queued query whose graph has an idle process, in arrival order. */
   private pump(): void {
-    while (this.queue.length > 0) {
-      const replica = this.replicas.find((r) => r.state === "ready" && r.job === undefined);
-      if (!replica) return;
-      const job = this.queue.shift()!;
+    for (let i = 0; i < this.queue.length; ) {
+      const job = this.queue[i]!;
+      const replica = job.generation.replicas.find((r) => r.state === "ready" && r.job === undefined);
+      if (!replica) {
+        i++;
+        continue;
+      }
+      this.queue.splice(i, 1);
       job.replica = replica;
       replica.job = job;
-      replica
-        .send(job.request)
-        .then(
-          (value) => this.finish(job, () => job.resolve(value)),
-          (error: Error) => this.finish(job, () => job.reject(error)),
-        );
+      replica.send(job.request).then(
+        (value) => this.finish(job, () => job.resolve(value)),
+        (error: Error) => this.finish(job, () => job.reject(error)),
+      );
     }
   }
 
-  private finish(job: Job, settle: () => void): void {
+  private finish(job: PoolJob, settle: () => void): void {
     clearTimeout(job.timer);
     const replica = job.replica;
     if (replica && replica.job === job) replica.job = undefined;
     settle();
-    if (replica && this.retiring.delete(replica)) replica.kill();
+    if (replica && job.generation.closing) {
+      replica.kill();
+      this.forgetIfGone(job.generation);
+    }
     this.pump();
   }
 
-  private expire(job: Job): void {
+  private forgetIfGone(generation: Generation): void {
+    if (generation.replicas.every((r) => r.stopping || r.state === "dead") && this.generations.get(generation.snapshot.id) === generation) {
+      this.generations.delete(generation.snapshot.id);
+    }
+  }
+
+  private expire(job: PoolJob): void {
     const queued = this.queue.indexOf(job);
     if (queued >= 0) {
       this.queue.splice(queued, 1);
@@ -162,10 +229,10 @@ export class GraphPool implements GraphStore {
     job.reject(timeoutError(job, "ran"));
   }
 
-  private spawn(): Replica {
-    const replica = new Replica(this.options.command, this.hub.path, (r, code) => this.onExit(r, code));
+  private spawn(generation: Generation): Replica {
+    const replica = new Replica(this.options.command, this.hub.path, (r, code) => this.onExit(generation, r, code));
     this.hub.register(replica);
-    const snapshot = this.snapshot!;
+    const { snapshot } = generation;
     replica.settled = replica.send({ kind: "load", file: snapshot.file }).then(
       (text) => {
         const loaded = JSON.parse(text) as { quads: number; ms: number };
@@ -179,7 +246,7 @@ export class GraphPool implements GraphStore {
       (error: Error) => {
         if (replica.stopping) return;
         replica.state = "failed";
-        this.error = `loading ${snapshot.file} failed: ${error.message}`;
+        generation.error = `loading ${snapshot.file} failed: ${error.message}`;
         this.options.log.error({ graph_pid: replica.pid, err: error.message }, "graph load failed");
         replica.kill();
       },
@@ -187,25 +254,30 @@ export class GraphPool implements GraphStore {
     return replica;
   }
 
-  private onExit(replica: Replica, code: number | null): void {
-    this.retiring.delete(replica);
+  private onExit(generation: Generation, replica: Replica, code: number | null): void {
     this.hub.forget(replica);
-    const index = this.replicas.indexOf(replica);
+    const index = generation.replicas.indexOf(replica);
     if (this.closed || index < 0) return;
-    this.replicas.splice(index, 1);
-    const job = replica.job;
+    generation.replicas.splice(index, 1);
+    const job = replica.job as PoolJob | undefined;
     replica.job = undefined;
     // Not the query's fault and not lasting: the process is restarted; the caller may try again.
     if (job) this.finish(job, () => job.reject(new CkgError("not_ready", "The graph process stopped while answering; it is being restarted, try again shortly.", { retryAfterSeconds: 5 })));
+    if (generation.closing) return this.forgetIfGone(generation);
     // A process that failed to load stays down until the next load(); restarting would fail the same way.
     if (replica.state === "failed") return;
     // A crash (not a kill of ours) waits before the restart, longer each time in a row.
     const delay = replica.stopping ? 0 : Math.min(30_000, 1000 * 2 ** this.crashes++);
     if (!replica.stopping) this.options.log.error({ graph_pid: replica.pid, code }, "graph process exited unexpectedly");
     setTimeout(() => {
-      if (!this.closed && this.snapshot) this.replicas.push(this.spawn());
+      if (!this.closed && !generation.closing) generation.replicas.push(this.spawn(generation));
     }, delay);
   }
+}
+
+/** A request pinned to a snapshot whose graph is gone: it is not answered from another one. */
+function replaced(): CkgError {
+  return new CkgError("not_ready", "The snapshot this request began on has been replaced; try again.", { retryAfterSeconds: 1 });
 }
 
 function timeoutError(job: Job, what: string): CkgError {

@@ -33,11 +33,24 @@ export interface GraphStatus {
   store_snapshot?: string | null;
 }
 
+/**
+ * A snapshot's graph goes live in two steps, so a snapshot rejected after its graph loaded never
+ * reaches SPARQL: load() readies it beside the live one, activate() makes it live once the rest of
+ * the snapshot is (discard() drops it instead).
+ */
 export interface GraphStore {
-  /** Makes a snapshot's graph the one queries see; resolves when queries can be answered. */
+  /** Readies a snapshot's graph beside the live one; resolves when it can answer. */
   load(snapshot: SnapshotGraph): Promise<void>;
-  /** Runs a guarded SELECT or ASK within `timeoutMs` (504 query_timeout past it). */
-  select(query: string, timeoutMs: number): Promise<SelectResult>;
+  /** Makes a loaded (or still loading) snapshot's graph the one unpinned queries and the status see. */
+  activate(id: string): void;
+  /** Drops a snapshot's graph that will not go live. */
+  discard(id: string): void;
+  /**
+   * Runs a guarded SELECT or ASK within `timeoutMs` (504 query_timeout past it), on the graph of
+   * `snapshotId` when given (a request pinned to its snapshot: 503 once that graph is gone, never
+   * another snapshot's answer), else on the live one.
+   */
+  select(query: string, timeoutMs: number, snapshotId?: string): Promise<SelectResult>;
   status(): GraphStatus;
   readonly ready: boolean;
   /** Throws 503 not_ready (with a Retry-After estimate) unless queries can be answered. */

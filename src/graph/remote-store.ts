@@ -45,7 +45,11 @@ export interface RemoteStoreOptions {
 export class RemoteSparqlStore implements GraphStore {
   private readonly endpoint: string;
   private readonly headers: Record<string, string>;
+  /** The live snapshot (unpinned queries, the marker check). */
   private snapshot: SnapshotGraph | undefined;
+  /** Snapshots loaded and not dropped, by id: the live one, the one before it, one being readied. */
+  private readonly known = new Map<string, SnapshotGraph>();
+  private previous: string | undefined;
   /** Snapshot ids the store's marker quads name; undefined until it answered once. */
   private held: string[] | undefined;
   private error: string | undefined;
@@ -66,15 +70,32 @@ export class RemoteSparqlStore implements GraphStore {
 
   /** Checks the store now (never throws: a store down or stale is reported, and checked again). */
   async load(snapshot: SnapshotGraph): Promise<void> {
-    this.snapshot = snapshot;
+    this.known.set(snapshot.id, snapshot);
+    this.snapshot ??= snapshot;
     await this.check();
     this.checker ??= setInterval(() => void this.check(), CHECK_EVERY_MS);
     this.checker.unref();
   }
 
-  async select(query: string, timeoutMs: number): Promise<SelectResult> {
+  activate(id: string): void {
+    const snapshot = this.known.get(id);
+    if (!snapshot) throw new Error(`activate: snapshot ${id} was never loaded`);
+    this.snapshot = snapshot;
+    // The live one and the one before it (requests pinned to it may still arrive) are kept.
+    for (const other of this.known.keys()) if (other !== id && other !== this.previous) this.known.delete(other);
+    this.previous = id;
+  }
+
+  discard(id: string): void {
+    if (id !== this.snapshot?.id) this.known.delete(id);
+  }
+
+  /** A pinned query names its own snapshot's graphs: the store's data, never another snapshot's graph list. */
+  async select(query: string, timeoutMs: number, snapshotId?: string): Promise<SelectResult> {
     this.assertReady();
-    return this.post(query, timeoutMs, this.options.dataset === "store" ? undefined : this.snapshot?.graphs);
+    const snapshot = snapshotId === undefined ? this.snapshot : this.known.get(snapshotId);
+    if (!snapshot) throw new CkgError("not_ready", "The snapshot this request began on has been replaced; try again.", { retryAfterSeconds: 1 });
+    return this.post(query, timeoutMs, this.options.dataset === "store" ? undefined : snapshot.graphs);
   }
 
   status(): GraphStatus {

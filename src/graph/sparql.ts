@@ -107,10 +107,10 @@ export function explainEngineError(text: string, ns: Namespaces, message: string
 }
 
 /** Runs a prepared query (prepareQuery) on the graph processes and shapes the answer. */
-export async function runSparql(graph: GraphStore, prepared: PreparedQuery, options: { timeoutMs: number; typed: boolean }): Promise<SparqlAnswer> {
+export async function runSparql(graph: GraphStore, prepared: PreparedQuery, options: { timeoutMs: number; typed: boolean; snapshotId?: string }): Promise<SparqlAnswer> {
   let result: SelectResult;
   try {
-    result = await graph.select(prepared.query, options.timeoutMs);
+    result = await graph.select(prepared.query, options.timeoutMs, options.snapshotId);
   } catch (error) {
     throw isCkgError(error) && error.code === "invalid_sparql" ? explainEngineError(prepared.text, prepared.ns, error.message) : error;
   }

@@ -12,21 +12,15 @@ import type { Config } from "../config/config.ts";
 import type { LiveSnapshot } from "../operations/context.ts";
 import { CkgError } from "../errors.ts";
 import { applySnapshotChanges } from "../graph/change-log.ts";
-import { FactIndex } from "../graph/fact-index.ts";
 import { type GraphStore, openGraphStore } from "../graph/open-store.ts";
-import { loadOntology } from "../graph/ontology.ts";
 import type { Logger } from "../log.ts";
 import { selfCommand } from "../runtime.ts";
 import { spawnCommand } from "./spawn.ts";
-import { SearchEngine, searchLookups } from "../search/engine.ts";
-import { NameIndex } from "../entities/name-index.ts";
-import { describeSchema, syntheticNotice } from "../snapshot/describe.ts";
-import { MANIFEST_FILE, type SnapshotManifest, readManifest, snapshotGraphs } from "../store/manifest.ts";
+import { closeSnapshot, prepareSnapshot } from "./prepare-snapshot.ts";
+import { syntheticNotice } from "../snapshot/describe.ts";
 import { type DataDir, currentSnapshotId, dataDir, ensureDataDir, snapshotPath } from "../store/data-dir.ts";
 import { openDuck } from "../store/duckdb.ts";
 import { ScanScheduler } from "./scheduler.ts";
-import { EntitySeries } from "../timeseries/figures.ts";
-import { TimeseriesStore } from "../timeseries/store.ts";
 import { openState } from "../store/open-state.ts";
 import type { StateStore } from "../store/state.ts";
 import { join } from "node:path";
@@ -124,10 +118,15 @@ export class Services implements ApiServices {
    * the schema document, so non-graph routes answer as soon as those are done.
    */
   async activate(id: string): Promise<void> {
-    const { live, graphLoaded } = await this.prepare(id);
+    const { live, graphLoaded } = await prepareSnapshot(this, id);
     const previous = this.live; // an earlier attempt's, when a start is tried again
-    this.live = live;
-    if (previous) closeSnapshot(previous);
+    try {
+      await this.goLive(live); // the graph still loading: SPARQL answers 503 with a retry estimate meanwhile
+    } catch (error) {
+      closeSnapshot(live);
+      throw error;
+    }
+    if (previous && previous !== live) closeSnapshot(previous);
     this.phase = "loading";
     this.log.info({ snapshot: id, nodes: live.names.size, synthetic: live.manifest.synthetic }, "snapshot active; graph loading");
     await graphLoaded;
@@ -146,14 +145,17 @@ export class Services implements ApiServices {
     const previous = this.live;
     const started = performance.now();
     this.log.info({ from: previous?.id, to: id }, "a new snapshot was published; loading it beside the live one");
-    const { live, graphLoaded } = await this.prepare(id);
+    const { live, graphLoaded } = await prepareSnapshot(this, id);
     try {
       await graphLoaded;
+      // The graph and everything else switch together; requests pinned to the previous snapshot
+      // keep querying its graph while they finish.
+      await this.goLive(live);
     } catch (error) {
       closeSnapshot(live);
+      this.graph.discard(id);
       throw error;
     }
-    this.live = live;
     this.log.info({ snapshot: id, ms: Math.round(performance.now() - started) }, "switched to the new snapshot");
     if (previous) setTimeout(() => closeSnapshot(previous), RETIRE_AFTER_MS).unref();
   }
@@ -182,50 +184,12 @@ export class Services implements ApiServices {
     this.watcher.unref();
   }
 
-  private async prepare(id: string): Promise<{ live: LiveSnapshot; graphLoaded: Promise<void> }> {
-    const dir = snapshotPath(this.dir, id);
-    const manifest = await reading(dir, MANIFEST_FILE, () => readManifest(dir));
-    const ns = manifest.namespaces;
-    const graphLoaded = reading(dir, manifest.files.graph, () => this.graph.load({ id, file: join(dir, manifest.files.graph), quads: manifest.counts.quads, graphs: snapshotGraphs(manifest) }));
-    graphLoaded.catch(() => undefined); // awaited by the caller; a failure must not go unhandled meanwhile
-    const ontology = loadOntology(ns.ontology);
-    const names = await reading(dir, manifest.files.entities, () => NameIndex.fromParquet(this.duck, join(dir, manifest.files.entities), ns));
-    // Explore's fact index builds while search opens (its queries interleave with theirs).
-    const factsBuilt = reading(dir, manifest.files.facts, () => this.buildFactIndex(id, dir, manifest, names));
-    factsBuilt.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
-    // The latest figures are read beside them, in a DuckDB instance of their own (timeseries/figures.ts).
-    const seriesRead = this.readEntitySeries(id, dir, manifest);
-    seriesRead.catch(() => undefined); // awaited below, as above
-    const lookups = await reading(dir, manifest.files.facts, () => searchLookups(this.duck, dir, manifest, names));
-    const search = await SearchEngine.open(dir, manifest, lookups, this.config, this.log);
-    try {
-      const facts = await factsBuilt;
-      const added = await applySnapshotChanges(this.state, this.duck, { id, changesFile: join(dir, manifest.files.changes) }, names);
-      if (added > 0) this.log.info({ snapshot: id, changes_added: added }, "changes feed extended");
-      const schema = describeSchema(manifest, ontology, ns);
-      const series = await seriesRead;
-      const timeseries = await TimeseriesStore.open(dir, manifest, { memoryLimit: this.config.sql_memory_limit });
-      return { live: { id, dir, manifest, ns, ontology, names, facts, search, schema, timeseries, series }, graphLoaded };
-    } catch (error) {
-      search.close(); // its scan workers would otherwise outlive a snapshot that never went live
-      throw error;
-    }
-  }
-
-  private async readEntitySeries(id: string, dir: string, manifest: SnapshotManifest): Promise<EntitySeries> {
-    const started = performance.now();
-    const series = await reading(dir, manifest.timeseries_db, () => EntitySeries.read(dir, manifest));
-    this.log.info({ snapshot: id, ms: Math.round(performance.now() - started) }, "latest figures read");
-    return series;
-  }
-
-  private async buildFactIndex(id: string, dir: string, manifest: SnapshotManifest, names: NameIndex): Promise<FactIndex> {
-    const started = performance.now();
-    const files = { facts: join(dir, manifest.files.facts), entities: join(dir, manifest.files.entities) };
-    const facts = await FactIndex.fromParquet(this.duck, files, names, manifest.namespaces);
-    this.log.info({ snapshot: id, facts: facts.facts, mb: Math.round(facts.bytes / 1e6), ms: Math.round(performance.now() - started) }, "fact index built");
-    if (facts.skipped > 0) this.log.warn({ snapshot: id, facts_skipped: facts.skipped }, "facts whose subject is not a node of the snapshot were left out of explore");
-    return facts;
+  /** Makes a prepared snapshot the one every route answers from: its changes join the feed, then one assignment switches the graph and the rest together. */
+  private async goLive(live: LiveSnapshot): Promise<void> {
+    const added = await applySnapshotChanges(this.state, this.duck, { id: live.id, changesFile: join(live.dir, live.manifest.files.changes) }, live.names);
+    if (added > 0) this.log.info({ snapshot: live.id, changes_added: added }, "changes feed extended");
+    this.live = live;
+    this.graph.activate(live.id);
   }
 
   /** The live snapshot, or 503 while there is none yet. */
@@ -281,19 +245,4 @@ export class Services implements ApiServices {
     const code = await proc.exited;
     if (code !== 0) throw new Error(`building the default dataset failed (exit code ${code}); see the log above`);
   }
-}
-
-/** Runs a step that reads one file of a snapshot; its failure names the file (a corrupt snapshot says where). */
-async function reading<T>(dir: string, file: string, step: () => T | Promise<T>): Promise<T> {
-  try {
-    return await step();
-  } catch (error) {
-    throw new Error(`${join(dir, file)}: ${(error as Error).message}`, { cause: error });
-  }
-}
-
-/** Releases what a snapshot holds beyond memory: its SQL database and its search workers. */
-function closeSnapshot(live: LiveSnapshot): void {
-  live.timeseries.close();
-  live.search.close();
 }

@@ -25,7 +25,8 @@ export const sparql = defineOperation({
   prepare(input, { live }) {
     return { query: prepareQuery(input.query, live.ns), typed: input.typed };
   },
-  handler({ query, typed }, { services }) {
-    return runSparql(services.graph, query, { timeoutMs: services.config.query_timeout_ms, typed });
+  handler({ query, typed }, { services, live }) {
+    // The graph of the snapshot this request pinned, never a newer one switched in meanwhile.
+    return runSparql(services.graph, query, { timeoutMs: services.config.query_timeout_ms, typed, snapshotId: live.id });
   },
 });
