@@ -176,7 +176,8 @@ export class NameIndex {
     for (const i of this.byOtherKey.get(key) ?? []) {
       if (!found.has(i) && accept(this.types[i]!)) found.set(i, this.prominences[i]!);
     }
-    return [...found].sort((a, b) => b[1] - a[1]).map(([i]) => this.node(i));
+    // The most prominent first (a name match above a symbol's); ties by name, then id: a total order, so `limit` cuts the same way every time.
+    return [...found].sort((a, b) => b[1] - a[1] || this.names[a[0]]!.localeCompare(this.names[b[0]]!) || (this.ids[a[0]]! < this.ids[b[0]]! ? -1 : 1)).map(([i]) => this.node(i));
   }
 
   /**

@@ -60,23 +60,25 @@ export async function search(deps: SearchDeps, input: SearchInput): Promise<Sear
   const types: readonly EntityType[] = input.entity_types ?? ENTITY_TYPES;
   const filtered = input.entity_types !== undefined;
   const accept = (type: NodeType) => (types as readonly string[]).includes(type);
-  const exact = names.exactAny(input.query, accept);
-  const taken = new Set(exact.map((n) => names.positionOf(n.id)!));
+  // Every entity named exactly counts; at most `limit` are answered, the most prominent first.
+  const named = names.exactAny(input.query, accept);
+  const exact = named.slice(0, input.limit);
+  const taken = new Set(named.map((n) => names.positionOf(n.id)!));
   const wanted = Math.max(0, input.limit - exact.length);
 
   const lexical = lexicalMatches(names, input.query, accept, filtered, taken, wanted);
   const ranked = lexical.best;
   for (const r of ranked) taken.add(r.position);
-  let found = exact.length + lexical.count;
+  let found = named.length + lexical.count;
   // A query that names something (an exact hit, or every word of some name) is answered from the
   // names alone, without a vector scan; so is one whose name matches fill the page. Otherwise
   // ("staking", "lending protocol") the meaning neighbours fill the rest, below the name matches.
-  if (exact.length === 0 && !lexical.complete && found < input.limit) {
+  if (named.length === 0 && !lexical.complete && found < input.limit) {
     const meaning = (await meaningMatches(deps, input, types, filtered)).filter((m) => !taken.has(m.position));
     ranked.push(...meaning);
     found += meaning.filter((r) => r.similarity >= MIN_SIMILARITY).length;
   }
-  const best = topK(ranked, wanted);
+  const best = topK(ranked, wanted).sort((a, b) => b.similarity - a.similarity || tieBreak(names, a.position, b.position));
   const results = [...exact.map((node) => ({ node, similarity: 1 })), ...best.map((r) => ({ node: names.at(r.position), similarity: r.similarity }))];
   return {
     status: "success",
@@ -133,7 +135,8 @@ function lexicalMatches(
   for (const { node, similarity } of spellings) {
     const position = names.positionOf(node.id)!;
     if (similarity < MIN_SPELLING_SIMILARITY || exclude.has(position)) continue;
-    if (!candidates.has(position)) count++;
+    // Counted once: a name found both by its words and by its spelling is one match, whatever `k` kept.
+    if (!candidates.has(position) && !words.positions.includes(position)) count++;
     candidates.set(position, Math.max(candidates.get(position) ?? 0, band(similarity * SPELLING_WEIGHT, position)));
     // A lone misspelt word names what it is close to ("uniswp"); a phrase of real words close to a
     // name ("euro stablecoin", EUROe Stablecoin) may still ask for a kind of thing: meaning fills below.
@@ -141,6 +144,11 @@ function lexicalMatches(
   }
   const best = Array.from(candidates, ([position, similarity]) => ({ position, similarity }));
   return { best: topK(best, k), count, complete };
+}
+
+/** Among equal similarities: the more prominent first, then by name (then id, so the order is total). */
+function tieBreak(names: NameIndex, a: number, b: number): number {
+  return names.prominenceAt(b) - names.prominenceAt(a) || names.nameAt(a).localeCompare(names.nameAt(b)) || (names.idAt(a) < names.idAt(b) ? -1 : 1);
 }
 
 /** Indices of the k largest keys, best first, in one pass (k is small, the keys can be 100,000). */
