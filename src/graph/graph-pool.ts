@@ -8,7 +8,7 @@
 import { CkgError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { parseResults } from "./graph-results.ts";
-import { Hub, type Job, Replica, type Request } from "./graph-replica.ts";
+import { Hub, type Job, Replica, type UnnumberedRequest } from "./graph-replica.ts";
 import type { GraphPhase, GraphStatus, GraphStore, SnapshotGraph } from "./graph-store.ts";
 import type { SelectResult } from "./protocol.ts";
 
@@ -94,7 +94,7 @@ export class GraphPool implements GraphStore {
     if (!this.ready) throw this.notReady();
   }
 
-  private submit(request: Request, timeoutMs: number): Promise<string> {
+  private submit(request: UnnumberedRequest, timeoutMs: number): Promise<string> {
     this.assertReady();
     return new Promise((resolve, reject) => {
       const job: Job = {

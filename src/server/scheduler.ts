@@ -51,7 +51,7 @@ export interface IngestStatus {
   last: Omit<IngestRecord, "pid"> | null;
 }
 
-export class ScanScheduler {
+export class RunScheduler {
   private cron: Cron | undefined;
   private ingestCron: Cron | undefined;
   private ingesting: { since: string; child: Subprocess; done: Promise<number> } | undefined;
@@ -219,7 +219,7 @@ export class ScanScheduler {
     }
   }
 
-  get running(): boolean {
+  get scanning(): boolean {
     return this.current !== undefined;
   }
 
