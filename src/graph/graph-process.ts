@@ -5,6 +5,7 @@
  * query runs past its time limit and starts a fresh one.
  */
 import { closeSync, openSync, readSync, fstatSync } from "node:fs";
+import { EXIT } from "../exit-codes.ts";
 import { oxigraph } from "./oxigraph.ts";
 import { parseResults } from "./graph-results.ts";
 import { LineReader, SocketWriter, encodeFrame } from "./graph-channel.ts";
@@ -101,10 +102,10 @@ export async function runGraphProcess(): Promise<void> {
       },
       // The server went away: nothing left to serve.
       close() {
-        process.exit(0);
+        process.exit(EXIT.ok);
       },
       error() {
-        process.exit(1);
+        process.exit(EXIT.failure);
       },
     },
   });

@@ -11,6 +11,7 @@ import type { ApiServices, Phase } from "../api/services.ts";
 import type { Config } from "../config/config.ts";
 import type { LiveSnapshot } from "../operations/context.ts";
 import { CkgError } from "../errors.ts";
+import { EXIT } from "../exit-codes.ts";
 import { applySnapshotChanges } from "../graph/change-log.ts";
 import { FactIndex } from "../graph/fact-index.ts";
 import { type GraphStore, openGraphStore } from "../graph/open-store.ts";
@@ -279,7 +280,7 @@ export class Services implements ApiServices {
     this.log.info({ data_dir: this.dir.root, scale: String(config.scale) }, "data directory is empty: building the default dataset");
     const proc = spawnCommand("build", { ...config, data_dir: this.dir.root }, { stdout: this.childLogsTo === 2 ? 2 : "inherit" });
     const code = await proc.exited;
-    if (code !== 0) throw new Error(`building the default dataset failed (exit code ${code}); see the log above`);
+    if (code !== EXIT.ok) throw new Error(`building the default dataset failed (exit code ${code}); see the log above`);
   }
 }
 
