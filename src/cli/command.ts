@@ -33,7 +33,7 @@ export interface Command {
   /**
    * Rules between its settings beyond the configuration's own, that need more than the settings
    * (the operations' prices, croner's patterns): checked with the configuration, before `run`.
-   * Loaded on demand, so `--help` and the other commands never load what they need.
+   * Loaded only when the command runs (not for --help), so no other command pays for loading them.
    */
   rules?(): Promise<readonly ConfigRule[]>;
   run(args: CommandRun): Promise<number | void>;
