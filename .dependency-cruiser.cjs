@@ -22,7 +22,7 @@ const LAYERS = [
   ["entities"],
   ["store"],
   ["config"],
-  ["errors.ts", "log.ts", "time.ts", "sorted.ts", "version.ts", "runtime.ts", "assets.d.ts"],
+  ["errors.ts", "exit-codes.ts", "log.ts", "time.ts", "sorted.ts", "version.ts", "runtime.ts", "assets.d.ts"],
   // The web console runs in the browser: it reaches the server through the public API only.
   ["console"],
 ];

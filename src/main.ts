@@ -2,11 +2,14 @@
 /**
  * @module main
  * The one entry point of ckg (source and executable): find the command, parse its arguments,
- * run it, and turn failures into a message and an exit code (2: usage or configuration, 1: error).
+ * run it, and turn failures into a message and an exit code (exit-codes.ts: 1 an error, 2 usage or
+ * configuration, 3 no snapshot yet).
  */
 import { COMMANDS } from "./cli/index.ts";
 import { ConfigError, UsageError, commandHelp, parseCommandArgs } from "./cli/command.ts";
+import { EXIT } from "./exit-codes.ts";
 import { useNativeDir } from "./runtime.ts";
+import { NoSnapshotError } from "./store/data-dir.ts";
 import { VERSION } from "./version.ts";
 
 function globalHelp(): string {
@@ -28,33 +31,36 @@ async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === "help" || name === "--help" || name === "-h") {
     console.log(globalHelp());
-    return 0;
+    return EXIT.ok;
   }
   if (name === "--version" || name === "-v" || name === "version") {
     console.log(VERSION);
-    return 0;
+    return EXIT.ok;
   }
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) {
     console.error(`ckg: unknown command '${name}'.\n\n${globalHelp()}`);
-    return 2;
+    return EXIT.usage;
   }
   try {
-    const parsed = parseCommandArgs(command, rest, process.env);
+    const parsed = await parseCommandArgs(command, rest, process.env);
     if (parsed === "help") {
       console.log(commandHelp(command));
-      return 0;
+      return EXIT.ok;
     }
     if (command.settings.includes("data_dir")) useNativeDir(parsed.config.data_dir);
-    return (await command.run(parsed)) ?? 0;
+    return (await command.run(parsed)) ?? EXIT.ok;
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof UsageError) {
-      console.error(`ckg ${command.name}: ${error.message}`);
-      return 2;
-    }
     console.error(`ckg ${command.name}: ${(error as Error).message ?? error}`);
-    return 1;
+    return exitCodeOf(error);
   }
+}
+
+/** A failure's exit code: the errors that say what to do differently have their own. */
+function exitCodeOf(error: unknown): number {
+  if (error instanceof ConfigError || error instanceof UsageError) return EXIT.usage;
+  if (error instanceof NoSnapshotError) return EXIT.noSnapshot;
+  return EXIT.failure;
 }
 
 process.exitCode = await main(process.argv.slice(2));

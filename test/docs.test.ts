@@ -2,7 +2,9 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { OPERATIONS } from "../src/operations/table/index.ts";
+import { PROVIDER_IDS } from "../src/config/providers/index.ts";
 import { SETTINGS, envName } from "../src/config/settings.ts";
+import { EXIT_CODES } from "../src/exit-codes.ts";
 import { signalCatalog } from "../src/signals/catalog.ts";
 
 const root = join(import.meta.dir, "..");
@@ -13,8 +15,28 @@ describe("README", () => {
     for (const command of ["npm install", "npm start", "npm test", "npm run build"]) expect(readme).toContain(command);
   });
 
-  test("documents every setting", () => {
-    for (const name of Object.keys(SETTINGS)) expect(readme, envName(name)).toContain(envName(name));
+  test("documents every setting, and a renamed one's former name as its alias in its row", () => {
+    for (const [name, setting] of Object.entries(SETTINGS)) {
+      expect(readme, envName(name)).toContain(envName(name));
+      const row = readme.split("\n").find((line) => line.startsWith(`| \`${envName(name)}\``)) ?? "";
+      for (const alias of setting.aliases ?? []) expect(row, alias).toContain(`alias \`${envName(alias)}\``);
+    }
+  });
+
+  test("names every provider where it lists them: the table, the --providers example, CKG_INGEST_PROVIDERS", () => {
+    const lines = readme.split("\n");
+    const header = lines.indexOf("| Provider | What | Series tables |");
+    const end = lines.indexOf("", header);
+    const table = lines.slice(header + 2, end);
+    expect(table.map((row) => row.split("`")[1])).toEqual([...PROVIDER_IDS]);
+    expect(readme).toContain(`ckg ingest [--providers ${PROVIDER_IDS.join(",")}]`);
+    expect(readme.split("\n").find((line) => line.startsWith("| `CKG_INGEST_PROVIDERS`"))).toContain(`\`${PROVIDER_IDS.join(",")}\``);
+  });
+
+  test("its exit-code table is the CLI's", () => {
+    const start = readme.indexOf("### Exit codes");
+    const rows = readme.slice(start).split("\n").filter((line) => /^\| `\d+` \|/.test(line));
+    expect(rows).toEqual(EXIT_CODES.map((e) => `| \`${e.code}\` | ${e.meaning} |`));
   });
 
   test("documents every route", () => {

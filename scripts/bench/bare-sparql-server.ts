@@ -6,11 +6,11 @@
  *
  * `bun scripts/bench/bare-sparql-server.ts <graph.nq> <namespaces JSON>`
  */
-import { GraphStore } from "../../src/graph/graph-process.ts";
+import { OxigraphStore } from "../../src/graph/graph-process.ts";
 import { prepareQuery } from "../../src/graph/sparql.ts";
 
 const [file, namespaces] = process.argv.slice(2);
-const store = new GraphStore();
+const store = new OxigraphStore();
 store.load(file!);
 const ns = JSON.parse(namespaces!);
 const server = Bun.serve({

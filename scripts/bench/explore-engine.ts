@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { NameIndex } from "../../src/entities/name-index.ts";
 import { explore, resolveEntity } from "../../src/graph/explore.ts";
 import { FactIndex } from "../../src/graph/fact-index.ts";
-import { GraphStore } from "../../src/graph/graph-process.ts";
+import { OxigraphStore } from "../../src/graph/graph-process.ts";
 import { loadOntology } from "../../src/graph/ontology.ts";
 import { openDuck } from "../../src/store/duckdb.ts";
 import type { SnapshotManifest } from "../../src/store/manifest.ts";
@@ -54,7 +54,7 @@ export async function engineReport(options: { snapshotDir: string; manifest: Sna
     `${before.rss.toFixed(0)} -> ${after.rss.toFixed(0)} / ${before.buffers.toFixed(0)} -> ${after.buffers.toFixed(0)}`,
   ]);
 
-  const store = new GraphStore();
+  const store = new OxigraphStore();
   const loaded = store.load(join(snapshotDir, manifest.files.graph));
   rows.push([`raw Oxigraph store load (s, ${loaded.quads.toLocaleString("en")} quads)`, (loaded.ms / 1000).toFixed(1)]);
 

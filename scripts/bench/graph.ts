@@ -11,7 +11,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { GraphStore } from "../../src/graph/graph-process.ts";
+import { OxigraphStore } from "../../src/graph/graph-process.ts";
 import { prepareQuery } from "../../src/graph/sparql.ts";
 import { createLogger } from "../../src/log.ts";
 import { selfCommand } from "../../src/runtime.ts";
@@ -86,7 +86,7 @@ async function timePointQueries(send: (query: string) => Promise<unknown>): Prom
   return samples;
 }
 const http = await timePointQueries(sparqlHttp);
-const store = new GraphStore();
+const store = new OxigraphStore();
 const loaded = store.load(join(snapshotDir, manifest.files.graph));
 const raw: number[] = [];
 const prepared = entities.map((e: string) => prepareQuery(pointQuery(e), manifest.namespaces).query);

@@ -23,7 +23,7 @@ import { createLogger, silentLogger } from "../../src/log.ts";
 import { buildSnapshot } from "../../src/snapshot/build.ts";
 import { currentSnapshotId, dataDir } from "../../src/store/data-dir.ts";
 import { type Override, providerConfigs, startProviderFixtures } from "../../test/support/provider-fixtures.ts";
-import { PROVIDER_IDS } from "../../src/config/providers.ts";
+import { PROVIDER_IDS } from "../../src/config/providers/index.ts";
 import { SETTINGS } from "../../src/config/settings.ts";
 import { printTable } from "./stats.ts";
 

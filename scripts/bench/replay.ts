@@ -12,7 +12,7 @@
 import { cpSync, existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { PROVIDER_IDS } from "../../src/config/providers.ts";
+import { PROVIDER_IDS } from "../../src/config/providers/index.ts";
 import { ingest } from "../../src/ingest/ingest.ts";
 import { providerConfig } from "../../src/ingest/providers/index.ts";
 import { silentLogger } from "../../src/log.ts";

@@ -4,8 +4,9 @@
  * table (so `--help` lists exactly what the command reads), command options are its own.
  */
 import { parseArgs } from "node:util";
-import { type Config, ConfigError, type SettingName, loadConfig } from "../config/config.ts";
+import { type Config, ConfigError, type ConfigRule, type SettingName, loadConfig } from "../config/config.ts";
 import { SETTINGS, envName, flagName } from "../config/settings.ts";
+import { namesOf } from "../config/sources.ts";
 
 export interface CommandOption {
   type: "string" | "boolean";
@@ -29,6 +30,12 @@ export interface Command {
   options?: Record<string, CommandOption>;
   /** Internal commands are not listed in `ckg --help`. */
   hidden?: boolean;
+  /**
+   * Rules between its settings beyond the configuration's own, that need more than the settings
+   * (the operations' prices, croner's patterns): checked with the configuration, before `run`.
+   * Loaded only when the command runs (not for --help), so no other command pays for loading them.
+   */
+  rules?(): Promise<readonly ConfigRule[]>;
   run(args: CommandRun): Promise<number | void>;
 }
 
@@ -39,12 +46,15 @@ export class UsageError extends Error {
   }
 }
 
-export function parseCommandArgs(command: Command, argv: string[], env: Record<string, string | undefined>): CommandRun | "help" {
+/** Reads a command's argv and its configuration; every configuration problem is one ConfigError, before the command runs. */
+export async function parseCommandArgs(command: Command, argv: string[], env: Record<string, string | undefined>): Promise<CommandRun | "help"> {
   const options: Record<string, { type: "string" | "boolean"; short?: string }> = {
     help: { type: "boolean", short: "h" },
     config: { type: "string" },
   };
-  for (const name of command.settings) options[flagName(name)] = { type: SETTINGS[name].kind === "boolean" ? "boolean" : "string" };
+  // A setting's flag, and its former names' flags (still read).
+  const flagged = command.settings.flatMap((setting) => namesOf(setting).map((name) => ({ setting, name })));
+  for (const { setting, name } of flagged) options[flagName(name)] = { type: SETTINGS[setting].kind === "boolean" ? "boolean" : "string" };
   for (const [name, option] of Object.entries(command.options ?? {})) {
     options[name] = option.short ? { type: option.type, short: option.short } : { type: option.type };
   }
@@ -56,12 +66,13 @@ export function parseCommandArgs(command: Command, argv: string[], env: Record<s
     throw new UsageError(`${(error as Error).message.split(". ")[0]}. Run 'ckg ${command.name} --help'.`);
   }
   if (parsed.values.help) return "help";
-  const flags: Partial<Record<SettingName, string | boolean>> = {};
-  for (const name of command.settings) {
+  const flags: Record<string, string | boolean> = {};
+  for (const { name } of flagged) {
     const value = parsed.values[flagName(name)];
     if (value !== undefined) flags[name] = value as string | boolean;
   }
-  const config = loadConfig({ flags, env, file: parsed.values.config as string | undefined });
+  const rules = (await command.rules?.()) ?? [];
+  const config = loadConfig({ flags, env, file: parsed.values.config as string | undefined, reads: command.settings, rules });
   const own: Record<string, string | boolean | undefined> = {};
   for (const name of Object.keys(command.options ?? {})) own[name] = parsed.values[name] as string | boolean | undefined;
   return { config, positionals: parsed.positionals, options: own };
@@ -76,9 +87,10 @@ export function commandHelp(command: Command): string {
   for (const name of command.settings) {
     const setting = SETTINGS[name];
     const fallback = setting.default === undefined ? "unset" : String(setting.default);
+    const former = (setting.aliases ?? []).map((alias) => `--${flagName(alias)} / ${envName(alias)}`);
     rows.push([
       `--${flagName(name)}${setting.kind === "boolean" ? "" : " <value>"}`,
-      `${setting.help} [env ${envName(name)}; default ${fallback}]`,
+      `${setting.help} [env ${envName(name)}${former.length > 0 ? `; formerly ${former.join(", ")}, still read` : ""}; default ${fallback}]`,
     ]);
   }
   rows.push(["--config <file>", "read settings from a JSON or TOML file [env CKG_CONFIG]"]);

@@ -19,14 +19,13 @@ export const exportCommand: Command = {
   usage: "<dir> [options]",
   settings: COMMAND_SETTINGS.export,
   async run({ config, positionals }) {
-    const [{ copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync }, { join }, { currentSnapshotId, dataDir, snapshotPath }, { readManifest, MANIFEST_FILE }] =
+    const [{ copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync }, { join }, { liveSnapshotId, dataDir, snapshotPath }, { readManifest, MANIFEST_FILE }] =
       await Promise.all([import("node:fs"), import("node:path"), import("../store/data-dir.ts"), import("../store/manifest.ts")]);
     const out = positionals[0];
     if (!out || positionals.length > 1) throw new UsageError("give the folder to write to: ckg export <dir>");
     if (existsSync(out) && readdirSync(out).length > 0) throw new UsageError(`${out} is not empty; export writes into an empty or new folder`);
     const dir = dataDir(config.data_dir);
-    const id = currentSnapshotId(dir);
-    if (!id) throw new UsageError(`${dir.root} holds no snapshot`);
+    const id = liveSnapshotId(dir);
     const from = snapshotPath(dir, id);
     const manifest = readManifest(from);
     mkdirSync(join(out, "ts"), { recursive: true });

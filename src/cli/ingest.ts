@@ -8,16 +8,23 @@
  * is one command.
  */
 import { COMMAND_SETTINGS } from "../config/commands.ts";
+import { EXIT } from "../exit-codes.ts";
 import type { Config } from "../config/config.ts";
+import { PROVIDERS, PROVIDER_IDS, type ProviderId, parseProviderList } from "../config/providers/index.ts";
 import type { Command } from "./command.ts";
 import { UsageError } from "./command.ts";
 
-/** Scale, seed and namespace build the base world when the data directory has no snapshot yet. */
+/** The providers a --providers list (or the setting it stands in for) names; unknown names are a usage error naming the known ones. */
+function providersOf(list: string): ProviderId[] {
+  const { ids, unknown } = parseProviderList(list);
+  if (unknown.length > 0) throw new UsageError(`unknown provider${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")} (known: ${PROVIDER_IDS.join(", ")})`);
+  return ids;
+}
 
 export const ingest: Command = {
   name: "ingest",
   summary:
-    "Fetch real data from the providers (DefiLlama, CoinGecko, chain list, Snapshot, GitHub), resolve it onto the live snapshot's entities " +
+    `Fetch real data from the providers (${PROVIDERS.map((p) => p.title).join(", ")}), resolve it onto the live snapshot's entities ` +
     "and publish the result as a new snapshot; a running server switches to it without a restart. Resumes an interrupted run.",
   usage: "[options]",
   settings: COMMAND_SETTINGS.ingest,
@@ -28,13 +35,8 @@ export const ingest: Command = {
     trigger: { type: "string", help: "why this ingest runs, recorded with it (default manual; the server says schedule or catch-up)" },
   },
   async run({ config, options }) {
-    const { parseProviders, providerConfig } = await import("../ingest/providers/index.ts");
-    let ids;
-    try {
-      ids = parseProviders(typeof options.providers === "string" ? options.providers : config.ingest_providers);
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
+    const { providerConfig } = await import("../ingest/providers/index.ts");
+    const ids = providersOf(typeof options.providers === "string" ? options.providers : config.ingest_providers);
     if (ids.length === 0) throw new UsageError("--providers names no provider.");
     const trigger = typeof options.trigger === "string" ? options.trigger : "manual";
     return runIngest(config, options.json === true, options["without-demo"] === true, trigger, {
@@ -56,22 +58,12 @@ export const importCommand: Command = {
     json: { type: "boolean", help: "print the ingest report as JSON" },
   },
   async run({ config, positionals, options }) {
-    const [{ existsSync, statSync }, { resolve }, { RawStore }, { parseProviders }] = await Promise.all([
-      import("node:fs"),
-      import("node:path"),
-      import("../ingest/raw-store.ts"),
-      import("../ingest/providers/index.ts"),
-    ]);
+    const [{ existsSync, statSync }, { resolve }, { RawStore }] = await Promise.all([import("node:fs"), import("node:path"), import("../ingest/raw-store.ts")]);
     const from = positionals[0];
     if (!from || positionals.length > 1) throw new UsageError("give one folder of saved provider answers: ckg import <dir>");
     if (!existsSync(from) || !statSync(from).isDirectory()) throw new UsageError(`${from} is not a folder`);
-    let ids;
-    try {
-      ids = parseProviders(typeof options.providers === "string" ? options.providers : new RawStore(from).providers().join(","));
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
-    if (ids.length === 0) throw new UsageError(`${from} holds no provider folder (chains, coingecko, defillama, snapshot, github)`);
+    const ids = providersOf(typeof options.providers === "string" ? options.providers : new RawStore(from).providers().join(","));
+    if (ids.length === 0) throw new UsageError(`${from} holds no provider folder (${PROVIDER_IDS.join(", ")})`);
     return runIngest(config, options.json === true, options["without-demo"] === true, "import", { kind: "import", from: resolve(from), providers: ids });
   },
 };
@@ -93,7 +85,7 @@ async function runIngest(config: Config, json: boolean, withoutDemo: boolean, tr
   try {
     const published = await ingestAndReport(config, json, withoutDemo, source);
     await finishIngest(state, id, published ? { status: "ok", snapshotId: published } : { status: "failed", error: "see the ingest's log" });
-    return published ? 0 : 1;
+    return published ? EXIT.ok : EXIT.failure;
   } catch (error) {
     await finishIngest(state, id, { status: "failed", error: (error as Error).message });
     throw error;

@@ -21,8 +21,8 @@ export const mcp: Command = {
       import("../log.ts"),
     ]);
     const log = createLogger(config.log_level, 2);
-    // Local use: no pay-to, so the gate is off whatever the environment says; no scans are scheduled here.
-    const local = { ...config, pay_to: undefined, pay_to_solana: undefined, scan_cron: "off" };
+    // Local use: no pay-to, so the gate is off (and prices moot) whatever the environment says; no scans are scheduled here.
+    const local = { ...config, pay_to: undefined, pay_to_solana: undefined, prices: undefined, scan_cron: "off" };
     const services = await Services.open(local, log, { childLogsTo: 2 });
     await services.start();
     const { prices, payments } = createPayments(services, OPERATIONS);

@@ -5,6 +5,7 @@
  * its scans through this command in a child process.
  */
 import { COMMAND_SETTINGS } from "../config/commands.ts";
+import { EXIT } from "../exit-codes.ts";
 import type { Command } from "./command.ts";
 import { UsageError } from "./command.ts";
 
@@ -21,7 +22,7 @@ export const scan: Command = {
     json: { type: "boolean", help: "print each scan's full report as JSON" },
   },
   async run({ config, options }) {
-    const [{ createLogger }, { currentSnapshotId, dataDir, snapshotPath }, { openState }, { runScan }, { narratorFor }, { DETECTORS }, { addDays }, { readManifest }, { default: progress }] =
+    const [{ createLogger }, { liveSnapshotId, dataDir, snapshotPath }, { openState }, { runScan }, { narratorFor }, { DETECTORS }, { addDays }, { readManifest }, { default: progress }] =
       await Promise.all([
         import("../log.ts"),
         import("../store/data-dir.ts"),
@@ -35,8 +36,7 @@ export const scan: Command = {
       ]);
     const log = createLogger(config.log_level, 2);
     const dir = dataDir(config.data_dir);
-    const id = currentSnapshotId(dir);
-    if (!id) throw new UsageError(`${dir.root} holds no snapshot; run 'ckg build' first.`);
+    const id = liveSnapshotId(dir);
     const asOfOption = options["as-of"];
     if (asOfOption !== undefined && (typeof asOfOption !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(asOfOption) || Number.isNaN(Date.parse(asOfOption)))) {
       throw new UsageError("--as-of must be a date, YYYY-MM-DD.");
@@ -87,6 +87,6 @@ export const scan: Command = {
     } finally {
       await state.close();
     }
-    return failed ? 1 : 0;
+    return failed ? EXIT.failure : EXIT.ok;
   },
 };

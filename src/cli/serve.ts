@@ -5,6 +5,7 @@
  * finish, stop the graph processes and exit 0.
  */
 import { SETTINGS, type SettingName } from "../config/settings.ts";
+import { EXIT } from "../exit-codes.ts";
 import { createLogger } from "../log.ts";
 import type { Command } from "./command.ts";
 
@@ -13,8 +14,13 @@ export const serve: Command = {
   summary: "Serve the HTTP API from the data directory. On first start with an empty data directory, build the default dataset into it.",
   usage: "[options]",
   settings: Object.keys(SETTINGS) as SettingName[],
+  // Checked with the rest of the configuration, so a bad price override or schedule stops the start before it listens.
+  async rules() {
+    const [{ OPERATIONS }, { pricesRule }, { CRON_RULE }] = await Promise.all([import("../operations/table/index.ts"), import("../payments/prices.ts"), import("../server/cron.ts")]);
+    return [pricesRule(OPERATIONS), CRON_RULE];
+  },
   async run({ config }) {
-    const [{ Services }, { createServer }, { paymentMode }] = await Promise.all([import("../server/services.ts"), import("../server/app.ts"), import("../payments/facilitator.ts")]);
+    const [{ Services }, { createServer }, { paymentMode }] = await Promise.all([import("../server/services.ts"), import("../server/app.ts"), import("../config/settings-payments.ts")]);
     const log = createLogger(config.log_level);
     const services = await Services.open(config, log);
     let baseUrl = config.base_url;
@@ -37,7 +43,7 @@ export const serve: Command = {
       log.info("stopped");
       // Log lines are batched: write them out before leaving.
       await new Promise<void>((resolve) => log.flush(() => resolve()));
-      process.exit(0);
+      process.exit(EXIT.ok);
     };
     process.on("SIGTERM", () => void stop("SIGTERM"));
     process.on("SIGINT", () => void stop("SIGINT"));

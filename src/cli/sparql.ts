@@ -21,15 +21,14 @@ export const sparql: Command = {
   async run({ config, positionals, options }) {
     const query = typeof options.file === "string" ? readFileSync(options.file, "utf8") : positionals.join(" ");
     if (query.trim() === "") throw new UsageError("give a query, or --file <path>. Run 'ckg sparql --help'.");
-    const [{ currentSnapshotId, dataDir, snapshotPath }, { readManifest }, { GraphStore }, { prepareQuery, shapeAnswer, explainEngineError }] =
+    const [{ liveSnapshotId, dataDir, snapshotPath }, { readManifest }, { OxigraphStore }, { prepareQuery, shapeAnswer, explainEngineError }] =
       await Promise.all([import("../store/data-dir.ts"), import("../store/manifest.ts"), import("../graph/graph-process.ts"), import("../graph/sparql.ts")]);
     const log = createLogger(config.log_level, 2);
     const dir = dataDir(config.data_dir);
-    const id = currentSnapshotId(dir);
-    if (!id) throw new UsageError(`${dir.root} holds no snapshot; run 'ckg build' first.`);
+    const id = liveSnapshotId(dir);
     const manifest = readManifest(snapshotPath(dir, id));
     const prepared = prepareQuery(query, manifest.namespaces);
-    const store = new GraphStore();
+    const store = new OxigraphStore();
     const loaded = store.load(join(snapshotPath(dir, id), manifest.files.graph));
     log.info({ snapshot: id, quads: loaded.quads, ms: loaded.ms }, "graph loaded");
     let result: ReturnType<typeof store.select>;

@@ -5,6 +5,7 @@
  */
 import { COMMAND_SETTINGS } from "../config/commands.ts";
 import { join } from "node:path";
+import { EXIT } from "../exit-codes.ts";
 import { type Command, UsageError } from "./command.ts";
 
 export const stats: Command = {
@@ -20,15 +21,14 @@ export const stats: Command = {
   async run({ config, options }) {
     const limit = options.limit === undefined ? 50 : Number(options.limit);
     if (!Number.isInteger(limit) || limit < 0) throw new UsageError("--limit takes a whole number of groups, such as 50");
-    const [{ currentSnapshotId, dataDir, snapshotPath }, { readManifest }, { openDuck, sqlString, withConnection }, { findDuplicates }] = await Promise.all([
+    const [{ liveSnapshotId, dataDir, snapshotPath }, { readManifest }, { openDuck, sqlString, withConnection }, { findDuplicates }] = await Promise.all([
       import("../store/data-dir.ts"),
       import("../store/manifest.ts"),
       import("../store/duckdb.ts"),
       import("../snapshot/duplicates.ts"),
     ]);
     const dir = dataDir(config.data_dir);
-    const id = currentSnapshotId(dir);
-    if (!id) throw new UsageError(`${dir.root} holds no snapshot; run 'ckg build' or 'ckg import <dir>' first.`);
+    const id = liveSnapshotId(dir);
     const snapshotDir = snapshotPath(dir, id);
     const manifest = readManifest(snapshotDir);
     const synthetic = new Set(manifest.sources.filter((s) => s.synthetic).map((s) => s.id));
@@ -49,7 +49,7 @@ export const stats: Command = {
     const sources = manifest.sources.map(({ id, kind, synthetic, entities, facts, as_of }) => ({ id, kind, synthetic, entities, facts, as_of }));
     if (options.json) {
       console.log(JSON.stringify({ snapshot_id: id, as_of: manifest.as_of, synthetic: manifest.synthetic, entities_by_type: byType, sources, duplicates }));
-      return 0;
+      return EXIT.ok;
     }
     const total = (key: "real" | "synthetic") => byType.reduce((s, r) => s + r[key], 0);
     console.log(`snapshot ${id}, as of ${manifest.as_of}${manifest.synthetic ? " (holds synthetic demo data)" : ""}`);
@@ -57,7 +57,7 @@ export const stats: Command = {
     for (const r of byType) console.log(`  ${r.type.padEnd(20)} ${String(r.real).padStart(8)} real ${String(r.synthetic).padStart(8)} synthetic`);
     console.log("sources:");
     for (const s of sources) console.log(`  ${s.id.padEnd(24)} ${s.kind.padEnd(10)} ${String(s.entities).padStart(8)} entities ${String(s.facts).padStart(9)} facts${s.synthetic ? "  synthetic" : ""}`);
-    if (!duplicates) return 0;
+    if (!duplicates) return EXIT.ok;
     const reasons = Object.entries(duplicates.by_reason).map(([r, n]) => `${n} by ${r.replaceAll("_", " ")}`).join(", ");
     console.log(`duplicates: ${duplicates.groups.length} groups over ${duplicates.entities} entities (${reasons})`);
     for (const g of duplicates.groups.slice(0, limit)) {
@@ -65,6 +65,6 @@ export const stats: Command = {
       for (const m of g.members) console.log(`    ${m.id.padEnd(40)} ${m.name}${m.symbol ? ` (${m.symbol})` : ""}  [${m.source}]`);
     }
     if (duplicates.groups.length > limit) console.log(`  ... ${duplicates.groups.length - limit} more (--limit, or --json for all)`);
-    return 0;
+    return EXIT.ok;
   },
 };

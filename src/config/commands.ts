@@ -4,35 +4,15 @@
  * server that runs the command as a child process (the first build, scans, ingests) forwards exactly
  * these from its own configuration (server/spawn.ts), so a child sees what a person would have set.
  */
+import { PROVIDER_SETTINGS } from "./providers/index.ts";
 import type { SettingName } from "./settings.ts";
 
 const EMBEDDER = ["embedder", "embeddings_model", "embeddings_api_key"] as const;
 /** What a base world is built with: build, and ingest or import into an empty data directory. */
 const WORLD = ["data_dir", "log_level", "scale", "seed", "ontology_ns", ...EMBEDDER] as const;
 
-const INGEST = [
-  ...WORLD,
-  "ingest_providers",
-  "ingest_detail_limit",
-  "defillama_url",
-  "defillama_yields_url",
-  "defillama_stablecoins_url",
-  "defillama_datasets_url",
-  "defillama_pro_url",
-  "defillama_api_key",
-  "coingecko_url",
-  "coingecko_api_key",
-  "coingecko_min_interval_ms",
-  "coingecko_details_limit",
-  "chainlist_url",
-  "snapshot_url",
-  "github_url",
-  "github_token",
-  "blockscout_urls",
-  "blockscout_api_key",
-  "blockscout_tokens",
-  "blockscout_min_interval_ms",
-] as const;
+/** What an ingest reads: the base world's settings, which providers and how much, and every provider's own (config/providers). */
+const INGEST = [...WORLD, "ingest_providers", "ingest_detail_limit", ...(Object.keys(PROVIDER_SETTINGS) as (keyof typeof PROVIDER_SETTINGS)[])] as const;
 
 export const COMMAND_SETTINGS = {
   build: WORLD,

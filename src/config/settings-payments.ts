@@ -2,10 +2,11 @@
  * @module config/settings-payments
  * The payment settings of the table in settings.ts: where paid routes are paid (Base, Solana), who
  * settles (a remote facilitator, or the in-process one with its keys), prices, and repeat access
- * by signing in.
+ * by signing in; where payments stand (paymentMode), and the rules between these settings, checked
+ * with the configuration so a server never starts with payments it cannot settle.
  */
 import { z } from "zod";
-import { type Setting, setting } from "./setting.ts";
+import { type Setting, type SettingRule, type SettingValues, setting } from "./setting.ts";
 
 export const PAYMENT_SETTINGS = {
   pay_to: setting(
@@ -76,3 +77,43 @@ export const PAYMENT_SETTINGS = {
     "price overrides in USD by operation name (sparql, search, explore, timeseries, changes, signals, entity_insights, insights_batch)",
   ),
 } as const satisfies Record<string, Setting>;
+
+export type PaymentMode = "off" | "remote" | "in-process";
+
+/** What decides the mode. */
+export type PaymentSettings = Partial<Pick<SettingValues<typeof PAYMENT_SETTINGS>, "pay_to" | "pay_to_solana" | "facilitator_url">>;
+
+/** Where payments stand: off while no rail has a pay-to address; settled by the remote facilitator when one is set, else here. */
+export function paymentMode(config: PaymentSettings): PaymentMode {
+  if (!config.pay_to && !config.pay_to_solana) return "off";
+  return config.facilitator_url ? "remote" : "in-process";
+}
+
+type PaymentValues = SettingValues<typeof PAYMENT_SETTINGS> & { base_url: string | undefined };
+
+/** A rail settled in-process needs its RPC and the key that pays its fees. */
+function settledHere(rail: { payTo: "pay_to" | "pay_to_solana"; rpc: "rpc_url" | "solana_rpc_url"; key: "settlement_key" | "solana_settlement_key"; chain: string }): SettingRule<PaymentValues> {
+  const keyFile = `${rail.key}_file` as "settlement_key_file" | "solana_settlement_key_file";
+  return {
+    settings: [rail.payTo, "facilitator_url", rail.rpc, rail.key, keyFile],
+    check(values, describe) {
+      if (!values[rail.payTo] || values.facilitator_url) return [];
+      const missing = [...(values[rail.rpc] ? [] : [rail.rpc]), ...(values[rail.key] || values[keyFile] ? [] : [`${keyFile} (or ${rail.key})`])];
+      if (missing.length === 0) return [];
+      return [`${describe(rail.payTo)}: payments on ${rail.chain} settled in-process need ${rail.rpc} and ${keyFile} (or ${rail.key}); unset: ${missing.join(", ")}. Or set facilitator_url (a remote facilitator)`];
+    },
+  };
+}
+
+export const PAYMENT_RULES: readonly SettingRule<PaymentValues>[] = [
+  settledHere({ payTo: "pay_to", rpc: "rpc_url", key: "settlement_key", chain: "Base" }),
+  settledHere({ payTo: "pay_to_solana", rpc: "solana_rpc_url", key: "solana_settlement_key", chain: "Solana" }),
+  {
+    // The signed domain and URI are checked against the configured public URL, never a request's Host.
+    settings: ["siwx_access_seconds", "base_url", "pay_to", "pay_to_solana"],
+    check: (values, describe) =>
+      values.siwx_access_seconds > 0 && paymentMode(values) !== "off" && !values.base_url
+        ? [`${describe("siwx_access_seconds")} needs base_url (unset): the public URL signed-in messages are checked against`]
+        : [],
+  },
+];

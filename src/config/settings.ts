@@ -6,11 +6,12 @@
  * `CKG_QUERY_TIMEOUT_MS` in the environment (decisions.md: flags mirror env names).
  */
 import { z } from "zod";
-import { type Setting, setting } from "./setting.ts";
+import { type Setting, type SettingValues, setting } from "./setting.ts";
 import { PAYMENT_SETTINGS } from "./settings-payments.ts";
-import { PROVIDER_SETTINGS } from "./settings-providers.ts";
+import { INGEST_SETTINGS } from "./settings-providers.ts";
 
 export type { Setting, SettingKind } from "./setting.ts";
+export { envName, flagName } from "./setting.ts";
 
 const port = z.number().int().min(0).max(65535);
 
@@ -132,16 +133,18 @@ export const SETTINGS = {
   ),
   scan_cron: setting(
     "string",
-    // Checked by croner's own parser when the scheduler starts (server/scheduler.ts).
+    // Checked by croner's own parser, with the configuration (server/cron.ts).
     z.string().min(1, "a cron pattern such as '0 6 * * *', or off"),
     "0 6 * * *",
     "when the daily signal scan runs (cron, UTC); off disables it",
   ),
-  scan_grace_ms: setting(
+  // Formerly scan_grace_ms, though it was always the ingests' grace as well.
+  run_grace_ms: setting(
     "integer",
     z.number().int().min(0).max(3_600_000),
     20_000,
     "on SIGTERM, how long a running scan or ingest may take to finish before it is stopped (and recorded interrupted, to be redone at the next start)",
+    { aliases: ["scan_grace_ms"] },
   ),
   scan_lease_ms: setting(
     "integer",
@@ -181,7 +184,7 @@ export const SETTINGS = {
     "off",
     "when the server runs `ckg ingest` (then a signal scan) from the data providers (cron, UTC); off disables it",
   ),
-  ...PROVIDER_SETTINGS,
+  ...INGEST_SETTINGS,
   console_token: setting(
     "string",
     z.string().min(16, "at least 16 characters").optional(),
@@ -200,12 +203,4 @@ export const SETTINGS = {
 
 export type SettingName = keyof typeof SETTINGS;
 
-export type Config = { [K in SettingName]: z.output<(typeof SETTINGS)[K]["schema"]> };
-
-export function envName(name: string): string {
-  return `CKG_${name.toUpperCase()}`;
-}
-
-export function flagName(name: string): string {
-  return name.replaceAll("_", "-");
-}
+export type Config = SettingValues<typeof SETTINGS>;

@@ -8,7 +8,7 @@
 import { CkgError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { parseResults } from "./graph-results.ts";
-import { Hub, type Job, Replica, type Request } from "./graph-replica.ts";
+import { Hub, type Job, Replica, type UnnumberedRequest } from "./graph-replica.ts";
 import type { GraphPhase, GraphStatus, GraphStore, SnapshotGraph } from "./graph-store.ts";
 import type { SelectResult } from "./protocol.ts";
 
@@ -152,7 +152,7 @@ export class GraphPool implements GraphStore {
     if (!this.ready) throw this.notReady(this.current);
   }
 
-  private submit(request: Request, timeoutMs: number, snapshotId: string | undefined): Promise<string> {
+  private submit(request: UnnumberedRequest, timeoutMs: number, snapshotId: string | undefined): Promise<string> {
     // A request pinned to a snapshot reads that snapshot's graph, never another's.
     const generation = snapshotId === undefined ? this.current : this.generations.get(snapshotId);
     if (!generation || generation.closing) throw replaced();

@@ -5,6 +5,7 @@
  * query runs past its time limit and starts a fresh one.
  */
 import { closeSync, openSync, readSync, fstatSync } from "node:fs";
+import { EXIT } from "../exit-codes.ts";
 import { oxigraph } from "./oxigraph.ts";
 import { parseResults } from "./graph-results.ts";
 import { LineReader, SocketWriter, encodeFrame } from "./graph-channel.ts";
@@ -27,7 +28,12 @@ function* fileChunks(path: string): Generator<Uint8Array> {
   }
 }
 
-export class GraphStore {
+/**
+ * One in-memory Oxigraph store, loaded from a snapshot's dump: what a graph process holds (and
+ * `ckg sparql` loads itself). Not a GraphStore (graph-store.ts): that is the server's view of its
+ * graph processes or an external store.
+ */
+export class OxigraphStore {
   private store = new oxigraph.Store();
 
   load(file: string): { quads: number; ms: number } {
@@ -58,7 +64,7 @@ export async function runGraphProcess(): Promise<void> {
   const path = process.env.CKG_GRAPH_SOCKET;
   const token = process.env.CKG_GRAPH_TOKEN;
   if (!path || !token) throw new Error("the graph process is started by ckg serve (CKG_GRAPH_SOCKET is not set)");
-  const store = new GraphStore();
+  const store = new OxigraphStore();
   const encoder = new TextEncoder();
   const lines = new LineReader();
   let writer: SocketWriter | undefined;
@@ -96,10 +102,10 @@ export async function runGraphProcess(): Promise<void> {
       },
       // The server went away: nothing left to serve.
       close() {
-        process.exit(0);
+        process.exit(EXIT.ok);
       },
       error() {
-        process.exit(1);
+        process.exit(EXIT.failure);
       },
     },
   });

@@ -13,11 +13,11 @@ import { type Frame, FrameReader, SocketWriter } from "./graph-channel.ts";
 import type { GraphError, GraphRequest } from "./protocol.ts";
 
 /** A request to a graph process, before the replica numbers it. */
-export type Request = GraphRequest extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
+export type UnnumberedRequest = GraphRequest extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
 
 /** A query of the pool: queued, then running on `replica` until it settles or its timer fires. */
 export interface Job {
-  request: Request;
+  request: UnnumberedRequest;
   timeoutMs: number;
   resolve(value: string): void;
   reject(error: Error): void;
@@ -76,7 +76,7 @@ export class Replica {
   }
 
   /** Sends a request; the answer is the reply frame's payload as text. */
-  async send(request: Request): Promise<string> {
+  async send(request: UnnumberedRequest): Promise<string> {
     await this.connected;
     const id = this.nextId++;
     return new Promise((resolve, reject) => {

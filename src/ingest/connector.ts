@@ -1,6 +1,9 @@
 /**
  * @module ingest/connector
- * The contract of a provider connector. `fetch` downloads (only what is missing: saved answers are
+ * The contract of a provider connector, and `defineConnector`, which makes one from the provider's
+ * definition (config/providers/: its id and settings) and what it does: how its settings become
+ * hosts, keys and pace (`configure`), what it asks (`fetch`) and how its answers read (`parse`).
+ * `fetch` downloads (only what is missing: saved answers are
  * kept, histories start after the last stored day) and saves every answer in the raw store;
  * `parse` reads the saved answers and never the network, so an offline import and an online ingest
  * parse alike. Malformed records are rejected with a reason, never thrown.
@@ -15,6 +18,8 @@
  */
 import type { z } from "zod";
 import type { Config } from "../config/config.ts";
+import type { ProviderDefinition } from "../config/provider.ts";
+import type { Setting, SettingValues } from "../config/setting.ts";
 import type { SourceInfo } from "../dataset/world.ts";
 import type { Logger } from "../log.ts";
 import { ProviderError, type ProviderHttp } from "./http.ts";
@@ -63,13 +68,32 @@ export interface ProviderConfig {
   minIntervalMs: number;
 }
 
-/** One provider, in one place: its id and source, its settings from the configuration, what it asks and how its answers read. */
-export interface Connector {
-  id: ProviderId;
+/** One provider: its id and source, its settings from the configuration, what it asks and how its answers read. */
+export interface Connector<Id extends ProviderId = ProviderId> {
+  id: Id;
   source: SourceInfo;
   configure(config: Config): ProviderConfig;
   fetch(ctx: FetchContext): Promise<void>;
   parse(raw: RawStore, out: ProviderOutput): void;
+}
+
+/** What a connector adds to its provider's definition. `configure` sees the provider's own settings only. */
+export interface ConnectorBehaviour<S extends Record<string, Setting>> {
+  /** The source its facts are attributed to (its id is the provider's; every provider is real data). */
+  source: Omit<SourceInfo, "id" | "kind" | "synthetic">;
+  configure(settings: SettingValues<S>): ProviderConfig;
+  fetch(ctx: FetchContext): Promise<void>;
+  parse(raw: RawStore, out: ProviderOutput): void;
+}
+
+export function defineConnector<Id extends ProviderId, S extends Record<string, Setting>>(definition: ProviderDefinition<Id, S>, behaviour: ConnectorBehaviour<S>): Connector<Id> {
+  return {
+    ...behaviour,
+    id: definition.id,
+    source: { id: definition.id, kind: "provider", synthetic: false, ...behaviour.source },
+    // A provider's settings are part of the configuration (config/settings.ts takes in every provider's), so the whole configuration holds them.
+    configure: (config) => behaviour.configure(config as unknown as SettingValues<S>),
+  };
 }
 
 /** A failed parse's first issue, with its path, as the reason a record is rejected for. */

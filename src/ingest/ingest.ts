@@ -22,7 +22,7 @@ import type { Logger } from "../log.ts";
 import { acquireBuildLock } from "../snapshot/build.ts";
 import { readManifest, type SnapshotManifest } from "../store/manifest.ts";
 import { writeSnapshot } from "../snapshot/write.ts";
-import { type DataDir, clearStaleStaging, currentSnapshotId, newSnapshotId, publishSnapshot, snapshotPath, stagingPath } from "../store/data-dir.ts";
+import { type DataDir, clearStaleStaging, liveSnapshotId, newSnapshotId, publishSnapshot, snapshotPath, stagingPath } from "../store/data-dir.ts";
 import { openDuck, withConnection } from "../store/duckdb.ts";
 import { publishedTables, updateTimeseriesDb } from "../timeseries/database.ts";
 import type { Kind } from "../timeseries/kinds.ts";
@@ -62,8 +62,7 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
   const { dir, log, source } = options;
   const started = performance.now();
   const today = options.today ?? new Date().toISOString().slice(0, 10);
-  const baseId = currentSnapshotId(dir);
-  if (!baseId) throw new IngestError(`${dir.root} holds no snapshot to add provider data to; run 'ckg build' (or start the server) first.`);
+  const baseId = liveSnapshotId(dir);
   const release = acquireBuildLock(dir);
   try {
     clearStaleStaging(dir);

@@ -10,11 +10,11 @@
  * of the chain, made canonical once chains are resolved.
  */
 import type { Attribute, ClassName, NodeType, Relation } from "../entities/vocabulary.ts";
-import type { ProviderId } from "../config/providers.ts";
+import type { ProviderId } from "../config/providers/index.ts";
 import type { Logger } from "../log.ts";
 import type { Kind } from "../timeseries/kinds.ts";
 
-export type { ProviderId } from "../config/providers.ts";
+export type { ProviderId } from "../config/providers/index.ts";
 
 export function key(type: NodeType, namespace: string, value: string | number): string {
   return `${type}:${namespace}:${value}`;

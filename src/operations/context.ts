@@ -43,7 +43,7 @@ export interface OperationServices {
   readonly state: StateStore;
   readonly graph: GraphStore;
   /** Whether a signal scan is running now (signal routes answer 503 before the first scan ends). */
-  readonly scans: { readonly running: boolean };
+  readonly scheduler: { readonly scanning: boolean };
   /** The live snapshot, or 503 not_ready while there is none yet. */
   snapshot(): LiveSnapshot;
 }

@@ -16,14 +16,10 @@ import { privateKeyToAccount, nonceManager } from "viem/accounts";
 import { base, baseSepolia } from "viem/chains";
 import { type Rpc, type SolanaRpcApi, createSolanaRpc } from "@solana/kit";
 import type { Config } from "../config/config.ts";
+import type { PaymentMode } from "../config/settings-payments.ts";
 import { solanaSettlement } from "./facilitator-solana.ts";
 import { hostOf, railsOf } from "./rails.ts";
 import { RECEIPT_TIMEOUT_MS, waitForReceipt } from "./receipt.ts";
-
-export type PaymentMode = "off" | "remote" | "in-process";
-
-/** What decides the mode. */
-export type PaymentSettings = Partial<Pick<Config, "pay_to" | "pay_to_solana" | "facilitator_url">>;
 
 export interface Facilitation {
   mode: Exclude<PaymentMode, "off">;
@@ -36,12 +32,6 @@ export interface Facilitation {
   describe: Record<string, unknown>;
   /** Resolves once the facilitator can work (its keys imported); rejects saying why not. */
   ready: Promise<unknown>;
-}
-
-/** Where payments stand: off while no rail has a pay-to address. */
-export function paymentMode(config: PaymentSettings): PaymentMode {
-  if (!config.pay_to && !config.pay_to_solana) return "off";
-  return config.facilitator_url ? "remote" : "in-process";
 }
 
 const CHAINS = { "eip155:8453": base, "eip155:84532": baseSepolia } as const;
@@ -63,9 +53,8 @@ export function createFacilitation(config: Config): Facilitation {
   const facilitator = new x402Facilitator();
   let describe: Record<string, unknown> = { networks };
   if (evm) {
-    if (!config.rpc_url) {
-      throw new Error("payments on Base need a facilitator: set facilitator_url (remote), or rpc_url with settlement_key_file (in-process)");
-    }
+    // loadConfig's payment rules make sure of it (config/settings-payments.ts); a configuration made in code may not.
+    if (!config.rpc_url) throw new Error("payments on Base settled in-process need rpc_url");
     const settler = evmSigner(config, config.rpc_url);
     registerExactEvmScheme(facilitator, { signer: settler.signer, networks: config.network });
     describe = { ...describe, rpc: hostOf(config.rpc_url), settler: settler.address };

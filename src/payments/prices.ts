@@ -4,10 +4,11 @@
  * prose column), replaced by `CKG_PRICES` (`sparql=0.05,signals=0.10`), and every price 0 when
  * payments are off (no pay-to address on any rail: nothing is charged, so nothing may be advertised as paid).
  * The gate charges from it; MCP tool descriptions, /openapi.json and /docs show it. Free operations
- * stay free; an override naming an operation that does not exist is an error at start.
+ * stay free; an override naming an operation that does not exist is a configuration error (pricesRule).
  */
 import type { Config } from "../config/config.ts";
-import { type PaymentSettings, paymentMode } from "./facilitator.ts";
+import type { SettingRule } from "../config/setting.ts";
+import { type PaymentSettings, paymentMode } from "../config/settings-payments.ts";
 
 /** What the price list needs of an operation: its name (the price key) and its default price. */
 export interface Priced {
@@ -28,17 +29,10 @@ export class PriceList {
   }
 
   static from(operations: readonly Priced[], overrides: string | undefined, charging: boolean): PriceList {
+    const problems = priceProblems(operations, overrides);
+    if (problems.length > 0) throw new Error(`setting prices: ${problems.join("; ")}`);
     const prices = new Map(operations.map((op) => [op.name, op.priceUsd]));
-    for (const pair of overrides ? overrides.split(",") : []) {
-      const [name, usd] = pair.split("=").map((s) => s.trim()) as [string, string];
-      if (!prices.has(name)) {
-        throw new Error(`setting prices names "${name}", which is no operation; known: ${[...prices.keys()].join(", ")}`);
-      }
-      if (prices.get(name) === 0) throw new Error(`setting prices: ${name} is a free route and stays free`);
-      const value = Number(usd);
-      if (!(value > 0)) throw new Error(`setting prices: ${name} needs a price above 0 (the route is paid)`);
-      prices.set(name, value);
-    }
+    for (const [name, usd] of pairsOf(overrides)) prices.set(name, Number(usd));
     return new PriceList(prices, charging);
   }
 
@@ -46,6 +40,32 @@ export class PriceList {
   of(name: string): number {
     return this.charging ? (this.prices.get(name) ?? 0) : 0;
   }
+}
+
+/** `sparql=0.05,signals=0.10` as [name, usd] pairs (the setting's own schema checked the shape). */
+function pairsOf(overrides: string | undefined): [string, string][] {
+  return (overrides ? overrides.split(",") : []).map((pair) => pair.split("=").map((s) => s.trim()) as [string, string]);
+}
+
+/** What is wrong with price overrides: an operation that does not exist, a free route priced, a price of 0. */
+export function priceProblems(operations: readonly Priced[], overrides: string | undefined): string[] {
+  const defaults = new Map(operations.map((op) => [op.name, op.priceUsd]));
+  return pairsOf(overrides).flatMap(([name, usd]) => {
+    if (!defaults.has(name)) return [`names "${name}", which is no operation; known: ${[...defaults.keys()].join(", ")}`];
+    if (defaults.get(name) === 0) return [`${name} is a free route and stays free`];
+    return Number(usd) > 0 ? [] : [`${name} needs a price above 0 (the route is paid)`];
+  });
+}
+
+/** The same, as a rule of the configuration: a server with a bad override stops before it starts, naming where the override came from. */
+export function pricesRule(operations: readonly Priced[]): SettingRule<Pick<Config, "prices">> {
+  return {
+    settings: ["prices"],
+    check(values, describe) {
+      const problems = priceProblems(operations, values.prices);
+      return problems.length > 0 ? [`${describe("prices")}: ${problems.join("; ")}`] : [];
+    },
+  };
 }
 
 /** "$0.10": the x402 money format for USDC prices. */

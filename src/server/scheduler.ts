@@ -16,7 +16,8 @@
  */
 import type { Subprocess } from "bun";
 import { Cron } from "croner";
-import { type Config, ConfigError } from "../config/config.ts";
+import { type Config, ConfigError, checkRules } from "../config/config.ts";
+import { EXIT } from "../exit-codes.ts";
 import type { Logger } from "../log.ts";
 import type { DataDir } from "../store/data-dir.ts";
 import type { StateStore } from "../store/state.ts";
@@ -24,6 +25,7 @@ import { type IngestRecord, type InterruptedScan, claimRun, cronSlot, markInterr
 import { recentScans } from "../signals/store.ts";
 import { isoSeconds } from "../time.ts";
 import { type ScanPlan, handoverPlan, ingestOwed, planScans } from "./catch-up.ts";
+import { CRON_RULE } from "./cron.ts";
 import { spawnCommand } from "./spawn.ts";
 
 export interface SchedulerStatus {
@@ -51,7 +53,7 @@ export interface IngestStatus {
   last: Omit<IngestRecord, "pid"> | null;
 }
 
-export class ScanScheduler {
+export class RunScheduler {
   private cron: Cron | undefined;
   private ingestCron: Cron | undefined;
   private ingesting: { since: string; child: Subprocess; done: Promise<number> } | undefined;
@@ -70,10 +72,8 @@ export class ScanScheduler {
     private readonly state: StateStore,
     private readonly log: Logger,
   ) {
-    const problems = (["scan_cron", "ingest_cron"] as const).filter((name) => !validCron(config[name]));
-    if (problems.length > 0) {
-      throw new ConfigError(problems.map((name) => `setting ${name} = ${JSON.stringify(config[name])}: a cron pattern such as '0 6 * * *', or off`));
-    }
+    const problems = checkRules(config, [CRON_RULE]);
+    if (problems.length > 0) throw new ConfigError(problems);
   }
 
   /**
@@ -160,7 +160,7 @@ export class ScanScheduler {
   /** An ingest, then (when it published) a scan of the snapshot it published (CURRENT), whether or not the server switched yet. */
   private async ingestThenScan(trigger: string): Promise<number> {
     const code = await this.ingest(trigger);
-    return code === 0 ? this.run("ingest") : code;
+    return code === EXIT.ok ? this.run("ingest") : code;
   }
 
   /** Runs `ckg ingest` in a child process; resolves to its exit code. A failed ingest leaves the live snapshot serving. */
@@ -172,7 +172,7 @@ export class ScanScheduler {
     const child = spawnCommand("ingest", { ...this.config, data_dir: this.dir.root }, { args: ["--trigger", trigger] });
     const done = child.exited.then((code) => {
       this.ingesting = undefined;
-      if (code === 0) this.log.info({}, "ingest finished");
+      if (code === EXIT.ok) this.log.info({}, "ingest finished");
       else this.log.error({ code }, "ingest failed; the live snapshot keeps serving");
       return code;
     });
@@ -200,7 +200,7 @@ export class ScanScheduler {
     const done = child.exited.then((code) => {
       this.current = undefined;
       this.child = undefined;
-      if (code === 0) this.log.info({ trigger }, "signal scan finished");
+      if (code === EXIT.ok) this.log.info({ trigger }, "signal scan finished");
       else this.log.error({ trigger, code }, "signal scan failed or was partial; see /readyz for its errors");
       return code;
     });
@@ -219,7 +219,7 @@ export class ScanScheduler {
     }
   }
 
-  get running(): boolean {
+  get scanning(): boolean {
     return this.current !== undefined;
   }
 
@@ -248,7 +248,7 @@ export class ScanScheduler {
   }
 
   /**
-   * Stops the schedules; a running scan or ingest may finish within `scan_grace_ms`, then it is
+   * Stops the schedules; a running scan or ingest may finish within `run_grace_ms`, then it is
    * stopped (SIGTERM) and recorded interrupted, to be redone at the next start.
    */
   async close(): Promise<void> {
@@ -258,9 +258,9 @@ export class ScanScheduler {
     clearInterval(this.watch);
     const running = [this.current?.done, this.ingesting?.done].filter((p) => p !== undefined);
     if (running.length === 0) return;
-    this.log.info({ grace_ms: this.config.scan_grace_ms }, "waiting for the running scan or ingest to finish");
+    this.log.info({ grace_ms: this.config.run_grace_ms }, "waiting for the running scan or ingest to finish");
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([Promise.all(running), new Promise((resolve) => (timer = setTimeout(resolve, this.config.scan_grace_ms)))]);
+    await Promise.race([Promise.all(running), new Promise((resolve) => (timer = setTimeout(resolve, this.config.run_grace_ms)))]);
     clearTimeout(timer);
     for (const child of [this.child, this.ingesting?.child]) {
       if (!child || child.exitCode !== null || child.signalCode !== null) continue;
@@ -269,17 +269,6 @@ export class ScanScheduler {
     }
     const noticed = await markInterrupted(this.state);
     if (noticed.scans.length + noticed.ingests.length > 0) this.log.warn(noticed, "stopped before finishing: recorded interrupted, redone at the next start");
-  }
-}
-
-/** "off", or a pattern croner's own parser accepts. */
-function validCron(pattern: string): boolean {
-  if (pattern === "off") return true;
-  try {
-    new Cron(pattern, { paused: true, timezone: "UTC" }).stop();
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * @module server/services
  * What a running server holds: the data directory, the state store, DuckDB, the graph
- * store (its own processes or an external SPARQL store), the signal scan scheduler and the live snapshot with its indexes; and how it gets
+ * store (its own processes or an external SPARQL store), the run scheduler (signal scans and ingests) and the live snapshot with its indexes; and how it gets
  * there: build a first snapshot when the data directory is empty (in a child process, so the server
  * answers health checks meanwhile), activate it, then start the scans. Operations receive these
  * services; they never build them.
@@ -11,6 +11,7 @@ import type { ApiServices, Phase } from "../api/services.ts";
 import type { Config } from "../config/config.ts";
 import type { LiveSnapshot } from "../operations/context.ts";
 import { CkgError } from "../errors.ts";
+import { EXIT } from "../exit-codes.ts";
 import { applySnapshotChanges } from "../graph/change-log.ts";
 import { type GraphStore, openGraphStore } from "../graph/open-store.ts";
 import type { Logger } from "../log.ts";
@@ -20,7 +21,7 @@ import { closeSnapshot, prepareSnapshot } from "./prepare-snapshot.ts";
 import { syntheticNotice } from "../snapshot/describe.ts";
 import { type DataDir, currentSnapshotId, dataDir, ensureDataDir, snapshotPath } from "../store/data-dir.ts";
 import { openDuck } from "../store/duckdb.ts";
-import { ScanScheduler } from "./scheduler.ts";
+import { RunScheduler } from "./scheduler.ts";
 import { openState } from "../store/open-state.ts";
 import type { StateStore } from "../store/state.ts";
 import { join } from "node:path";
@@ -54,7 +55,7 @@ export class Services implements ApiServices {
     readonly state: StateStore,
     readonly duck: DuckDBInstance,
     readonly graph: GraphStore,
-    readonly scans: ScanScheduler,
+    readonly scheduler: RunScheduler,
   ) {}
 
   /**
@@ -65,9 +66,9 @@ export class Services implements ApiServices {
     const dir = dataDir(config.data_dir);
     ensureDataDir(dir);
     const state = await openState(config, dir.stateDb);
-    let scans: ScanScheduler;
+    let scheduler: RunScheduler;
     try {
-      scans = new ScanScheduler(config, dir, state, log); // checks the cron settings: a bad one stops the start here
+      scheduler = new RunScheduler(config, dir, state, log); // checks the cron settings: a bad one stops the start here
     } catch (error) {
       await state.close();
       throw error;
@@ -75,7 +76,7 @@ export class Services implements ApiServices {
     const duck = await openDuck({ threads: 2 });
     const command = options.graphCommand ?? selfCommand("__graph-worker");
     const graph = openGraphStore(config, command, log);
-    const services = new Services(config, log, dir, state, duck, graph, scans);
+    const services = new Services(config, log, dir, state, duck, graph, scheduler);
     services.childLogsTo = options.childLogsTo ?? 1;
     services.startRetryMs = options.startRetryMs ?? START_RETRY_MS;
     return services;
@@ -99,7 +100,7 @@ export class Services implements ApiServices {
         if (!id) throw new Error("the first build finished without publishing a snapshot");
       }
       await this.activate(id);
-      await this.scans.start(this.live!.manifest.as_of.slice(0, 10));
+      await this.scheduler.start(this.live!.manifest.as_of.slice(0, 10));
       this.startAttempts = 0;
       this.error = undefined;
     } catch (error) {
@@ -209,7 +210,7 @@ export class Services implements ApiServices {
       uptime_s: Math.round((Date.now() - this.startedAt) / 1000),
       data_dir: this.dir.root,
       graph: this.graph.status(),
-      ...(await this.scans.readiness()), // state_store, scans, ingest (or state_error)
+      ...(await this.scheduler.readiness()), // state_store, scans, ingest (or state_error)
     };
     if (this.error) body.error = this.error;
     if (this.rejected) body.snapshot_rejected = this.rejected;
@@ -231,7 +232,7 @@ export class Services implements ApiServices {
     this.closed = true;
     clearTimeout(this.startRetry);
     if (this.watcher) clearInterval(this.watcher);
-    await this.scans.close();
+    await this.scheduler.close();
     await this.graph.close();
     if (this.live) closeSnapshot(this.live);
     this.duck.closeSync();
@@ -243,6 +244,6 @@ export class Services implements ApiServices {
     this.log.info({ data_dir: this.dir.root, scale: String(config.scale) }, "data directory is empty: building the default dataset");
     const proc = spawnCommand("build", { ...config, data_dir: this.dir.root }, { stdout: this.childLogsTo === 2 ? 2 : "inherit" });
     const code = await proc.exited;
-    if (code !== 0) throw new Error(`building the default dataset failed (exit code ${code}); see the log above`);
+    if (code !== EXIT.ok) throw new Error(`building the default dataset failed (exit code ${code}); see the log above`);
   }
 }

@@ -9,6 +9,7 @@ import type { Subprocess } from "bun";
 import { type CommandName, COMMAND_SETTINGS } from "../config/commands.ts";
 import type { Config } from "../config/config.ts";
 import { envName } from "../config/settings.ts";
+import { namesOf } from "../config/sources.ts";
 import { selfCommand } from "../runtime.ts";
 
 /** The `CKG_*` variables that carry a command's settings from `config` to a child running it. */
@@ -28,10 +29,21 @@ export interface SpawnOptions {
   stdout?: "ignore" | "inherit" | 2;
 }
 
+/**
+ * The child's environment: the server's own, where the command's settings are replaced by the
+ * server's values. A setting's former name inherited from the server's environment is dropped: the
+ * value forwarded may differ (a flag won over it), and the child would read the two as a conflict.
+ */
+export function childEnv(command: CommandName, config: Config, inherited: Record<string, string | undefined> = process.env): Record<string, string | undefined> {
+  const env = { ...inherited };
+  for (const name of COMMAND_SETTINGS[command]) for (const known of namesOf(name)) delete env[envName(known)];
+  return { ...env, ...commandEnv(command, config) };
+}
+
 /** Runs `ckg <command> <args>` with the command's settings from `config`; its log lines (stderr) join the server's. */
 export function spawnCommand(command: CommandName, config: Config, options: SpawnOptions = {}): Subprocess<"ignore", "ignore" | "inherit" | number, "inherit"> {
   return Bun.spawn(selfCommand(command, ...(options.args ?? [])), {
     stdio: ["ignore", options.stdout ?? "ignore", "inherit"],
-    env: { ...process.env, ...commandEnv(command, config) },
+    env: childEnv(command, config),
   }) as Subprocess<"ignore", "ignore" | "inherit" | number, "inherit">;
 }

@@ -8,7 +8,7 @@
  */
 import type { Logger } from "../log.ts";
 import { type SnapshotManifest, readManifest } from "../store/manifest.ts";
-import { type DataDir, currentSnapshotId, snapshotPath } from "../store/data-dir.ts";
+import { type DataDir, liveSnapshotId, snapshotPath } from "../store/data-dir.ts";
 import type { StateStore } from "../store/state.ts";
 import type { Kind } from "../timeseries/kinds.ts";
 import type { Detector, Finding, ScanContext, ScoredFinding } from "./detector.ts";
@@ -74,8 +74,7 @@ export async function runScan(options: ScanOptions): Promise<ScanReport> {
   const now = options.now ?? (() => new Date());
   const started = now();
   const startedMs = performance.now();
-  const snapshotId = currentSnapshotId(options.dir);
-  if (!snapshotId) throw new Error("the data directory has no snapshot to scan; run `ckg build` first");
+  const snapshotId = liveSnapshotId(options.dir);
   const dir = snapshotPath(options.dir, snapshotId);
   const manifest = readManifest(dir);
   const asOf = options.asOf ?? manifest.as_of.slice(0, 10);

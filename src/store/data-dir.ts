@@ -46,6 +46,21 @@ export function currentSnapshotId(dir: DataDir): string | null {
   return id;
 }
 
+/** A command that needs a live snapshot, run on a data directory without one: said one way everywhere, and its own exit code (exit-codes.ts). */
+export class NoSnapshotError extends Error {
+  constructor(root: string) {
+    super(`${root} holds no snapshot yet; run 'ckg build' (or 'ckg ingest', 'ckg import <dir>', 'ckg serve') first.`);
+    this.name = "NoSnapshotError";
+  }
+}
+
+/** The live snapshot's id; NoSnapshotError when there is none. */
+export function liveSnapshotId(dir: DataDir): string {
+  const id = currentSnapshotId(dir);
+  if (!id) throw new NoSnapshotError(dir.root);
+  return id;
+}
+
 export function snapshotPath(dir: DataDir, id: string): string {
   return join(dir.snapshots, id);
 }

@@ -1,10 +1,18 @@
 import { describe, expect, test } from "bun:test";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { COMMANDS } from "../../src/cli/index.ts";
+import { EXIT } from "../../src/exit-codes.ts";
 import { selfCommand } from "../../src/runtime.ts";
 import { fixtureDataDir } from "../support/fixture.ts";
+import { tempDir } from "../support/temp-dirs.ts";
 
 function ckg(...args: string[]) {
-  const result = Bun.spawnSync(selfCommand(...args), { env: { ...process.env, CKG_LOG_LEVEL: "silent" } });
+  return ckgWith({}, ...args);
+}
+
+function ckgWith(env: Record<string, string>, ...args: string[]) {
+  const result = Bun.spawnSync(selfCommand(...args), { env: { ...process.env, CKG_LOG_LEVEL: "silent", ...env } });
   return { code: result.exitCode, out: result.stdout.toString(), err: result.stderr.toString() };
 }
 
@@ -27,16 +35,51 @@ describe("ckg command line", () => {
   });
 
   test("unknown commands and options exit 2 with a hint", () => {
-    expect(ckg("launch").code).toBe(2);
+    expect(ckg("launch").code).toBe(EXIT.usage);
     const bad = ckg("serve", "--prot", "1");
-    expect(bad.code).toBe(2);
+    expect(bad.code).toBe(EXIT.usage);
     expect(bad.err).toContain("ckg serve --help");
   });
 
   test("a bad setting exits 2 naming it", () => {
     const { code, err } = ckg("serve", "--port", "99999");
-    expect(code).toBe(2);
+    expect(code).toBe(EXIT.usage);
     expect(err).toContain("setting port (from --port)");
+  });
+
+  test("ckg serve with four configuration problems (three of payments, one schedule) lists them all, each with its origin, and exits 2 before it listens", () => {
+    const dir = tempDir("ckg-bad-config-");
+    const { code, out, err } = ckgWith(
+      { CKG_PRICES: "sparkle=1", CKG_SIWX_ACCESS_SECONDS: "60", CKG_PAY_TO: "0x1111111111111111111111111111111111111111", CKG_SETTLEMENT_KEY_FILE: "/run/secrets/settler.key", CKG_LOG_LEVEL: "info" },
+      "serve", "--data-dir", dir, "--port", "0", "--scan-cron", "at dawn",
+    );
+    expect(code).toBe(EXIT.usage);
+    const problems = err.split("\n").filter((line) => line.startsWith("  - "));
+    expect(problems).toHaveLength(4);
+    expect(err).toContain('setting prices (from CKG_PRICES) = "sparkle=1": names "sparkle", which is no operation');
+    expect(err).toContain("setting siwx_access_seconds (from CKG_SIWX_ACCESS_SECONDS) = 60 needs base_url (unset)");
+    expect(err).toContain('setting pay_to (from CKG_PAY_TO) = "0x1111111111111111111111111111111111111111": payments on Base settled in-process need rpc_url');
+    expect(err).toContain(`setting scan_cron (from --scan-cron) = "at dawn": a cron pattern`);
+    // Nothing started: no log line (it would say "listening"), and the data directory was left alone.
+    expect(out).toBe("");
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  test("a renamed setting's former name still works as a flag, and --help says so", () => {
+    expect(ckg("ingest", "--help").out).toContain("--snapshot-hub-url <value>");
+    expect(ckg("ingest", "--help").out).toContain("formerly --snapshot-url / CKG_SNAPSHOT_URL, still read");
+    const { code, err } = ckg("serve", "--scan-grace-ms", "5", "--run-grace-ms", "6");
+    expect(code).toBe(EXIT.usage);
+    expect(err).toContain('setting run_grace_ms is given twice with different values: --run-grace-ms = "6" and --scan-grace-ms (its former name) = "5"');
+  });
+
+  test("a command that needs a snapshot exits 3 on a data directory without one, saying so", () => {
+    const empty = tempDir("ckg-no-snapshot-");
+    for (const args of [["sparql", "ASK {}"], ["scan"], ["stats"], ["export", join(tempDir("ckg-export-"), "out")]]) {
+      const { code, err } = ckg(...args, "--data-dir", empty);
+      expect(code, args[0]).toBe(EXIT.noSnapshot);
+      expect(err, args[0]).toContain(`${empty} holds no snapshot yet; run 'ckg build'`);
+    }
   });
 
   test("ckg sparql answers from a data directory without a server", async () => {
@@ -49,7 +92,7 @@ describe("ckg command line", () => {
     expect(ask.code).toBe(0);
     expect(JSON.parse(ask.out)).toEqual({ status: "success", variables: ["boolean"], data: [{ boolean: true }], count: 1, truncated: false, boolean: true });
     const refused = ckg("sparql", "--data-dir", dir, "DROP ALL");
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(EXIT.failure);
     expect(refused.err).toContain("SELECT and ASK");
   });
 });

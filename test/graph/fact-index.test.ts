@@ -10,7 +10,7 @@ import type { DuckDBInstance } from "@duckdb/node-api";
 import { NameIndex } from "../../src/entities/name-index.ts";
 import { type Namespaces, RDF_TYPE, SCHEMA, XSD, namespaces } from "../../src/entities/vocabulary.ts";
 import { FactIndex } from "../../src/graph/fact-index.ts";
-import { GraphStore } from "../../src/graph/graph-process.ts";
+import { OxigraphStore } from "../../src/graph/graph-process.ts";
 import { openDuck, sqlString } from "../../src/store/duckdb.ts";
 import { readManifest } from "../../src/store/manifest.ts";
 import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
@@ -39,7 +39,7 @@ describe("on a real snapshot", () => {
 
   test("every entity's neighbourhood is the graph's: each fact with its source, each link with its total", async () => {
     const { dir, manifest, ns, names, facts } = snapshot;
-    const store = new GraphStore();
+    const store = new OxigraphStore();
     store.load(join(dir, manifest.files.graph));
     expect(facts.skipped).toBe(0);
     // Every fact but the ontology's and the sources' own descriptions (in the ckg graph), once.

@@ -211,7 +211,7 @@ describe("ckg ingest", () => {
     try {
       const before = running.services.live!.id;
       const deadline = Date.now() + 120_000;
-      const scanned = async () => (await running.services.scans.status()).recent.some((s) => s.trigger === "ingest" && s.status !== "running");
+      const scanned = async () => (await running.services.scheduler.status()).recent.some((s) => s.trigger === "ingest" && s.status !== "running");
       while ((running.services.live!.id === before || !(await scanned())) && Date.now() < deadline) await Bun.sleep(100);
       expect(running.services.live!.id).not.toBe(before);
       expect(running.services.live!.manifest.sources.map((s) => s.id)).toContain("chains");

@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cpSync } from "node:fs";
 import { ingest, type IngestReport } from "../../src/ingest/ingest.ts";
-import { PROVIDER_IDS } from "../../src/config/providers.ts";
+import { PROVIDER_IDS } from "../../src/config/providers/index.ts";
 import { providerConfig } from "../../src/ingest/providers/index.ts";
 import { silentLogger } from "../../src/log.ts";
 import { signalCatalog } from "../../src/signals/catalog.ts";

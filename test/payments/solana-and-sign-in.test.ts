@@ -386,7 +386,9 @@ describe("sign-in-with-x: a wallet that paid signs in instead of paying again", 
     expect(late.status).toBe(402);
     expect(((await late.json()) as PaymentRequired).error).toContain("has not paid for /api/changes within the last 3600 s");
 
-    const config = testConfig({ data_dir: dir, pay_to: PAY_TO, network: "eip155:84532", rpc_url: chain.rpcUrl, settlement_key: SECOND_SETTLER_KEY, siwx_access_seconds: 60 });
-    expect(() => new PaymentGate(config, PriceList.forConfig(OPERATIONS, config), services.state, silentLogger)).toThrow("siwx_access_seconds needs base_url");
+    // Checked with the configuration, before anything starts (config/settings-payments.ts).
+    expect(() => testConfig({ data_dir: dir, pay_to: PAY_TO, network: "eip155:84532", rpc_url: chain.rpcUrl, settlement_key: SECOND_SETTLER_KEY, siwx_access_seconds: 60 })).toThrow(
+      "setting siwx_access_seconds (from --siwx-access-seconds) = 60 needs base_url (unset)",
+    );
   });
 });

@@ -102,7 +102,7 @@ describe("scans that recover", () => {
   ])("SIGTERM during a scan: it %s; the server exits 0", async (_, grace, status) => {
     const dir = await copyOfFixture();
     dirs.push(dir);
-    const server = await startServer(selfCommand("serve", "--data-dir", dir, "--port", "0"), serverEnv({ CKG_SCAN_GRACE_MS: grace }));
+    const server = await startServer(selfCommand("serve", "--data-dir", dir, "--port", "0"), serverEnv({ CKG_RUN_GRACE_MS: grace }));
     const running = await until("a scan to start", 60_000, () => scansIn(dir).find((s) => s.status === "running"));
     server.process.kill("SIGTERM");
     expect(await server.process.exited).toBe(0);

@@ -9,7 +9,7 @@ import { COMMAND_SETTINGS } from "../../src/config/commands.ts";
 import { ConfigError, loadConfig } from "../../src/config/config.ts";
 import { silentLogger } from "../../src/log.ts";
 import { Services } from "../../src/server/services.ts";
-import { commandEnv } from "../../src/server/spawn.ts";
+import { childEnv, commandEnv } from "../../src/server/spawn.ts";
 import { testConfig } from "../support/fixture.ts";
 import { tempDir } from "../support/temp-dirs.ts";
 
@@ -33,6 +33,18 @@ describe("a child command's settings", () => {
     for (const name of COMMAND_SETTINGS[command]) expect(child[name], name).toEqual(server[name]);
     // Nothing beyond the command's own settings is handed over.
     expect(Object.keys(env).every((key) => COMMAND_SETTINGS[command].some((name) => `CKG_${name.toUpperCase()}` === key))).toBe(true);
+  });
+
+  test("a setting's former name in the server's environment does not reach the child beside the value forwarded", () => {
+    // The server ran with CKG_SNAPSHOT_URL in its environment and --snapshot-hub-url on its command line: the flag won.
+    const server = loadConfig({ env: { CKG_SNAPSHOT_URL: "https://old.example/graphql" }, flags: { snapshot_hub_url: "https://new.example/graphql" } });
+    const env = childEnv("ingest", server, { CKG_SNAPSHOT_URL: "https://old.example/graphql", CKG_SCAN_GRACE_MS: "5", PATH: "/usr/bin" });
+    expect(env.CKG_SNAPSHOT_URL).toBeUndefined();
+    expect(env.CKG_SNAPSHOT_HUB_URL).toBe("https://new.example/graphql");
+    // What the command does not read is inherited as it was.
+    expect(env.CKG_SCAN_GRACE_MS).toBe("5");
+    expect(env.PATH).toBe("/usr/bin");
+    expect(loadConfig({ env, reads: COMMAND_SETTINGS.ingest }).snapshot_hub_url).toBe("https://new.example/graphql");
   });
 
   test("a cron pattern croner refuses stops the start, naming the setting", async () => {

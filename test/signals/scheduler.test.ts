@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 test("the first start scans in a child process; routes wait for it, then have content", async () => {
-  expect(running.services.scans.running).toBe(true);
+  expect(running.services.scheduler.scanning).toBe(true);
   const waiting = await json(await running.request("GET", "/api/insights/signals/yield-anomaly"));
   expect(waiting.status).toBe(503);
   expect(waiting.body.error.code).toBe("not_ready");
@@ -30,8 +30,8 @@ test("the first start scans in a child process; routes wait for it, then have co
   expect((await running.request("GET", "/api/signals/catalog")).status).toBe(200);
 
   const deadline = Date.now() + 90_000;
-  while (running.services.scans.running && Date.now() < deadline) await Bun.sleep(100);
-  expect(running.services.scans.running).toBe(false);
+  while (running.services.scheduler.scanning && Date.now() < deadline) await Bun.sleep(100);
+  expect(running.services.scheduler.scanning).toBe(false);
 
   const ready = await json(await running.request("GET", "/readyz"));
   const scans = ready.body.scans;

@@ -1,3 +1,4 @@
+import { EXIT } from "../../src/exit-codes.ts";
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { SnapshotManifest } from "../../src/store/manifest.ts";
@@ -90,7 +91,7 @@ describe("duplicates: entities that look like one real thing left as two", () =>
     expect(out.duplicates.groups).toEqual([]);
 
     const missing = Bun.spawnSync(selfCommand("stats", "--data-dir", tempDir("ckg-empty-")), { env: { ...process.env, CKG_LOG_LEVEL: "silent" } });
-    expect(missing.exitCode).toBe(2);
-    expect(missing.stderr.toString()).toContain("holds no snapshot");
+    expect(missing.exitCode).toBe(EXIT.noSnapshot);
+    expect(missing.stderr.toString()).toContain("holds no snapshot yet");
   });
 });

@@ -7,14 +7,14 @@
  */
 import { RDF_TYPE, SCHEMA_NAME, XSD } from "../../src/entities/vocabulary.ts";
 import type { Neighbourhood, Related } from "../../src/graph/fact-index.ts";
-import type { GraphStore } from "../../src/graph/graph-process.ts";
+import type { OxigraphStore } from "../../src/graph/graph-process.ts";
 import { ITEMS_PER_RELATIONSHIP, OUTGOING_LIMIT } from "../../src/graph/explore.ts";
 
 /** Explore's limits: items per relationship, facts with the entity as subject. */
 export const LIMIT = ITEMS_PER_RELATIONSHIP;
 export { OUTGOING_LIMIT };
 
-export function sparqlNeighbourhood(store: GraphStore, uri: string, limit = LIMIT): Neighbourhood {
+export function sparqlNeighbourhood(store: OxigraphStore, uri: string, limit = LIMIT): Neighbourhood {
   const iri = `<${uri}>`;
   const name = `<${SCHEMA_NAME}>`;
   const type = `<${RDF_TYPE}>`;

@@ -8,8 +8,8 @@
  * (which names the chain already known by it) and joins by its name instead.
  */
 import { z } from "zod";
-import type { Connector } from "../connector.ts";
-import { ask, parseEach } from "../connector.ts";
+import { chainsProvider } from "../../config/providers/chains.ts";
+import { ask, defineConnector, parseEach } from "../connector.ts";
 import { isTestNetwork } from "../../dataset/test-network.ts";
 import { key } from "../records.ts";
 
@@ -27,26 +27,24 @@ const chainSchema = z.object({
 
 export const caip2Key = (chainId: number | string) => key("Chain", "caip2", `eip155:${chainId}`);
 
-export const chains: Connector = {
-  id: "chains",
+const P = chainsProvider.id;
+
+export const chains = defineConnector(chainsProvider, {
   source: {
-    id: "chains",
     name: "ethereum-lists/chains (chainid.network)",
-    kind: "provider",
-    synthetic: false,
     license: "CC0-1.0",
     attribution: "Chain metadata from ethereum-lists/chains (https://github.com/ethereum-lists/chains), CC0.",
     homepage: "https://chainid.network",
   },
-  configure: (config) => ({ settings: { urls: { chainlist: config.chainlist_url } }, minIntervalMs: 0 }),
+  configure: (settings) => ({ settings: { urls: { chainlist: settings.chainlist_url } }, minIntervalMs: 0 }),
 
   async fetch(ctx) {
-    await ask(ctx, "chains", "chains", () => ctx.http.getJson(`${ctx.settings.urls.chainlist}/chains.json`));
+    await ask(ctx, P, "chains", () => ctx.http.getJson(`${ctx.settings.urls.chainlist}/chains.json`));
     ctx.progress(1, 1);
   },
 
   parse(raw, out) {
-    const list = raw.load("chains", "chains");
+    const list = raw.load(P, "chains");
     if (list === undefined) return;
     if (!Array.isArray(list)) return out.reject("chains.json", "not a list");
     for (const chain of parseEach(list, chainSchema, (item, issue) => out.reject(`chain ${JSON.stringify((item as { name?: unknown })?.name ?? null)}`, issue))) {
@@ -80,4 +78,4 @@ export const chains: Connector = {
       });
     }
   },
-};
+});

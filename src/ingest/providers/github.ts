@@ -15,14 +15,15 @@
  * handful of organizations. A rate-limited request waits for the reset (see ProviderHttp).
  */
 import { z } from "zod";
-import type { Connector, FetchContext } from "../connector.ts";
-import { ask, parseEach } from "../connector.ts";
+import { githubProvider } from "../../config/providers/github.ts";
+import type { FetchContext } from "../connector.ts";
+import { ask, defineConnector, parseEach } from "../connector.ts";
 import { ProviderError } from "../http.ts";
 import type { RawStore } from "../raw-store.ts";
 import { type ProviderOutput, key } from "../records.ts";
 import { knownProtocols } from "./defillama/known-protocols.ts";
 
-export const GITHUB_API = "https://api.github.com";
+const P = githubProvider.id;
 export const REPO_PAGE = 100;
 /** An organization with more repositories than this many pages is read up to here. */
 const MAX_REPO_PAGES = 10;
@@ -58,7 +59,7 @@ const isBot = (c: { login: string; type?: string }) => c.type === "Bot" || /\[bo
 /** Saved answers under `repos/<org>/<page>`, pages in order. */
 function repoPages(raw: RawStore, org: string): string[] {
   return raw
-    .keys("github", `repos/${org}/`)
+    .keys(P, `repos/${org}/`)
     .filter((k) => /^\d+$/.test(k.slice(`repos/${org}/`.length)))
     .sort((a, b) => Number(a.slice(a.lastIndexOf("/") + 1)) - Number(b.slice(b.lastIndexOf("/") + 1)));
 }
@@ -67,7 +68,7 @@ function repoPages(raw: RawStore, org: string): string[] {
 function keptRepos(raw: RawStore, org: string, out?: ProviderOutput): Repo[] {
   const byName = new Map<string, Repo>();
   for (const k of repoPages(raw, org)) {
-    const page = raw.load("github", k);
+    const page = raw.load(P, k);
     if (!Array.isArray(page)) {
       if (!errorSchema.safeParse(page).success) out?.reject(`github answer ${k}`, "not a list of repositories");
       continue;
@@ -83,14 +84,14 @@ function keptRepos(raw: RawStore, org: string, out?: ProviderOutput): Repo[] {
 
 /** Organizations with saved repository pages (lower-cased names). */
 function savedOrgs(raw: RawStore): string[] {
-  return [...new Set(raw.keys("github", "repos/").map((k) => k.split("/")[1]!))];
+  return [...new Set(raw.keys(P, "repos/").map((k) => k.split("/")[1]!))];
 }
 
 async function fetchRepos(ctx: FetchContext, api: string, org: string, headers: Record<string, string>): Promise<void> {
   let base: "orgs" | "users" = "orgs";
   for (let page = 1; page <= MAX_REPO_PAGES; page++) {
     const k = `repos/${org}/${page}`;
-    await ask(ctx, "github", k, async () => {
+    await ask(ctx, P, k, async () => {
       for (;;) {
         try {
           return await ctx.http.getJson(`${api}/${base}/${encodeURIComponent(org)}/repos?per_page=${REPO_PAGE}&sort=pushed&page=${page}`, { headers });
@@ -105,7 +106,7 @@ async function fetchRepos(ctx: FetchContext, api: string, org: string, headers: 
         }
       }
     });
-    const saved = ctx.raw.load("github", k);
+    const saved = ctx.raw.load(P, k);
     if (!Array.isArray(saved) || saved.length < REPO_PAGE) return;
   }
   ctx.log.warn({ org, pages: MAX_REPO_PAGES }, "organization has more repositories than are read; the rest are left out");
@@ -117,27 +118,23 @@ async function fetchContributors(ctx: FetchContext, api: string, repo: Repo, hea
   // 204 (an empty repository) reads as null: no contributors. A repository gone or blocked (404,
   // 409, 451) is saved as such, so a resumed run does not ask again; a 403 that is not the rate
   // limit (a contributor list too large for the API) is a skipped request.
-  const asked = await ask(ctx, "github", k, async () => (await ctx.http.getJson(`${api}/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}/contributors?per_page=100`, { headers })) ?? [], {
+  const asked = await ask(ctx, P, k, async () => (await ctx.http.getJson(`${api}/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}/contributors?per_page=100`, { headers })) ?? [], {
     absentOn: [404, 409, 451],
   });
-  if (asked === "absent") ctx.raw.save("github", k, { message: "Not Found", status: "404" });
+  if (asked === "absent") ctx.raw.save(P, k, { message: "Not Found", status: "404" });
 }
 
-export const github: Connector = {
-  id: "github",
+export const github = defineConnector(githubProvider, {
   source: {
-    id: "github",
     name: "GitHub REST API",
-    kind: "provider",
-    synthetic: false,
     license: "GitHub API terms; repository metadata as published by its owners",
     attribution: "Repositories and contributors from the GitHub REST API (https://docs.github.com/rest).",
     homepage: "https://github.com",
   },
-  configure: (config) => ({ settings: { urls: { api: config.github_url }, apiKey: config.github_token }, minIntervalMs: 0 }),
+  configure: (settings) => ({ settings: { urls: { api: settings.github_url }, apiKey: settings.github_token }, minIntervalMs: 0 }),
 
   async fetch(ctx) {
-    const api = (ctx.settings.urls.api ?? GITHUB_API).replace(/\/+$/, "");
+    const api = (ctx.settings.urls.api ?? githubProvider.settings.github_url.default).replace(/\/+$/, "");
     const headers: Record<string, string> = {
       accept: "application/vnd.github+json",
       "x-github-api-version": "2022-11-28",
@@ -189,7 +186,7 @@ export const github: Connector = {
         }
 
         const k = `contributors/${repo.full_name}`;
-        const answer = raw.load("github", k);
+        const answer = raw.load(P, k);
         if (answer === undefined || errorSchema.safeParse(answer).success) continue;
         if (!Array.isArray(answer)) {
           out.reject(`github answer ${k}`, "not a list of contributors");
@@ -218,4 +215,4 @@ export const github: Connector = {
       });
     }
   },
-};
+});

@@ -27,7 +27,7 @@ const MAX_BATCH = 10;
 
 /** The live snapshot, once a first scan has run (503 before: no signal answer would be complete). */
 async function ready({ services, live }: OperationContext) {
-  await assertScanned(services.state, services.scans.running);
+  await assertScanned(services.state, services.scheduler.scanning);
   return live;
 }
 

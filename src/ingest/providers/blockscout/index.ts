@@ -16,8 +16,8 @@
  * holds what no one can spend): they are left out before ranking (holders-kept.ts), and the ten
  * largest of the rest are kept, with what the explorer calls each (`holder_label`).
  */
-import type { Connector } from "../../connector.ts";
-import { ask, parseEach } from "../../connector.ts";
+import { blockscoutProvider } from "../../../config/providers/blockscout.ts";
+import { ask, defineConnector, parseEach } from "../../connector.ts";
 import { addressKey, key } from "../../records.ts";
 import { largestContracts } from "../coingecko/contracts.ts";
 import { exclusionOf, labelOf } from "./holders-kept.ts";
@@ -25,29 +25,25 @@ import { holderSchema, holdersKey, P, parseHoldersKey, tokenInfoKey, tokenInfoSc
 
 /** Holders kept per token and day. */
 export const HOLDERS_KEPT = 10;
-/** Tokens read a day unless `blockscout_tokens` says otherwise. */
-const DEFAULT_TOKENS = 50;
+/** Tokens read a day when the settings give no limit: the setting's default. */
+const DEFAULT_TOKENS = blockscoutProvider.settings.blockscout_tokens.default;
 
 export const chainKeyOf = (chainId: number) => key("Chain", "caip2", `eip155:${chainId}`);
 
-export const blockscout: Connector = {
-  id: P,
+export const blockscout = defineConnector(blockscoutProvider, {
   source: {
-    id: P,
     name: "Blockscout explorers (API v2)",
-    kind: "provider",
-    synthetic: false,
     license: "public explorer API (Blockscout, GPL-3.0 software); balances are public chain state",
     attribution: "Token holders from Blockscout explorers (https://www.blockscout.com).",
     homepage: "https://www.blockscout.com",
   },
-  configure: (config) => ({
+  configure: (settings) => ({
     settings: {
-      urls: Object.fromEntries(config.blockscout_urls.split(",").map((pair) => pair.split("=").map((s) => s.trim()) as [string, string])),
-      apiKey: config.blockscout_api_key,
-      limits: { tokens: config.blockscout_tokens },
+      urls: Object.fromEntries(settings.blockscout_urls.split(",").map((pair) => pair.split("=").map((s) => s.trim()) as [string, string])),
+      apiKey: settings.blockscout_api_key,
+      limits: { tokens: settings.blockscout_tokens },
     },
-    minIntervalMs: config.blockscout_min_interval_ms,
+    minIntervalMs: settings.blockscout_min_interval_ms,
   }),
 
   async fetch(ctx) {
@@ -110,4 +106,4 @@ export const blockscout: Connector = {
       }
     }
   },
-};
+});

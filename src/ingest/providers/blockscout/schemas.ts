@@ -3,8 +3,9 @@
  * Shapes of Blockscout's answers (API v2; only the fields read) and the keys answers are saved under.
  */
 import { z } from "zod";
+import { blockscoutProvider } from "../../../config/providers/blockscout.ts";
 
-export const P = "blockscout" as const;
+export const P = blockscoutProvider.id;
 
 /** `token/<chain id>/<address>/<day>` and `holders/<chain id>/<address>/<day>`. */
 export const tokenInfoKey = (chainId: number, address: string, day: string) => `token/${chainId}/${address}/${day}`;

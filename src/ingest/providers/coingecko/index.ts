@@ -27,28 +27,24 @@
  * Parse merges every saved chart answer of a coin by day (later answers win), keeping only the days
  * of the range each was asked for; a day's market snapshot supplies the supply figures a chart lacks.
  */
-import type { Connector } from "../../connector.ts";
+import { coingeckoProvider } from "../../../config/providers/coingecko.ts";
+import { defineConnector } from "../../connector.ts";
 import { fetchAll } from "./fetch.ts";
-import { P } from "./keys.ts";
 import { loadMarkets, stablecoinIds } from "./markets.ts";
 import { emitRows, loadCharts } from "./parse-charts.ts";
 import { parseCoins, parsePlatforms } from "./parse-coins.ts";
 import { parseDetails } from "./parse-details.ts";
 
-export const coingecko: Connector = {
-  id: P,
+export const coingecko = defineConnector(coingeckoProvider, {
   source: {
-    id: P,
     name: "CoinGecko API v3",
-    kind: "provider",
-    synthetic: false,
     license: "CoinGecko API Terms of Service (attribution required)",
     attribution: "Price and market data by CoinGecko (https://www.coingecko.com).",
     homepage: "https://www.coingecko.com/en/api",
   },
-  configure: (config) => ({
-    settings: { urls: { api: config.coingecko_url }, apiKey: config.coingecko_api_key, limits: { details: config.coingecko_details_limit } },
-    minIntervalMs: config.coingecko_min_interval_ms,
+  configure: (settings) => ({
+    settings: { urls: { api: settings.coingecko_url }, apiKey: settings.coingecko_api_key, limits: { details: settings.coingecko_details_limit } },
+    minIntervalMs: settings.coingecko_min_interval_ms,
   }),
 
   fetch: fetchAll,
@@ -64,4 +60,4 @@ export const coingecko: Connector = {
       out.reject("coingecko answers", `parse failed: ${(error as Error).message}`);
     }
   },
-};
+});

@@ -2,9 +2,10 @@
  * @module ingest/providers/coingecko/keys
  * Keys of CoinGecko's records, and the names its answers are saved under.
  */
+import { coingeckoProvider } from "../../../config/providers/coingecko.ts";
 import { key } from "../../records.ts";
 
-export const P = "coingecko" as const;
+export const P = coingeckoProvider.id;
 
 export const tokenKey = (id: string) => key("Token", "coingecko", id);
 export const chainKey = (id: string) => key("Chain", "coingecko", id);

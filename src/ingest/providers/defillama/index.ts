@@ -21,11 +21,11 @@
  * (for protocols, the cursor less PROTOCOL_LOOKBACK_DAYS: fees arrive after the day). Parse reads
  * only the raw store, so an import of answers carried from elsewhere parses alike.
  */
-import type { Connector } from "../../connector.ts";
+import { defillamaProvider } from "../../../config/providers/defillama.ts";
+import { defineConnector } from "../../connector.ts";
 import type { RawStore } from "../../raw-store.ts";
 import type { ProviderOutput } from "../../records.ts";
 import { fetchAll } from "./fetch.ts";
-import { P } from "./keys.ts";
 import { type Known } from "./parse-common.ts";
 import { fillEarnings } from "./parse-earnings.ts";
 import { parseEmissions } from "./parse-emissions.ts";
@@ -58,26 +58,22 @@ export function parseAll(raw: RawStore, out: ProviderOutput): void {
   }
 }
 
-export const defillama: Connector = {
-  id: P,
+export const defillama = defineConnector(defillamaProvider, {
   source: {
-    id: P,
     name: "DefiLlama",
-    kind: "provider",
-    synthetic: false,
     license: "DefiLlama API terms of use",
     attribution: "DeFi data from DefiLlama (https://defillama.com).",
     homepage: "https://defillama.com",
   },
-  configure: (config) => ({
+  configure: (settings) => ({
     settings: {
-      urls: { api: config.defillama_url, yields: config.defillama_yields_url, stablecoins: config.defillama_stablecoins_url, datasets: config.defillama_datasets_url, pro: config.defillama_pro_url },
-      apiKey: config.defillama_api_key,
+      urls: { api: settings.defillama_url, yields: settings.defillama_yields_url, stablecoins: settings.defillama_stablecoins_url, datasets: settings.defillama_datasets_url, pro: settings.defillama_pro_url },
+      apiKey: settings.defillama_api_key,
     },
     minIntervalMs: 0,
   }),
   fetch: fetchAll,
   parse: parseAll,
-};
+});
 
 export { PROTOCOL_LOOKBACK_DAYS } from "./keys.ts";

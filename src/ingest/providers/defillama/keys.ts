@@ -2,10 +2,11 @@
  * @module ingest/providers/defillama/keys
  * Keys and ids shared by DefiLlama's fetch and parse.
  */
+import { defillamaProvider } from "../../../config/providers/defillama.ts";
 import { slugify } from "../../../entities/vocabulary.ts";
 import { key } from "../../records.ts";
 
-export const P = "defillama" as const;
+export const P = defillamaProvider.id;
 /**
  * Days before a protocol's cursor that are taken again. A day's fees and revenue are published
  * after the day while its TVL is there at once, so the last stored day has TVL but no fees yet;

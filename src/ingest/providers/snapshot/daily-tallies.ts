@@ -14,15 +14,16 @@ import { dayOf, parseEach } from "../../connector.ts";
 import type { RawStore } from "../../raw-store.ts";
 import { addDays } from "../../../time.ts";
 import { listOf } from "./hub.ts";
+import { P } from "./keys.ts";
 import { type Proposal, type Vote, voteSchema } from "./schemas.ts";
 
 /** The saved votes of a proposal, every page, each voter's latest; undefined when none are saved. */
 export function savedVotes(raw: RawStore, proposal: string, reject: (what: string, reason: string) => void): Vote[] | undefined {
-  const pages = raw.keys("snapshot", `votes/${proposal}/`);
+  const pages = raw.keys(P, `votes/${proposal}/`);
   if (pages.length === 0) return undefined;
   const latest = new Map<string, Vote>();
   for (const k of pages) {
-    const list = listOf(raw.load("snapshot", k), "votes");
+    const list = listOf(raw.load(P, k), "votes");
     if (!list) {
       reject(`snapshot answer ${k}`, "no data.votes list");
       continue;

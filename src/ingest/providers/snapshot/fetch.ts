@@ -8,7 +8,7 @@ import { answered, ask, parseEach, unixOf } from "../../connector.ts";
 import { addDays } from "../../../time.ts";
 import { knownProtocols } from "../defillama/known-protocols.ts";
 import { fetchProposalPages, graphql, OPEN_PROPOSALS_QUERY, PROPOSALS_QUERY, RANKING_QUERY, savedList, SNAPSHOT_API, SPACES_QUERY, VOTE_PAGE, VOTES_QUERY } from "./hub.ts";
-import { spaceKey } from "./keys.ts";
+import { P, spaceKey } from "./keys.ts";
 import { type Proposal, proposalSchema, type Space, spaceSchema } from "./schemas.ts";
 
 /** The hub refuses `*_in` lists above 100 ids. */
@@ -29,7 +29,7 @@ export async function fetchAll(ctx: FetchContext): Promise<void> {
     const items: Space[] = [];
     for (let skip = 0; items.length < limit; skip += RANKING_PAGE) {
       const k = `ranking/${skip}`;
-      if (!answered(await ask(ctx, "snapshot", k, () => graphql(ctx, api, RANKING_QUERY, { first: RANKING_PAGE, skip }, "ranking")))) break;
+      if (!answered(await ask(ctx, P, k, () => graphql(ctx, api, RANKING_QUERY, { first: RANKING_PAGE, skip }, "ranking")))) break;
       const page = savedList(ctx.raw, k, "ranking");
       items.push(...parseEach(page, spaceSchema));
       if (page.length < RANKING_PAGE) break;
@@ -47,7 +47,7 @@ export async function fetchAll(ctx: FetchContext): Promise<void> {
     for (let i = 0; i * SPACES_PER_QUERY < asked.length; i++) {
       const chunk = asked.slice(i * SPACES_PER_QUERY, (i + 1) * SPACES_PER_QUERY);
       const k = `spaces/${i}`;
-      await ask(ctx, "snapshot", k, () => graphql(ctx, api, SPACES_QUERY, { ids: chunk, first: chunk.length }, "spaces"));
+      await ask(ctx, P, k, () => graphql(ctx, api, SPACES_QUERY, { ids: chunk, first: chunk.length }, "spaces"));
       for (const space of parseEach(savedList(ctx.raw, k, "spaces"), spaceSchema)) found.set(space.id.toLowerCase(), space.id);
     }
     const missing = asked.filter((id) => !found.has(id.toLowerCase()));
@@ -57,7 +57,7 @@ export async function fetchAll(ctx: FetchContext): Promise<void> {
   }
 
   // The day active proposals' rows speak for (parse never sees the context).
-  ctx.raw.save("snapshot", "run", { today: ctx.today });
+  ctx.raw.save(P, "run", { today: ctx.today });
   const total = spaceIds.length;
   ctx.progress(0, total);
   for (const [i, space] of spaceIds.entries()) {
@@ -83,7 +83,7 @@ const MAX_VOTE_PAGES = 20;
  */
 async function fetchVotes(ctx: FetchContext, api: string): Promise<void> {
   const proposals = new Map<string, Proposal>();
-  for (const k of [...ctx.raw.keys("snapshot", "proposals/"), ...ctx.raw.keys("snapshot", "open/")]) {
+  for (const k of [...ctx.raw.keys(P, "proposals/"), ...ctx.raw.keys(P, "open/")]) {
     for (const p of parseEach(savedList(ctx.raw, k, "proposals"), proposalSchema)) if (p.state !== "pending" && (p.votes ?? 0) > 0) proposals.set(p.id, p);
   }
   const chosen = [...proposals.values()].sort((a, b) => b.end - a.end || a.id.localeCompare(b.id)).slice(0, Math.max(0, ctx.detailLimit));
@@ -91,7 +91,7 @@ async function fetchVotes(ctx: FetchContext, api: string): Promise<void> {
     let from = p.start;
     for (let page = 0; page < MAX_VOTE_PAGES; page++) {
       const k = `votes/${p.id}/${page}`;
-      if (!answered(await ask(ctx, "snapshot", k, () => graphql(ctx, api, VOTES_QUERY, { proposal: p.id, from, first: VOTE_PAGE }, "votes")))) break;
+      if (!answered(await ask(ctx, P, k, () => graphql(ctx, api, VOTES_QUERY, { proposal: p.id, from, first: VOTE_PAGE }, "votes")))) break;
       const votes = savedList(ctx.raw, k, "votes");
       if (votes.length < VOTE_PAGE) break;
       const last = (votes.at(-1) as { created?: unknown }).created;

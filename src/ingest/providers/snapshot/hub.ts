@@ -7,6 +7,7 @@ import type { FetchContext } from "../../connector.ts";
 import { answered, ask } from "../../connector.ts";
 import { ProviderError } from "../../http.ts";
 import type { RawStore } from "../../raw-store.ts";
+import { P } from "./keys.ts";
 
 export const SNAPSHOT_API = "https://hub.snapshot.org/graphql";
 /** The hub's largest `first` for proposals; a shorter page is the last. */
@@ -57,7 +58,7 @@ export async function graphql(ctx: FetchContext, api: string, query: string, var
 
 /** The list of a saved answer ([] when it has none). */
 export function savedList(raw: RawStore, k: string, field: Field): unknown[] {
-  return listOf(raw.load("snapshot", k), field) ?? [];
+  return listOf(raw.load(P, k), field) ?? [];
 }
 
 /** Pages a proposals query by `skip` until a short page (each page saved under `<prefix>/<skip>`). */
@@ -65,7 +66,7 @@ export async function fetchProposalPages(ctx: FetchContext, api: string, prefix:
   for (let skip = 0; skip <= MAX_SKIP; skip += PROPOSAL_PAGE) {
     const k = `${prefix}/${skip}`;
     // A refused page ends the query (the report says which): later pages would skip its proposals.
-    if (!answered(await ask(ctx, "snapshot", k, () => graphql(ctx, api, query, { ...variables, first: PROPOSAL_PAGE, skip }, "proposals")))) return;
+    if (!answered(await ask(ctx, P, k, () => graphql(ctx, api, query, { ...variables, first: PROPOSAL_PAGE, skip }, "proposals")))) return;
     if (savedList(ctx.raw, k, "proposals").length < PROPOSAL_PAGE) return;
   }
   ctx.log.warn({ prefix }, "more proposals than the hub pages through (skip > 5000); the rest are left out");

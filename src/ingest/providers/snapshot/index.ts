@@ -25,23 +25,20 @@
  * `gecko_id` names it), turnout is scores_total over the token's circulating supply as CoinGecko's
  * markets answer of the same run says (capped at 1); otherwise it stays null.
  */
-import type { Connector } from "../../connector.ts";
+import { snapshotProvider } from "../../../config/providers/snapshot.ts";
+import { defineConnector } from "../../connector.ts";
 import { fetchAll } from "./fetch.ts";
 import { parseProposals } from "./parse-proposals.ts";
 import { linkProtocols, parseSpaces } from "./parse-spaces.ts";
 
-export const snapshot: Connector = {
-  id: "snapshot",
+export const snapshot = defineConnector(snapshotProvider, {
   source: {
-    id: "snapshot",
     name: "Snapshot (hub.snapshot.org)",
-    kind: "provider",
-    synthetic: false,
     license: "public API (Snapshot Labs); proposals are published by their spaces",
     attribution: "Off-chain governance (spaces, proposals, vote tallies) from the Snapshot hub (https://snapshot.org).",
     homepage: "https://snapshot.org",
   },
-  configure: (config) => ({ settings: { urls: { api: config.snapshot_url } }, minIntervalMs: 0 }),
+  configure: (settings) => ({ settings: { urls: { api: settings.snapshot_hub_url } }, minIntervalMs: 0 }),
 
   fetch: fetchAll,
 
@@ -49,4 +46,4 @@ export const snapshot: Connector = {
     const spaces = parseSpaces(raw, out);
     parseProposals(raw, out, spaces, linkProtocols(raw, out, spaces));
   },
-};
+});

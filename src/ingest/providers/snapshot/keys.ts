@@ -2,7 +2,10 @@
  * @module ingest/providers/snapshot/keys
  * Keys of Snapshot's records, and a record's id as a rejection names it.
  */
+import { snapshotProvider } from "../../../config/providers/snapshot.ts";
 import { key } from "../../records.ts";
+
+export const P = snapshotProvider.id;
 
 export const spaceKey = (id: string) => key("Organization", "snapshot", id);
 export const proposalKey = (id: string) => key("GovernanceProposal", "snapshot", id);

@@ -8,7 +8,7 @@ import { dayOf, parseEach } from "../../connector.ts";
 import type { RawStore } from "../../raw-store.ts";
 import type { ProviderOutput, SeriesRow } from "../../records.ts";
 import { listOf } from "./hub.ts";
-import { idOf, proposalKey, spaceKey } from "./keys.ts";
+import { P, idOf, proposalKey, spaceKey } from "./keys.ts";
 import { type Proposal, proposalSchema, runSchema, type Space } from "./schemas.ts";
 import { dailyScores, savedVotes } from "./daily-tallies.ts";
 import { tally, turnoutOf } from "./tally.ts";
@@ -19,8 +19,8 @@ const STATE_RANK = { pending: 0, active: 1, closed: 2 } as const;
 export function parseProposals(raw: RawStore, out: ProviderOutput, spaces: Map<string, Space>, votingSupply: Map<string, number>): void {
   // The latest state of each (a proposal may be in a created-after and an open page).
   const proposals = new Map<string, Proposal>();
-  for (const k of [...raw.keys("snapshot", "proposals/"), ...raw.keys("snapshot", "open/")]) {
-    const list = listOf(raw.load("snapshot", k), "proposals");
+  for (const k of [...raw.keys(P, "proposals/"), ...raw.keys(P, "open/")]) {
+    const list = listOf(raw.load(P, k), "proposals");
     if (!list) {
       out.reject(`snapshot answer ${k}`, "no data.proposals list");
       continue;
@@ -30,7 +30,7 @@ export function parseProposals(raw: RawStore, out: ProviderOutput, spaces: Map<s
       if (!seen || STATE_RANK[proposal.state] >= STATE_RANK[seen.state]) proposals.set(proposal.id, proposal);
     }
   }
-  const run = runSchema.safeParse(raw.load("snapshot", "run"));
+  const run = runSchema.safeParse(raw.load(P, "run"));
   const today = run.success ? run.data.today : undefined;
   for (const p of proposals.values()) {
     const space = spaces.get(p.space.id.toLowerCase())?.id ?? p.space.id;

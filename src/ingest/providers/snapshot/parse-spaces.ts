@@ -9,15 +9,15 @@ import { type ProviderOutput, key } from "../../records.ts";
 import { latestMarkets } from "../coingecko/markets.ts";
 import { knownProtocols } from "../defillama/known-protocols.ts";
 import { listOf } from "./hub.ts";
-import { idOf, spaceKey } from "./keys.ts";
+import { P, idOf, spaceKey } from "./keys.ts";
 import { type Space, spaceSchema } from "./schemas.ts";
 
 /** Every saved space (by lower-case id) as a DAO claim. */
 export function parseSpaces(raw: RawStore, out: ProviderOutput): Map<string, Space> {
   const spaces = new Map<string, Space>();
-  for (const k of [...raw.keys("snapshot", "spaces/"), ...raw.keys("snapshot", "ranking/")]) {
+  for (const k of [...raw.keys(P, "spaces/"), ...raw.keys(P, "ranking/")]) {
     const field = k.startsWith("ranking/") ? "ranking" : "spaces";
-    const list = listOf(raw.load("snapshot", k), field);
+    const list = listOf(raw.load(P, k), field);
     if (!list) {
       out.reject(`snapshot answer ${k}`, `no data.${field === "ranking" ? "ranking.items" : "spaces"} list`);
       continue;

@@ -1,0 +1,20 @@
+/**
+ * @module config/providers/defillama
+ * DefiLlama (its free hosts, and the paid API with a key): its id and settings.
+ */
+import { z } from "zod";
+import { defineProvider } from "../provider.ts";
+import { setting } from "../setting.ts";
+
+export const defillamaProvider = defineProvider({
+  id: "defillama",
+  title: "DefiLlama",
+  settings: {
+    defillama_url: setting("string", z.url(), "https://api.llama.fi", "DefiLlama API base URL (protocols with their raises, TVL, fees, treasuries, chains)"),
+    defillama_yields_url: setting("string", z.url(), "https://yields.llama.fi", "DefiLlama yields API base URL (pools, lending)"),
+    defillama_stablecoins_url: setting("string", z.url(), "https://stablecoins.llama.fi", "DefiLlama stablecoins API base URL"),
+    defillama_datasets_url: setting("string", z.url(), "https://defillama-datasets.llama.fi", "DefiLlama datasets host (token unlock schedules, free)"),
+    defillama_pro_url: setting("string", z.url(), "https://pro-api.llama.fi", "DefiLlama paid API base URL (the whole raises list and lending markets; used only with a key)"),
+    defillama_api_key: setting("string", z.string().min(1).optional(), undefined, "DefiLlama paid API key (optional: adds every raise, not only the largest protocols')", { secret: true }),
+  },
+});
