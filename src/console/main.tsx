@@ -30,7 +30,7 @@ function App() {
   const route = useRoute();
   const [session, setSession] = useState<SessionInfo | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const refresh = () => void api<SessionInfo>("GET", "/console/session").then(setSession, () => setSession(null));
+  const refresh = () => void api("GET /console/session").then(setSession, () => setSession(null));
   useEffect(() => {
     refresh();
     void fetch("/readyz")

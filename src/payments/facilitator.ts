@@ -20,7 +20,8 @@ import { solanaSettlement } from "./facilitator-solana.ts";
 import { hostOf, railsOf } from "./rails.ts";
 import { RECEIPT_TIMEOUT_MS, waitForReceipt } from "./receipt.ts";
 
-export type PaymentMode = "off" | "remote" | "in-process";
+export const PAYMENT_MODES = ["off", "remote", "in-process"] as const;
+export type PaymentMode = (typeof PAYMENT_MODES)[number];
 
 /** What decides the mode. */
 export type PaymentSettings = Partial<Pick<Config, "pay_to" | "pay_to_solana" | "facilitator_url">>;

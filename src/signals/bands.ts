@@ -10,6 +10,9 @@ export type Severity = (typeof SEVERITIES)[number];
 
 export const SCORE_AT: Record<Severity, number> = { low: 25, moderate: 50, high: 75 };
 
+/** Where the bands start on the score, as descriptions say it: "low from 25, moderate from 50, high from 75". */
+export const BAND_STARTS = SEVERITIES.map((severity) => `${severity} from ${SCORE_AT[severity]}`).join(", ");
+
 export interface Bands {
   /** "higher": larger values are worse (utilization); "lower": smaller values are worse (turnout). */
   direction: "higher" | "lower";
@@ -57,9 +60,9 @@ export function describeBands(bands: Bands): Partial<Record<Severity, string>> {
   const op = bands.direction === "higher" ? ">=" : "<=";
   const text = (v: number) => `${op} ${v}${bands.unit === "" ? "" : ` ${bands.unit}`}`;
   const out: Partial<Record<Severity, string>> = {};
-  if (bands.low !== undefined) out.low = `${text(bands.low)} (score 25-49)`;
-  out.moderate = `${text(bands.moderate)} (score 50-74)`;
-  out.high = `${text(bands.high)} (score 75-100)`;
+  if (bands.low !== undefined) out.low = `${text(bands.low)} (score ${SCORE_AT.low}-${SCORE_AT.moderate - 1})`;
+  out.moderate = `${text(bands.moderate)} (score ${SCORE_AT.moderate}-${SCORE_AT.high - 1})`;
+  out.high = `${text(bands.high)} (score ${SCORE_AT.high}-100)`;
   return out;
 }
 
