@@ -34,9 +34,11 @@ interface Bundled {
 let loaded: Promise<ConsoleFiles> | undefined;
 
 export function consoleFiles(): Promise<ConsoleFiles> {
-  loaded ??= bundledFiles().then(serveable);
-  // A failed bundle is tried again on the next request instead of failing every one after it.
-  loaded.catch(() => (loaded = undefined));
+  if (!loaded) {
+    loaded = bundledFiles().then(serveable);
+    // A failed bundle is tried again on the next request instead of failing every one after it.
+    loaded.catch(() => (loaded = undefined));
+  }
   return loaded;
 }
 

@@ -5,6 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import pino from "pino";
+import { createApp } from "../../src/api/app.ts";
+import { OPERATIONS } from "../../src/operations/table/index.ts";
+import { createPayments } from "../../src/server/app.ts";
 import { VERSION } from "../../src/version.ts";
 import { type Running, startServices } from "../support/fixture.ts";
 
@@ -60,6 +63,14 @@ describe("the route list", () => {
       }
       for (const method of METHODS.filter((m) => !documented.includes(m))) await expect405(method, path, documented);
     }
+  });
+
+  test("a route listed twice (a mount on a path the app serves) fails at start, naming it", () => {
+    const { payments, prices } = createPayments(run.services, OPERATIONS);
+    const mount = { path: "/healthz", methods: ["GET", "POST"] as const, handle: () => new Response() };
+    expect(() => createApp(run.services, { operations: OPERATIONS, baseUrl: () => "http://127.0.0.1:8402", payments, prices, mounts: [mount] })).toThrow(
+      "Routes must be unique: GET /healthz listed more than once",
+    );
   });
 
   test("an unknown path is 404 not_found in the error shape, whatever the method", async () => {
