@@ -3,7 +3,7 @@
  * API, from the server's own OpenAPI document (made in-process by the app on an empty data
  * directory: no server running, no dataset needed) with json-schema-to-typescript. For each
  * documented route ("GET /api/schema"): its answer (`Answers`), its path and query parameters
- * (`Parameters`) and its JSON body (`Bodies`). test/console/api-types.test.ts fails when the
+ * (`RouteParams`) and its JSON body (`Bodies`). test/console/api-types.test.ts fails when the
  * committed file is not what this writes now.
  *
  * (openapi-typescript would do the same from the document, but it needs TypeScript 5's compiler
@@ -89,7 +89,7 @@ export async function consoleTypes(document: OpenApiDocument): Promise<string> {
     header +
     [
       await group("Answers", "The answer of each documented route, by method and path: its JSON (status 200), or null (204, no content).", answers),
-      await group("Parameters", "The path and query parameters of each documented route that has any.", parameters),
+      await group("RouteParams", "The path and query parameters of each documented route that has any.", parameters),
       await group("Bodies", "The JSON request body of each documented route that takes one.", bodies),
     ].join("\n")
   );

@@ -796,7 +796,7 @@ export interface Answers {
 /**
  * The path and query parameters of each documented route that has any.
  */
-export interface Parameters {
+export interface RouteParams {
   "GET /api/changes": {
     since_hours?: number;
     limit?: number;

@@ -3,7 +3,7 @@
  * along), answers as JSON, failures as ApiError in the API's documented error shape. Routes, their
  * parameters, bodies and answers are typed from the server's /openapi.json (api-types.ts, generated).
  */
-import type { Answers, Bodies, Parameters } from "./api-types.ts";
+import type { Answers, Bodies, RouteParams } from "./api-types.ts";
 
 export class ApiError extends Error {
   constructor(
@@ -24,7 +24,7 @@ export class ApiError extends Error {
 /** A documented route of the server, as /openapi.json names it: "GET /api/insights/entity/{entity_name}". */
 export type ApiRoute = keyof Answers;
 
-type Params<R extends ApiRoute> = R extends keyof Parameters ? ({} extends Parameters[R] ? { params?: Parameters[R] } : { params: Parameters[R] }) : { params?: undefined };
+type Params<R extends ApiRoute> = R extends keyof RouteParams ? ({} extends RouteParams[R] ? { params?: RouteParams[R] } : { params: RouteParams[R] }) : { params?: undefined };
 type Body<R extends ApiRoute> = R extends keyof Bodies ? { body: Bodies[R] } : { body?: undefined };
 /** What a call sends: the route's path and query parameters in one object (as its input schema has them), its JSON body. */
 export type Call<R extends ApiRoute> = Params<R> & Body<R> & { signal?: AbortSignal };
@@ -87,8 +87,8 @@ export function query(params: Record<string, unknown>): string {
 
 export type Answer<R extends ApiRoute> = Answers[R];
 export type EntityType = NonNullable<Bodies["POST /api/search"]["entity_types"]>[number];
-export type Qualification = NonNullable<Parameters["GET /api/insights/signals"]["qualification"]>;
-export type ChangeOperation = NonNullable<Parameters["GET /api/changes"]["operation"]>;
+export type Qualification = NonNullable<RouteParams["GET /api/insights/signals"]["qualification"]>;
+export type ChangeOperation = NonNullable<RouteParams["GET /api/changes"]["operation"]>;
 
 export type SearchResult = Answers["POST /api/search"]["results"][number];
 export type Explored = Answers["POST /api/explore"];
