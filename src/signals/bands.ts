@@ -43,14 +43,16 @@ export function scoreOf(bands: Bands, value: number): number {
   const moderate = sign * bands.moderate;
   const low = bands.low === undefined ? undefined : sign * bands.low;
   const step = high - moderate;
+  const at = SCORE_AT;
   let score: number;
-  if (x >= high) score = 75 + (25 * (x - high)) / (x - high + step);
-  else if (x >= moderate) score = 50 + (25 * (x - moderate)) / step;
-  else if (low !== undefined && x >= low) score = 25 + (25 * (x - low)) / (moderate - low);
+  if (x >= high) score = at.high + ((100 - at.high) * (x - high)) / (x - high + step);
+  else if (x >= moderate) score = at.moderate + ((at.high - at.moderate) * (x - moderate)) / step;
+  else if (low !== undefined && x >= low) score = at.low + ((at.moderate - at.low) * (x - low)) / (moderate - low);
   else {
+    // Below the first band: down by one band's points per band width, to 0.
     const start = low ?? moderate;
     const width = low === undefined ? step : moderate - low;
-    score = Math.max(0, (low === undefined ? 50 : 25) - (25 * (start - x)) / width);
+    score = Math.max(0, (low === undefined ? at.moderate : at.low) - ((at.moderate - at.low) * (start - x)) / width);
   }
   return Math.floor(score * 100) / 100;
 }
