@@ -27,6 +27,8 @@ import { ConsoleSessions } from "./console-session.ts";
 import { consoleRoutes } from "./console-routes.ts";
 import { type Run, operationRoutes, paymentRequired, sparqlProtocolRoutes } from "./operation-routes.ts";
 import { type Route, assertUniqueRoutes, unrouted } from "./routes.ts";
+import { healthEntry, readinessEntry, type healthSchema, type readinessSchema } from "./readiness.ts";
+import type { z } from "zod";
 
 /** An endpoint served beside the operations (the MCP endpoint), answering whole requests itself. */
 export interface Mount {
@@ -81,12 +83,17 @@ export function createApp(services: ApiServices, options: AppOptions) {
   const routes: Route[] = [
     ...operationRoutes(operations, run),
     ...sparqlProtocolRoutes(operations, run),
-    { method: "GET", path: "/healthz", doc: undefined, handle: () => ({ status: "ok", version: VERSION, uptime_s: Math.round((Date.now() - services.startedAt) / 1000) }) },
+    {
+      method: "GET",
+      path: "/healthz",
+      doc: { entry: healthEntry },
+      handle: (): z.input<typeof healthSchema> => ({ status: "ok", version: VERSION, uptime_s: Math.round((Date.now() - services.startedAt) / 1000) }),
+    },
     {
       method: "GET",
       path: "/readyz",
-      doc: undefined,
-      async handle({ set }) {
+      doc: { entry: readinessEntry },
+      async handle({ set }): Promise<z.input<typeof readinessSchema>> {
         const { ready, body } = await services.readiness();
         if (!ready) set.status = 503;
         return { ...body, payments: await payments.status() };

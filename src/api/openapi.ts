@@ -2,7 +2,7 @@
  * @module api/openapi
  * The OpenAPI 3.1 document, generated from the app's list of routes: an operation of the table is
  * documented from its schemas (paths, parameters, bodies and answers) and its price; another JSON
- * route (the console's session) by its own entry. Descriptions quote this server's settings (the
+ * route (health, readiness, the console's session) by its own entry. Descriptions quote this server's settings (the
  * query time limit). Choices the spec leaves open (error shape, limits, value formats) are written
  * here and in the operations' descriptions.
  */

@@ -36,9 +36,9 @@ export interface OpenApiEntry {
 
 /**
  * What /openapi.json says of a route: an operation of the table (documented from its schemas and
- * price), its own entry (the console's session), or nothing: the server's own state (health,
- * readiness, metrics), pages (the console, /docs, the document itself), and the routes that speak
- * a protocol of their own (the SPARQL 1.1 Protocol, MCP, x402 discovery).
+ * price), its own entry (health, readiness, the console's session), or nothing: Prometheus text,
+ * pages (the console, /docs, the document itself), and the routes that speak a protocol of their
+ * own (the SPARQL 1.1 Protocol, MCP, x402 discovery).
  */
 export type RouteDoc = { operation: AnyOperation } | { entry: OpenApiEntry } | undefined;
 

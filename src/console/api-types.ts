@@ -775,6 +775,159 @@ export interface Answers {
       name: string;
     } | null;
   };
+  "GET /healthz": {
+    status: "ok";
+    version: string;
+    uptime_s: number;
+  };
+  "GET /readyz": {
+    status: "starting" | "building" | "loading" | "ready" | "failed";
+    version: string;
+    uptime_s: number;
+    data_dir: string;
+    graph: {
+      phase: "empty" | "loading" | "ready" | "failed";
+      /**
+       * the snapshot the graph holds
+       */
+      snapshot?: string;
+      quads?: number;
+      /**
+       * the graph processes (none for an external store)
+       */
+      replicas: {
+        pid: number;
+        state: string;
+        load_ms?: number;
+      }[];
+      /**
+       * queries waiting for a graph process
+       */
+      queued: number;
+      /**
+       * queries that ran out of time since start
+       */
+      timeouts: number;
+      error?: string;
+      /**
+       * an external SPARQL store's endpoint
+       */
+      endpoint?: string;
+      /**
+       * the snapshot an external store says it holds
+       */
+      store_snapshot?: string | null;
+    };
+    state_store: string;
+    scans: {
+      running: {
+        trigger: string;
+        since: string;
+      } | null;
+      cron: string;
+      next_run: string | null;
+      /**
+       * the last scans, newest first
+       */
+      recent: {
+        scan_id: string;
+        trigger: string;
+        as_of: string;
+        status: string;
+        started_at: string;
+        finished_at: string | null;
+        duration_ms: number | null;
+        signals: number | null;
+        per_type: {
+          [k: string]: number;
+        };
+        errors: {
+          type: string;
+          message: string;
+        }[];
+      }[];
+    } | null;
+    ingest: {
+      cron: string;
+      next_run: string | null;
+      running: {
+        since: string;
+      } | null;
+      last: {
+        ingest_id: string;
+        started_at: string;
+        finished_at: string | null;
+        trigger: string;
+        status: string;
+        snapshot_id: string | null;
+        error: string | null;
+        host: string | null;
+      } | null;
+    } | null;
+    /**
+     * the state store cannot be read
+     */
+    state_error?: string;
+    /**
+     * why the last start failed (it is tried again)
+     */
+    error?: string;
+    snapshot_rejected?: {
+      id: string;
+      error: string;
+      at: string;
+    };
+    /**
+     * the live snapshot, once there is one
+     */
+    snapshot?: {
+      id: string;
+      created_at: string;
+      as_of: string;
+      synthetic: boolean;
+      /**
+       * what of the data is synthetic demo data, in words
+       */
+      notice: string;
+      entity_counts: {
+        [k: string]: number;
+      };
+      sources: {
+        id: string;
+        kind: string;
+        synthetic: boolean;
+        entities: number;
+        facts: number;
+        as_of: string;
+      }[];
+    };
+    payments: {
+      mode: "off" | "remote" | "in-process";
+      note?: string;
+      networks?: string[];
+      facilitator?: string;
+      rpc?: string;
+      settler?: string;
+      solana_rpc?: string;
+      pay_to?: string;
+      pay_to_solana?: string;
+      sign_in_with_x?: {
+        access_seconds: number;
+      };
+      error?: string;
+      ledger_store: string;
+      /**
+       * payments by state, or why the ledger cannot be read
+       */
+      ledger:
+        | {
+            [k: string]: number;
+          }
+        | {
+            error: string;
+          };
+    };
+  };
   "GET /console/session": {
     /**
      * this request carries a live operator session: its paid calls are not charged

@@ -101,3 +101,5 @@ export type SqlAnswer = Answers["POST /api/timeseries"];
 export type SparqlAnswer = Answers["POST /api/sparql"];
 export type Schema = Answers["GET /api/schema"];
 export type SessionInfo = Answers["GET /console/session"];
+/** /readyz answers 503 with the same body while the server is not ready: pages read it with fetch, either way. */
+export type Readiness = Answers["GET /readyz"];

@@ -6,7 +6,7 @@
  */
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { type SessionInfo, api } from "./api.ts";
+import { type Readiness, type SessionInfo, api } from "./api.ts";
 import { ChangesPage } from "./pages/changes.tsx";
 import { EntityPage } from "./pages/entity.tsx";
 import { QueryPage } from "./pages/query.tsx";
@@ -34,7 +34,7 @@ function App() {
   useEffect(() => {
     refresh();
     void fetch("/readyz")
-      .then((r) => r.json() as Promise<{ snapshot?: { synthetic: boolean; notice: string } }>)
+      .then((r) => r.json() as Promise<Readiness>)
       .then((ready) => setNotice(ready.snapshot?.synthetic ? ready.snapshot.notice : null))
       .catch(() => undefined);
   }, []);

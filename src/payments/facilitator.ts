@@ -23,6 +23,17 @@ import { RECEIPT_TIMEOUT_MS, waitForReceipt } from "./receipt.ts";
 export const PAYMENT_MODES = ["off", "remote", "in-process"] as const;
 export type PaymentMode = (typeof PAYMENT_MODES)[number];
 
+/** Where payments are verified and settled, for logs and /readyz (hosts and addresses, never a key). */
+export interface FacilitationDescription {
+  networks: string[];
+  /** A remote facilitator's URL. */
+  facilitator?: string;
+  /** In-process: the chain RPC's host and the settling wallet's address; Solana's RPC host. */
+  rpc?: string;
+  settler?: string;
+  solana_rpc?: string;
+}
+
 /** What decides the mode. */
 export type PaymentSettings = Partial<Pick<Config, "pay_to" | "pay_to_solana" | "facilitator_url">>;
 
@@ -34,7 +45,7 @@ export interface Facilitation {
   /** Reads Solana, whenever solana_rpc_url is configured: reconciles Solana settlements. */
   solana?: Rpc<SolanaRpcApi>;
   /** For logs and /readyz: never the key. */
-  describe: Record<string, unknown>;
+  describe: FacilitationDescription;
   /** Resolves once the facilitator can work (its keys imported); rejects saying why not. */
   ready: Promise<unknown>;
 }
@@ -62,7 +73,7 @@ export function createFacilitation(config: Config): Facilitation {
     return { mode: "remote", client, chain: reader, solana: solanaReader, describe: { facilitator: config.facilitator_url, networks }, ready: Promise.resolve() };
   }
   const facilitator = new x402Facilitator();
-  let describe: Record<string, unknown> = { networks };
+  let describe: FacilitationDescription = { networks };
   if (evm) {
     if (!config.rpc_url) {
       throw new Error("payments on Base need a facilitator: set facilitator_url (remote), or rpc_url with settlement_key_file (in-process)");
