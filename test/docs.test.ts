@@ -59,6 +59,19 @@ describe("README", () => {
     expect(readme.replace(/\s+/g, " ")).toContain(`${fed} of the 28 types are fed by real data: ${count("yes")} fully ("yes") and ${count("partial")} in part`);
   });
 
+  test("its routes table prices each operation at its default; every count of signal types it states is the catalog's", () => {
+    const rows = readme.split("\n");
+    for (const op of OPERATIONS) {
+      const route = `${op.method} ${op.path.replace(/:([a-z_]+)/g, "{$1}")}`;
+      const row = rows.find((line) => line.startsWith(`| \`${route}\` |`));
+      expect(row, route).toBeDefined();
+      expect(row!.split(" | ")[1], route).toBe(op.priceUsd > 0 ? op.priceUsd.toFixed(2) : "free");
+    }
+    const stated = [...readme.replace(/\s+/g, " ").matchAll(/\b(\d+) (?:typed risk and opportunity signals|signal types|types)\b/g)].map((m) => Number(m[1]));
+    expect(stated.length).toBeGreaterThanOrEqual(5);
+    expect(new Set(stated)).toEqual(new Set([signalCatalog().count]));
+  });
+
   test("says the default data is synthetic where it is", () => {
     expect(readme).toContain("SYNTHETIC");
   });

@@ -22,6 +22,15 @@ export async function readJsonBody(request: Request, limit = MAX_BODY_BYTES): Pr
   }
 }
 
+/** A JSON body that must be an object (an operation's input, the console's sign-in). */
+export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
+  const body = await readJsonBody(request);
+  if (body === null || typeof body !== "object" || Array.isArray(body)) {
+    throw new CkgError("invalid_request", "The request body must be a JSON object.", { details: { body: Array.isArray(body) ? "array" : typeof body } });
+  }
+  return body as Record<string, unknown>;
+}
+
 /** A text body (a SPARQL query, a form) with the same limit. */
 export async function readTextBody(request: Request, limit = MAX_BODY_BYTES): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? "NaN");

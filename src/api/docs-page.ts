@@ -4,7 +4,7 @@
  * No scripts, no external assets: it works offline.
  */
 import { VERSION } from "../version.ts";
-import { type AnyOperation, pathParams } from "../operations/operation.ts";
+import { type AnyOperation, type DescriptionSettings, describeOperation, pathParams } from "../operations/operation.ts";
 import type { PriceList } from "../payments/prices.ts";
 
 const escape = (text: string) =>
@@ -24,13 +24,13 @@ function curl(op: AnyOperation, baseUrl: string): string {
   return `curl -X POST '${baseUrl}${path}' -H 'content-type: application/json' -d '${JSON.stringify(example).replaceAll("'", "'\\''")}'`;
 }
 
-export function renderDocsPage(operations: readonly AnyOperation[], prices: PriceList, baseUrl: string): string {
+export function renderDocsPage(operations: readonly AnyOperation[], prices: PriceList, baseUrl: string, settings: DescriptionSettings): string {
   const sections = operations
     .map(
       (op) => `<section id="${op.name}">
   <h2><code>${op.method} ${escape(op.path)}</code></h2>
   <p class="price">${prices.of(op.name) > 0 ? `$${prices.of(op.name).toFixed(2)} per request (x402)` : "free"}</p>
-  <p><strong>${escape(op.summary)}.</strong> ${escape(op.description)}</p>
+  <p><strong>${escape(op.summary)}.</strong> ${escape(describeOperation(op, settings))}</p>
   <pre>${escape(curl(op, baseUrl))}</pre>
 </section>`,
     )

@@ -1,15 +1,19 @@
 /**
  * @module api/openapi
- * The OpenAPI 3.1 document, generated from the operations table: paths, parameters, bodies and
- * answers come from each operation's schemas, prices from its price. Choices the spec leaves open
- * (error shape, limits, value formats) are written here and in the operations' descriptions.
+ * The OpenAPI 3.1 document, generated from the app's list of routes: an operation of the table is
+ * documented from its schemas (paths, parameters, bodies and answers) and its price; another JSON
+ * route (health, readiness, the console's session) by its own entry. Descriptions quote this server's settings (the
+ * query time limit). Choices the spec leaves open (error shape, limits, value formats) are written
+ * here and in the operations' descriptions.
  */
 import { ERROR_CODES } from "../errors.ts";
 import { INTERFACE_VERSION } from "../version.ts";
 import { HTTP_STATUS } from "../operations/error-status.ts";
 import { type JsonSchema, toJsonSchema } from "../operations/json-schema.ts";
-import { type AnyOperation, pathParams } from "../operations/operation.ts";
+import { type AnyOperation, type DescriptionSettings, describeOperation, pathParams, seconds } from "../operations/operation.ts";
 import type { PriceList } from "../payments/prices.ts";
+import { MAX_BODY_BYTES } from "./body.ts";
+import type { OpenApiEntry, Route } from "./routes.ts";
 
 const errorSchema: JsonSchema = {
   type: "object",
@@ -27,7 +31,7 @@ const errorSchema: JsonSchema = {
   },
 };
 
-function errorResponse(description: string, retryAfter = false): JsonSchema {
+export function errorResponse(description: string, retryAfter = false): JsonSchema {
   return {
     description,
     ...(retryAfter ? { headers: { "Retry-After": { schema: { type: "integer" }, description: "Seconds to wait before retrying." } } } : {}),
@@ -35,56 +39,29 @@ function errorResponse(description: string, retryAfter = false): JsonSchema {
   };
 }
 
-/** The document for this server: its operations at the prices it charges (none advertised as paid when payments are off). */
-export function buildOpenApi(operations: readonly AnyOperation[], prices: PriceList, baseUrl: string): JsonSchema {
+/**
+ * The document for this server: its documented routes, the operations at the prices it charges
+ * (none advertised as paid when payments are off).
+ */
+export function buildOpenApi(routes: readonly Route[], prices: PriceList, baseUrl: string, settings: DescriptionSettings): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  for (const op of operations) {
-    const path = op.path.replace(/:([a-z_]+)/g, "{$1}");
-    const input = toJsonSchema(op.input, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
-    const inPath = pathParams(op.path);
-    const parameters: JsonSchema[] = [];
-    for (const [name, schema] of Object.entries(input.properties ?? {})) {
-      const where = inPath.includes(name) ? "path" : op.method === "GET" ? "query" : undefined;
-      if (!where) continue;
-      const { description, ...rest } = schema;
-      parameters.push({ name, in: where, required: where === "path" || (input.required ?? []).includes(name), schema: rest, description });
-    }
-    let requestBody: JsonSchema | undefined;
-    if (op.method === "POST") {
-      const body = structuredClone(input) as { properties?: Record<string, JsonSchema>; required?: string[] };
-      for (const name of inPath) delete body.properties?.[name];
-      requestBody = { required: true, content: { "application/json": { schema: body, example: op.example } } };
-    }
-    const responses: Record<string, JsonSchema> = {
-      "200": { description: "Success.", content: { "application/json": { schema: toJsonSchema(op.output, "output") } } },
-      "400": errorResponse("Invalid input: malformed JSON, a field of the wrong type or out of range, a syntax error."),
-      "404": errorResponse("Unknown entity, signal type or route."),
-      "413": errorResponse("Request body over 64 KiB."),
-      "429": errorResponse("Per-client rate limit exceeded.", true),
-      "503": errorResponse("The dataset or graph is still loading.", true),
-    };
-    if (op.needs.includes("graph")) {
-      responses["403"] = errorResponse("The query would change data or reach outside the published data.");
-      responses["504"] = errorResponse("The query ran past its time limit (default 10 s).");
-    }
-    const price = prices.of(op.name);
-    const paid = price > 0;
-    if (paid) {
+  for (const { method, path, doc } of routes) {
+    if (!doc) continue;
+    const price = "operation" in doc ? prices.of(doc.operation.name) : 0;
+    const entry = "operation" in doc ? operationEntry(doc.operation, settings) : doc.entry;
+    const responses: Record<string, JsonSchema> = { ...entry.responses, "429": errorResponse("Per-client rate limit exceeded.", true) };
+    if (price > 0) {
       responses["402"] = {
         description:
           "Payment required (x402 v2): the PAYMENT-REQUIRED header (base64 JSON) lists accepted payments; repeat the request " +
           "with a PAYMENT-SIGNATURE header. Invalid requests are answered with their 4xx before any payment is asked.",
       };
     }
-    (paths[path] ??= {})[op.method.toLowerCase()] = {
-      operationId: op.name,
-      summary: op.summary,
-      description: op.description,
-      ...(parameters.length > 0 ? { parameters } : {}),
-      ...(requestBody ? { requestBody } : {}),
+    (paths[path.replace(/:([a-z_]+)/g, "{$1}")] ??= {})[method.toLowerCase()] = {
+      ...entry,
       responses,
       // A paid route takes the x402 payment header; a free one needs nothing.
-      security: paid ? [{ x402: [] }] : [],
+      security: price > 0 ? [{ x402: [] }] : [],
       "x-price-usd": price,
     };
   }
@@ -117,5 +94,43 @@ export function buildOpenApi(operations: readonly AnyOperation[], prices: PriceL
         },
       },
     },
+  };
+}
+
+/** An operation's entry, from its schemas: parameters or body, its answer, the errors it can give. */
+function operationEntry(op: AnyOperation, settings: DescriptionSettings): OpenApiEntry {
+  const input = toJsonSchema(op.input, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
+  const inPath = pathParams(op.path);
+  const parameters: JsonSchema[] = [];
+  for (const [name, schema] of Object.entries(input.properties ?? {})) {
+    const where = inPath.includes(name) ? "path" : op.method === "GET" ? "query" : undefined;
+    if (!where) continue;
+    const { description, ...rest } = schema;
+    parameters.push({ name, in: where, required: where === "path" || (input.required ?? []).includes(name), schema: rest, description });
+  }
+  let requestBody: JsonSchema | undefined;
+  if (op.method === "POST") {
+    const body = structuredClone(input) as { properties?: Record<string, JsonSchema>; required?: string[] };
+    for (const name of inPath) delete body.properties?.[name];
+    requestBody = { required: true, content: { "application/json": { schema: body, example: op.example } } };
+  }
+  const responses: Record<string, JsonSchema> = {
+    "200": { description: "Success.", content: { "application/json": { schema: toJsonSchema(op.output, "output") } } },
+    "400": errorResponse("Invalid input: malformed JSON, a field of the wrong type or out of range, a syntax error."),
+    "404": errorResponse("Unknown entity, signal type or route."),
+    "413": errorResponse(`Request body over ${MAX_BODY_BYTES / 1024} KiB.`),
+    "503": errorResponse("The dataset or graph is still loading.", true),
+  };
+  if (op.needs.includes("graph")) {
+    responses["403"] = errorResponse("The query would change data or reach outside the published data.");
+    responses["504"] = errorResponse(`The query ran past its time limit (${seconds(settings.query_timeout_ms)} on this server).`);
+  }
+  return {
+    operationId: op.name,
+    summary: op.summary,
+    description: describeOperation(op, settings),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(requestBody ? { requestBody } : {}),
+    responses,
   };
 }

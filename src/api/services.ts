@@ -4,12 +4,11 @@
  * (health, readiness, metrics). server/services.ts implements it.
  */
 import type { OperationServices } from "../operations/context.ts";
-
-export type Phase = "starting" | "building" | "loading" | "ready" | "failed";
+import type { Phase, ServerReadiness } from "./readiness.ts";
 
 export interface ApiServices extends OperationServices {
   readonly phase: Phase;
   readonly startedAt: number;
   /** /readyz: ready or not, and a body saying why (phase, snapshot, graph, scans). */
-  readiness(): Promise<{ ready: boolean; body: Record<string, unknown> }>;
+  readiness(): Promise<{ ready: boolean; body: ServerReadiness }>;
 }

@@ -11,7 +11,7 @@ import { UsageError } from "./command.ts";
 
 export const scan: Command = {
   name: "scan",
-  summary: "Scan the live snapshot for signals now (all 28 types), record qualification moves, print a summary.",
+  summary: "Scan the live snapshot for signals now (every type), record qualification moves, print a summary.",
   usage: "[options]",
   settings: COMMAND_SETTINGS.scan,
   options: {

@@ -25,7 +25,7 @@ export const serve: Command = {
     const services = await Services.open(config, log);
     let baseUrl = config.base_url;
     const app = createServer(services, { baseUrl: () => baseUrl ?? `http://${config.host}:${config.port}` });
-    // development: false, so the console's page is bundled once, minified, with no reload hooks.
+    // development: false: Bun's development mode (error pages, reload hooks) is not for a server.
     app.listen({ hostname: config.host, port: config.port, idleTimeout: 60, development: false });
     const port = app.server?.port ?? config.port;
     baseUrl ??= `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;

@@ -78,7 +78,8 @@ export const PAYMENT_SETTINGS = {
   ),
 } as const satisfies Record<string, Setting>;
 
-export type PaymentMode = "off" | "remote" | "in-process";
+export const PAYMENT_MODES = ["off", "remote", "in-process"] as const;
+export type PaymentMode = (typeof PAYMENT_MODES)[number];
 
 /** What decides the mode. */
 export type PaymentSettings = Partial<Pick<SettingValues<typeof PAYMENT_SETTINGS>, "pay_to" | "pay_to_solana" | "facilitator_url">>;

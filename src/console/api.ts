@@ -1,7 +1,9 @@
 /**
  * The console's one way to the public API: same-origin fetch (the operator's session cookie rides
- * along), answers as JSON, failures as ApiError in the API's documented error shape.
+ * along), answers as JSON, failures as ApiError in the API's documented error shape. Routes, their
+ * parameters, bodies and answers are typed from the server's /openapi.json (api-types.ts, generated).
  */
+import type { Answers, Bodies, RouteParams } from "./api-types.ts";
 
 export class ApiError extends Error {
   constructor(
@@ -19,15 +21,32 @@ export class ApiError extends Error {
   }
 }
 
-export async function api<T>(method: "GET" | "POST" | "DELETE", path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
-  const response = await fetch(path, {
+/** A documented route of the server, as /openapi.json names it: "GET /api/insights/entity/{entity_name}". */
+export type ApiRoute = keyof Answers;
+
+type Params<R extends ApiRoute> = R extends keyof RouteParams ? ({} extends RouteParams[R] ? { params?: RouteParams[R] } : { params: RouteParams[R] }) : { params?: undefined };
+type Body<R extends ApiRoute> = R extends keyof Bodies ? { body: Bodies[R] } : { body?: undefined };
+/** What a call sends: the route's path and query parameters in one object (as its input schema has them), its JSON body. */
+export type Call<R extends ApiRoute> = Params<R> & Body<R> & { signal?: AbortSignal };
+
+/** Calls a route: path parameters go into the path, the other parameters into the query string. */
+export async function api<R extends ApiRoute>(route: R, ...[call]: {} extends Call<R> ? [call?: Call<R>] : [call: Call<R>]): Promise<Answers[R]> {
+  const [method, template] = route.split(" ") as [string, string];
+  const rest: Record<string, unknown> = { ...call?.params };
+  const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = rest[name];
+    delete rest[name];
+    return encodeURIComponent(String(value));
+  });
+  const body = call?.body;
+  const response = await fetch(`${path}${query(rest)}`, {
     method,
-    signal,
+    signal: call?.signal,
     credentials: "same-origin",
     headers: body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  if (response.status === 204) return undefined as T;
+  if (response.status === 204) return null as Answers[R];
   const text = await response.text();
   const json = text ? (JSON.parse(text) as unknown) : undefined;
   if (response.status === 402) throw new ApiError(402, "payment_required", "This route is paid (x402). Sign in as the operator, or call it with an x402 client.");
@@ -35,7 +54,7 @@ export async function api<T>(method: "GET" | "POST" | "DELETE", path: string, bo
     const error = (json as { error?: { code: string; message: string; details?: Record<string, unknown> } } | undefined)?.error;
     throw new ApiError(response.status, error?.code ?? "http_error", error?.message ?? `HTTP ${response.status}`, error?.details ?? {});
   }
-  return json as T;
+  return json as Answers[R];
 }
 
 /**
@@ -57,113 +76,30 @@ export function debounced<T>(load: (signal: AbortSignal) => Promise<T>, done: (a
 }
 
 /** The query string of a GET, leaving out empty values. */
-export function query(params: Record<string, string | number | undefined>): string {
+export function query(params: Record<string, unknown>): string {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== "") search.set(key, String(value));
   const text = search.toString();
   return text ? `?${text}` : "";
 }
 
-// The shapes the console reads (the API's own are in /openapi.json).
+// What the pages read and send, named: parts of the generated types, never copies.
 
-export interface SearchResult {
-  uri: string;
-  name: string;
-  labels: string[];
-  similarity: number;
-}
+export type Answer<R extends ApiRoute> = Answers[R];
+export type EntityType = NonNullable<Bodies["POST /api/search"]["entity_types"]>[number];
+export type Qualification = NonNullable<RouteParams["GET /api/insights/signals"]["qualification"]>;
+export type ChangeOperation = NonNullable<RouteParams["GET /api/changes"]["operation"]>;
 
-export interface Sourced {
-  value: unknown;
-  source: string;
-}
-
-export interface Relationship {
-  predicate: string;
-  label: string;
-  direction: "incoming" | "outgoing";
-  uri: string;
-  name: string;
-  type: string;
-  source: string;
-}
-
-export interface Explored {
-  entity: { uri: string; id: string; name: string; type: string; labels: string[]; synthetic: boolean; attributes: Record<string, Sourced[]> };
-  relationships: Record<string, { synthetic: boolean; count: number; truncated: boolean; items: Relationship[]; figures?: { metric: string; value: number; as_of: string; source: string; table: string }[] }>;
-  sources: string[];
-  other_matches: { uri: string; name: string; type: string }[];
-}
-
-export interface DataPoint {
-  table: string;
-  entity: string;
-  date: string | null;
-  column: string;
-  value: number | string | null;
-}
-
-export interface Signal {
-  signal_id: string;
-  signal_type: string;
-  synthetic: boolean;
-  entities: string[];
-  score: number;
-  severity: "low" | "moderate" | "high";
-  evidence: { summary?: string; metric?: string; value?: unknown; unit?: string; data_points?: DataPoint[]; [key: string]: unknown };
-  created_at: string;
-  seen_at: string;
-  qualification: string;
-  active: boolean;
-}
-
-export interface Narrative {
-  signal_id: string;
-  synthetic: boolean;
-  title: string;
-  text: string;
-  actionability: string;
-  qualification: string;
-}
-
-export interface EntityAnalysis {
-  entity: { uri: string; name: string; type: string };
-  summary: { synthetic: boolean; text: string; time_series_tables: string[]; signals: number };
-  signals: Signal[];
-  narratives: Narrative[];
-  other_entities_named_alike: { uri: string; type: string }[];
-}
-
-export interface Column {
-  name: string;
-  type: string;
-}
-
-export interface SqlAnswer {
-  columns: Column[];
-  data: Record<string, unknown>[];
-  count: number;
-  truncated: boolean;
-}
-
-export interface SparqlAnswer {
-  variables: string[];
-  data: Record<string, unknown>[];
-  count: number;
-  truncated: boolean;
-}
-
-export interface Schema {
-  prefixes: Record<string, string>;
-  entity_types: string[];
-  classes: { name: string }[];
-  predicates: { name: string; kind: string }[];
-  timeseries_tables: { name: string; synthetic: boolean; columns: { name: string; description: string }[] }[];
-  graph_tables: { name: string; columns: { name: string; description: string }[] }[];
-}
-
-export interface SessionInfo {
-  signed_in: boolean;
-  sign_in: boolean;
-  payments: string;
-}
+export type SearchResult = Answers["POST /api/search"]["results"][number];
+export type Explored = Answers["POST /api/explore"];
+export type EntityAnalysis = Answers["GET /api/insights/entity/{entity_name}"];
+export type Signal = EntityAnalysis["signals"][number];
+export type DataPoint = Signal["evidence"]["data_points"][number];
+export type SignalListing = Answers["GET /api/insights/signals"];
+export type Change = Extract<Answers["GET /api/changes"], { changes: unknown }>["changes"][number];
+export type SqlAnswer = Answers["POST /api/timeseries"];
+export type SparqlAnswer = Answers["POST /api/sparql"];
+export type Schema = Answers["GET /api/schema"];
+export type SessionInfo = Answers["GET /console/session"];
+/** /readyz answers 503 with the same body while the server is not ready: pages read it with fetch, either way. */
+export type Readiness = Answers["GET /readyz"];

@@ -6,7 +6,7 @@
  */
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { type SessionInfo, api } from "./api.ts";
+import { type Readiness, type SessionInfo, api } from "./api.ts";
 import { ChangesPage } from "./pages/changes.tsx";
 import { EntityPage } from "./pages/entity.tsx";
 import { QueryPage } from "./pages/query.tsx";
@@ -30,11 +30,11 @@ function App() {
   const route = useRoute();
   const [session, setSession] = useState<SessionInfo | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const refresh = () => void api<SessionInfo>("GET", "/console/session").then(setSession, () => setSession(null));
+  const refresh = () => void api("GET /console/session").then(setSession, () => setSession(null));
   useEffect(() => {
     refresh();
     void fetch("/readyz")
-      .then((r) => r.json() as Promise<{ snapshot?: { synthetic: boolean; notice: string } }>)
+      .then((r) => r.json() as Promise<Readiness>)
       .then((ready) => setNotice(ready.snapshot?.synthetic ? ready.snapshot.notice : null))
       .catch(() => undefined);
   }, []);

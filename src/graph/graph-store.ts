@@ -16,7 +16,8 @@ export interface SnapshotGraph {
   graphs: string[];
 }
 
-export type GraphPhase = "empty" | "loading" | "ready" | "failed";
+export const GRAPH_PHASES = ["empty", "loading", "ready", "failed"] as const;
+export type GraphPhase = (typeof GRAPH_PHASES)[number];
 
 export interface GraphStatus {
   phase: GraphPhase;

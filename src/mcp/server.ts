@@ -28,6 +28,7 @@ import { PaymentRequiredError } from "../payments/payment-required.ts";
 import type { PriceList } from "../payments/prices.ts";
 import { resolveEntity } from "../graph/explore.ts";
 import { signalCatalog } from "../signals/catalog.ts";
+import { DETECTORS } from "../signals/detectors/index.ts";
 import { VERSION } from "../version.ts";
 import { fitForAgent, toolFor } from "./tools.ts";
 
@@ -36,12 +37,12 @@ export const PAYMENT_RESPONSE_META = "x402/payment-response";
 
 const RESOURCES = [
   { uri: "ckg://schema", name: "schema", title: "Graph and time-series schema", description: "Ontology classes and predicates, ts_* tables and columns, data sources and provenance (GET /api/schema).", mimeType: "application/json" },
-  { uri: "ckg://signals/catalog", name: "signals-catalog", title: "Signal catalog", description: "The 28 signal types: descriptions, scoring criteria, evidence schemas (GET /api/signals/catalog).", mimeType: "application/json" },
+  { uri: "ckg://signals/catalog", name: "signals-catalog", title: "Signal catalog", description: `The ${DETECTORS.length} signal types: descriptions, scoring criteria, evidence schemas (GET /api/signals/catalog).`, mimeType: "application/json" },
 ];
 
 const TEMPLATES = [
   { uriTemplate: "ckg://entity/{id}", name: "entity", title: "An entity", description: "One entity by its graph id (token/usd-coin), URI or name: its URI, type, labels and the other entities of the same name (free; its facts and figures: the explore tool).", mimeType: "application/json" },
-  { uriTemplate: "ckg://signals/{signal_type}", name: "signal-type", title: "A signal type", description: "One of the 28 signal types (a slug of ckg://signals/catalog): its category, description, scoring criteria and evidence schema.", mimeType: "application/json" },
+  { uriTemplate: "ckg://signals/{signal_type}", name: "signal-type", title: "A signal type", description: `One of the ${DETECTORS.length} signal types (a slug of ckg://signals/catalog): its category, description, scoring criteria and evidence schema.`, mimeType: "application/json" },
 ];
 
 /** How often a long tool call tells a client that asked for progress that it is still running. */
@@ -91,7 +92,7 @@ export class McpEndpoint {
   }
 
   server(): Server {
-    this.tools ??= this.deps.operations.map((op) => toolFor(op, this.deps.prices.of(op.name)));
+    this.tools ??= this.deps.operations.map((op) => toolFor(op, this.deps.prices.of(op.name), this.deps.services.config));
     return createMcpServer(this.deps, this.tools);
   }
 }

@@ -6,20 +6,21 @@
  * answers cut to fit an agent's context, saying so and how to get the rest.
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import type { AnyOperation } from "../operations/operation.ts";
+import { type AnyOperation, type DescriptionSettings, describeOperation } from "../operations/operation.ts";
 import { ERROR_CODES } from "../errors.ts";
 import { type JsonSchema, toJsonSchema } from "../operations/json-schema.ts";
 
 /** Characters of one tool answer (about 25K tokens): more would crowd an agent's context. */
 export const MAX_RESULT_CHARS = 100_000;
 
-export function toolFor(op: AnyOperation, priceUsd: number): Tool {
+/** The tool of an operation on a server with these settings (its description quotes them). */
+export function toolFor(op: AnyOperation, priceUsd: number, settings: DescriptionSettings): Tool {
   const input = toJsonSchema(op.input, "input") as Tool["inputSchema"];
   const cost = priceUsd > 0 ? `Costs ${priceUsd.toFixed(2)} USD per call, paid with x402 (USDC): an unpaid call returns the payment requirements.` : "Free.";
   return {
     name: op.name,
     title: op.summary,
-    description: `${op.description}\n\n${cost} Answers longer than ${MAX_RESULT_CHARS.toLocaleString("en-US")} characters are cut, with a note on how to get the rest.`,
+    description: `${describeOperation(op, settings)}\n\n${cost} Answers longer than ${MAX_RESULT_CHARS.toLocaleString("en-US")} characters are cut, with a note on how to get the rest.`,
     inputSchema: { ...input, type: "object" },
     outputSchema: outputSchemaOf(op),
     annotations: { readOnlyHint: true, openWorldHint: false, title: op.summary },

@@ -74,7 +74,8 @@ export function resourceDiscovery(op: AnyOperation, transport: "http" | "mcp", p
  * seed): valid against the schema a facilitator checks it with, but made-up values, not data.
  */
 function outputExample(op: AnyOperation): unknown {
-  return generateSync(toJsonSchema(op.output, "output") as never, { seed: 402, maxItems: 2, optionalsProbability: 0 });
+  // maxDepth past the deepest answer (a batch's signals' evidence): below it the faker leaves objects empty, which the schema refuses.
+  return generateSync(toJsonSchema(op.output, "output") as never, { seed: 402, maxItems: 2, optionalsProbability: 0, maxDepth: 16 });
 }
 
 /** The operation's path with its example's values in the parameters (what a request would ask for). */

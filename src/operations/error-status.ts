@@ -41,5 +41,7 @@ export function toHttpError(value: unknown): HttpError {
   const error = asCkgError(value);
   const headers: Record<string, string> = {};
   if (error.retryAfterSeconds !== undefined) headers["retry-after"] = String(Math.max(1, Math.ceil(error.retryAfterSeconds)));
+  // A 405 names the methods the path has (RFC 9110: Allow is required with 405).
+  if (error.code === "method_not_allowed" && Array.isArray(error.details.allowed)) headers.allow = error.details.allowed.join(", ");
   return { status: HTTP_STATUS[error.code], headers, body: error.toJSON(), error };
 }

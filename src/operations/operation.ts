@@ -5,8 +5,15 @@
  * the HTTP routes, OpenAPI document, docs page, MCP tools and payment prices are all derived from it.
  */
 import type { z } from "zod";
+import type { Config } from "../config/config.ts";
 import { CkgError } from "../errors.ts";
 import type { OperationContext } from "./context.ts";
+
+/**
+ * The server's settings a description may quote: OpenAPI, the docs page and MCP tools are made
+ * per server, so they state its own limits rather than the defaults.
+ */
+export type DescriptionSettings = Pick<Config, "query_timeout_ms">;
 
 /** What a handler may need before it can run; unmet needs answer 503 not_ready before payment. */
 export type Need = "snapshot" | "graph";
@@ -22,8 +29,8 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   /** Route in Elysia syntax (`/api/insights/entity/:entity_name`). */
   path: string;
   summary: string;
-  /** Written for people and agents: what it returns, when to use it. */
-  description: string;
+  /** Written for people and agents: what it returns, when to use it; a function when it quotes a setting. */
+  description: string | ((settings: DescriptionSettings) => string);
   /** Default price in USD (spec 5.3, prose column); 0 means free. */
   priceUsd: number;
   /** Body fields (POST) or query parameters (GET), plus path parameters, in one object. */
@@ -61,6 +68,16 @@ export function assertUniqueOperations(operations: readonly AnyOperation[]): voi
   };
   const offenders = [...clashes((op) => op.name, "name"), ...clashes((op) => `${op.method} ${op.path}`, "route")];
   if (offenders.length > 0) throw new Error(`Operations must be unique: ${offenders.join("; ")}`);
+}
+
+/** An operation's description on a server with these settings. */
+export function describeOperation(op: AnyOperation, settings: DescriptionSettings): string {
+  return typeof op.description === "function" ? op.description(settings) : op.description;
+}
+
+/** A time limit as people read it: 10000 -> "10 s". */
+export function seconds(ms: number): string {
+  return `${ms / 1000} s`;
 }
 
 /** Path parameter names of a route: `/a/:x/b/:y` gives [x, y]. */

@@ -21,7 +21,7 @@ type SolanaConfig = Pick<Config, "solana_rpc_url" | "solana_settlement_key" | "s
  * imports the key, which is async: a keypair whose halves do not match fails the payments' start
  * then (logged, in /readyz, paid routes 503).
  */
-export function solanaSettlement(config: SolanaConfig, network: Network): { describe: Record<string, unknown>; register(facilitator: x402Facilitator): Promise<void> } {
+export function solanaSettlement(config: SolanaConfig, network: Network): { describe: { solana_rpc: string }; register(facilitator: x402Facilitator): Promise<void> } {
   if (!config.solana_rpc_url) {
     throw new Error("Solana payments settled in-process need solana_rpc_url (or a remote facilitator_url)");
   }

@@ -21,6 +21,17 @@ import { solanaSettlement } from "./facilitator-solana.ts";
 import { hostOf, railsOf } from "./rails.ts";
 import { RECEIPT_TIMEOUT_MS, waitForReceipt } from "./receipt.ts";
 
+/** Where payments are verified and settled, for logs and /readyz (hosts and addresses, never a key). */
+export interface FacilitationDescription {
+  networks: string[];
+  /** A remote facilitator's URL. */
+  facilitator?: string;
+  /** In-process: the chain RPC's host and the settling wallet's address; Solana's RPC host. */
+  rpc?: string;
+  settler?: string;
+  solana_rpc?: string;
+}
+
 export interface Facilitation {
   mode: Exclude<PaymentMode, "off">;
   client: FacilitatorClient;
@@ -29,7 +40,7 @@ export interface Facilitation {
   /** Reads Solana, whenever solana_rpc_url is configured: reconciles Solana settlements. */
   solana?: Rpc<SolanaRpcApi>;
   /** For logs and /readyz: never the key. */
-  describe: Record<string, unknown>;
+  describe: FacilitationDescription;
   /** Resolves once the facilitator can work (its keys imported); rejects saying why not. */
   ready: Promise<unknown>;
 }
@@ -51,7 +62,7 @@ export function createFacilitation(config: Config): Facilitation {
     return { mode: "remote", client, chain: reader, solana: solanaReader, describe: { facilitator: config.facilitator_url, networks }, ready: Promise.resolve() };
   }
   const facilitator = new x402Facilitator();
-  let describe: Record<string, unknown> = { networks };
+  let describe: FacilitationDescription = { networks };
   if (evm) {
     // loadConfig's payment rules make sure of it (config/settings-payments.ts); a configuration made in code may not.
     if (!config.rpc_url) throw new Error("payments on Base settled in-process need rpc_url");

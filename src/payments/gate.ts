@@ -118,7 +118,8 @@ export class PaymentGate {
     return this.ready;
   }
 
-  async status(): Promise<Record<string, unknown>> {
+  /** For /readyz (api/readiness describes it): the mode, where payments settle, the ledger's counts. */
+  async status() {
     return {
       mode: this.mode,
       ...(this.mode === "off" ? { note: "payments are off: no pay-to address is configured, every route is free" } : {}),

@@ -7,7 +7,8 @@
  * services; they never build them.
  */
 import type { DuckDBInstance } from "@duckdb/node-api";
-import type { ApiServices, Phase } from "../api/services.ts";
+import type { ApiServices } from "../api/services.ts";
+import type { Phase, ServerReadiness } from "../api/readiness.ts";
 import type { Config } from "../config/config.ts";
 import type { LiveSnapshot } from "../operations/context.ts";
 import { CkgError } from "../errors.ts";
@@ -202,9 +203,9 @@ export class Services implements ApiServices {
     });
   }
 
-  async readiness(): Promise<{ ready: boolean; body: Record<string, unknown> }> {
+  async readiness(): Promise<{ ready: boolean; body: ServerReadiness }> {
     const live = this.live;
-    const body: Record<string, unknown> = {
+    const body: ServerReadiness = {
       status: this.phase,
       version: VERSION,
       uptime_s: Math.round((Date.now() - this.startedAt) / 1000),

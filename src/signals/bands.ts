@@ -10,6 +10,9 @@ export type Severity = (typeof SEVERITIES)[number];
 
 export const SCORE_AT: Record<Severity, number> = { low: 25, moderate: 50, high: 75 };
 
+/** Where the bands start on the score, as descriptions say it: "low from 25, moderate from 50, high from 75". */
+export const BAND_STARTS = SEVERITIES.map((severity) => `${severity} from ${SCORE_AT[severity]}`).join(", ");
+
 export interface Bands {
   /** "higher": larger values are worse (utilization); "lower": smaller values are worse (turnout). */
   direction: "higher" | "lower";
@@ -40,14 +43,16 @@ export function scoreOf(bands: Bands, value: number): number {
   const moderate = sign * bands.moderate;
   const low = bands.low === undefined ? undefined : sign * bands.low;
   const step = high - moderate;
+  const at = SCORE_AT;
   let score: number;
-  if (x >= high) score = 75 + (25 * (x - high)) / (x - high + step);
-  else if (x >= moderate) score = 50 + (25 * (x - moderate)) / step;
-  else if (low !== undefined && x >= low) score = 25 + (25 * (x - low)) / (moderate - low);
+  if (x >= high) score = at.high + ((100 - at.high) * (x - high)) / (x - high + step);
+  else if (x >= moderate) score = at.moderate + ((at.high - at.moderate) * (x - moderate)) / step;
+  else if (low !== undefined && x >= low) score = at.low + ((at.moderate - at.low) * (x - low)) / (moderate - low);
   else {
+    // Below the first band: down by one band's points per band width, to 0.
     const start = low ?? moderate;
     const width = low === undefined ? step : moderate - low;
-    score = Math.max(0, (low === undefined ? 50 : 25) - (25 * (start - x)) / width);
+    score = Math.max(0, (low === undefined ? at.moderate : at.low) - ((at.moderate - at.low) * (start - x)) / width);
   }
   return Math.floor(score * 100) / 100;
 }
@@ -57,9 +62,9 @@ export function describeBands(bands: Bands): Partial<Record<Severity, string>> {
   const op = bands.direction === "higher" ? ">=" : "<=";
   const text = (v: number) => `${op} ${v}${bands.unit === "" ? "" : ` ${bands.unit}`}`;
   const out: Partial<Record<Severity, string>> = {};
-  if (bands.low !== undefined) out.low = `${text(bands.low)} (score 25-49)`;
-  out.moderate = `${text(bands.moderate)} (score 50-74)`;
-  out.high = `${text(bands.high)} (score 75-100)`;
+  if (bands.low !== undefined) out.low = `${text(bands.low)} (score ${SCORE_AT.low}-${SCORE_AT.moderate - 1})`;
+  out.moderate = `${text(bands.moderate)} (score ${SCORE_AT.moderate}-${SCORE_AT.high - 1})`;
+  out.high = `${text(bands.high)} (score ${SCORE_AT.high}-100)`;
   return out;
 }
 

@@ -33,6 +33,10 @@ export const commonEvidence = {
   note: z.string().optional().describe("why the band was capped or raised by a secondary condition"),
 };
 
+/** Every signal's evidence as the routes describe it: the common fields, and the type's own beside them. */
+export const anyEvidenceSchema = z.looseObject(commonEvidence);
+export type Evidence = z.infer<typeof anyEvidenceSchema>;
+
 export function evidenceSchema(detector: Detector): z.ZodObject {
   return z.object({ ...commonEvidence, ...detector.details });
 }

@@ -8,8 +8,9 @@ import { z } from "zod";
 import { CkgError } from "../errors.ts";
 import type { IndexedNode } from "../entities/name-index.ts";
 import type { StateStore } from "../store/state.ts";
-import { SEVERITIES } from "./bands.ts";
+import { BAND_STARTS, SEVERITIES } from "./bands.ts";
 import { DETECTORS } from "./detectors/index.ts";
+import { anyEvidenceSchema } from "./evidence.ts";
 import { ACTIONABILITY } from "./narratives.ts";
 import { NO_SERIES_NOTE } from "../timeseries/figures.ts";
 import { QUALIFICATIONS, type Signal, hasFinishedScan, querySignals } from "./store.ts";
@@ -21,9 +22,9 @@ export const signalSchema = z.object({
   signal_type: z.string(),
   synthetic: z.boolean().describe(`true when any source of the signal is generated demo data; its summary then ends with "${SYNTHETIC_MARK}"`),
   entities: z.array(z.string()).describe("entity URIs (a wallet's CAIP-10 id for wallet signals)"),
-  score: z.number().describe("0..100; low from 25, moderate from 50, high from 75"),
+  score: z.number().describe(`0..100; ${BAND_STARTS}`),
   severity: z.enum(SEVERITIES),
-  evidence: z.record(z.string(), z.unknown()),
+  evidence: anyEvidenceSchema.describe("the fields every type's evidence has, and the type's own (its evidence_schema in the catalog)"),
   created_at: z.string().describe("first detected, ISO 8601 UTC"),
   seen_at: z.string().describe("last found by a scan, ISO 8601 UTC; since_hours filters on it"),
   qualification: z.enum(QUALIFICATIONS),
@@ -45,7 +46,7 @@ export function sinceIso(sinceHours: number, now = new Date()): string {
 /** 404 unknown_signal_type naming the known slugs. */
 export function assertSignalType(slug: string): void {
   if (DETECTORS.some((d) => d.slug === slug)) return;
-  throw new CkgError("unknown_signal_type", `There is no signal type "${slug}"; GET /api/signals/catalog lists the 28 types.`, {
+  throw new CkgError("unknown_signal_type", `There is no signal type "${slug}"; GET /api/signals/catalog lists the ${DETECTORS.length} types.`, {
     details: { signal_type: slug, known: DETECTORS.map((d) => d.slug) },
   });
 }

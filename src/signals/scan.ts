@@ -31,7 +31,7 @@ export interface ScanOptions {
   trigger: string;
   /** Scan the data as of this date (default: the snapshot's as-of date); earlier dates backfill. */
   asOf?: string;
-  /** Only these types (default: all 28). Derived types need the others in the same scan. */
+  /** Only these types (default: every type). Derived types need the others in the same scan. */
   types?: string[];
   now?: () => Date;
   /** How long the scan's lease lasts unrenewed (renewed every third of it while it runs; default 60 s). */

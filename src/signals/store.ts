@@ -8,6 +8,7 @@ import { HOST } from "../store/runs.ts";
 import type { SqlValue, StateStore } from "../store/state.ts";
 import { isoSeconds } from "../time.ts";
 import type { Severity } from "./bands.ts";
+import type { Evidence } from "./evidence.ts";
 
 export const QUALIFICATIONS = ["pending", "screened", "qualified", "rejected"] as const;
 export type Qualification = (typeof QUALIFICATIONS)[number];
@@ -37,7 +38,7 @@ export interface Signal {
   entities: string[];
   score: number;
   severity: Severity;
-  evidence: Record<string, unknown>;
+  evidence: Evidence;
   created_at: string;
   seen_at: string;
   qualification: Qualification;
@@ -53,7 +54,8 @@ export interface Move {
 }
 
 export function toSignal(row: SignalRow): Signal {
-  const evidence = JSON.parse(row.evidence) as Record<string, unknown>;
+  // Written by a scan from the detector's evidence schema (signals/evidence.ts), the common fields included.
+  const evidence = JSON.parse(row.evidence) as Evidence;
   return {
     signal_id: row.signal_id,
     signal_type: row.signal_type,

@@ -7,7 +7,7 @@ import { cpSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { createServer } from "../../src/server/app.ts";
 import { type Config, loadConfig } from "../../src/config/config.ts";
-import { silentLogger } from "../../src/log.ts";
+import { type Logger, silentLogger } from "../../src/log.ts";
 import { Services } from "../../src/server/services.ts";
 import { buildSnapshot } from "../../src/snapshot/build.ts";
 import { dataDir } from "../../src/store/data-dir.ts";
@@ -85,11 +85,11 @@ export interface Running {
   close(): Promise<void>;
 }
 
-/** Real services on a copy of the fixture, started and ready. */
-export async function startServices(overrides: Parameters<typeof testConfig>[0] = {}): Promise<Running> {
+/** Real services on a copy of the fixture, started and ready; `log` receives what they log (nothing by default). */
+export async function startServices(overrides: Parameters<typeof testConfig>[0] = {}, log: Logger = silentLogger): Promise<Running> {
   const dir = await copyOfFixture();
   const config = testConfig({ data_dir: dir, ...overrides });
-  const services = await Services.open(config, silentLogger);
+  const services = await Services.open(config, log);
   await services.start();
   const app = createServer(services, { baseUrl: "http://127.0.0.1:8402" });
   return {

@@ -1,20 +1,9 @@
 /** The changes feed: creates and updates of graph entities, newest first, page by page. */
 import { useEffect, useState } from "preact/hooks";
-import { api, query } from "../api.ts";
+import { type Change, type ChangeOperation, api } from "../api.ts";
 import { ErrorBox, Loading } from "../components/notes.tsx";
 import { Table } from "../components/table.tsx";
 import { type Route, entityHref, replaceParams } from "../route.ts";
-
-interface Change {
-  id: number;
-  entity_uri: string;
-  entity_name: string;
-  entity_type: string;
-  operation: string;
-  changed_fields: string[];
-  timestamp: string;
-  source: string;
-}
 
 export function ChangesPage({ route }: { route: Route }) {
   const [hours, setHours] = useState(Number(route.params.get("hours") ?? 72));
@@ -25,7 +14,11 @@ export function ChangesPage({ route }: { route: Route }) {
 
   const load = async (after: string | null) => {
     try {
-      const page = await api<{ changes: Change[]; next_cursor: string | null }>("GET", `/api/changes${query({ since_hours: hours, operation, limit: 100, cursor: after ?? undefined })}`);
+      const page = await api("GET /api/changes", {
+        params: { since_hours: hours, operation: (operation || undefined) as ChangeOperation | undefined, limit: 100, cursor: after ?? undefined },
+      });
+      // Without summary=true the answer is a page of changes.
+      if (!("changes" in page)) throw new Error("/api/changes answered a summary to a request for changes");
       setChanges((list) => [...(after ? (list ?? []) : []), ...page.changes]);
       setCursor(page.next_cursor);
       setError(null);

@@ -38,8 +38,8 @@ export function EntityPage({ route }: { route: Route }) {
     setErrors([]);
     const failed = (e: unknown) => setErrors((list) => [...list, e]);
     const name = route.arg;
-    api<Explored>("POST", "/api/explore", { entity_name: name }).then(setExplored, failed);
-    api<EntityAnalysis>("GET", `/api/insights/entity/${encodeURIComponent(name)}?since_hours=8760`)
+    api("POST /api/explore", { body: { entity_name: name } }).then(setExplored, failed);
+    api("GET /api/insights/entity/{entity_name}", { params: { entity_name: name, since_hours: 8760 } })
       .then(async (found) => {
         setAnalysis(found);
         const id = found.entity.uri.replace(/^.*\/id\//, "");
@@ -47,7 +47,7 @@ export function EntityPage({ route }: { route: Route }) {
           found.summary.time_series_tables.map(async (table) => ({
             table,
             synthetic: table.startsWith("ts_synthetic_"),
-            answer: await api<SqlAnswer>("POST", "/api/timeseries", { sql_query: `SELECT * FROM ${table} WHERE entity_id = '${id.replaceAll("'", "''")}' ORDER BY date` }),
+            answer: await api("POST /api/timeseries", { body: { sql_query: `SELECT * FROM ${table} WHERE entity_id = '${id.replaceAll("'", "''")}' ORDER BY date` } }),
           })),
         );
         setSeries(tables);

@@ -4,7 +4,7 @@
  * JSON downloads, and an error shown at its line and column (the cursor is put there).
  */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { ApiError, type Schema, type SparqlAnswer, type SqlAnswer, api } from "../api.ts";
+import { ApiError, type Schema, api } from "../api.ts";
 import type { Editor } from "../codemirror.ts";
 import { QueryEditor } from "../components/editor.tsx";
 import { ErrorBox, Loading } from "../components/notes.tsx";
@@ -35,7 +35,7 @@ export function QueryPage({ route, language }: { route: Route; language: "sparql
   current.current = text;
 
   useEffect(() => {
-    api<Schema>("GET", "/api/schema").then(setSchema, setError);
+    api("GET /api/schema").then(setSchema, setError);
   }, []);
   useEffect(() => {
     setAnswer(null);
@@ -49,10 +49,10 @@ export function QueryPage({ route, language }: { route: Route; language: "sparql
     setError(null);
     try {
       if (language === "sql") {
-        const found = await api<SqlAnswer>("POST", "/api/timeseries", { sql_query: q });
+        const found = await api("POST /api/timeseries", { body: { sql_query: q } });
         setAnswer({ columns: found.columns.map((c) => c.name), rows: found.data, truncated: found.truncated });
       } else {
-        const found = await api<SparqlAnswer>("POST", "/api/sparql", { query: q });
+        const found = await api("POST /api/sparql", { body: { query: q } });
         setAnswer({ columns: found.variables, rows: found.data, truncated: found.truncated });
       }
     } catch (e) {

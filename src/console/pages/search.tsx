@@ -1,6 +1,6 @@
 /** Search as you type: names, symbols, misspellings and meaning, with a type filter. */
 import { useEffect, useState } from "preact/hooks";
-import { type SearchResult, api, debounced } from "../api.ts";
+import { type Answer, type EntityType, api, debounced } from "../api.ts";
 import { ErrorBox } from "../components/notes.tsx";
 import { type Route, entityHref, replaceParams } from "../route.ts";
 
@@ -9,7 +9,7 @@ const TYPES = ["Token", "Protocol", "Chain", "Organization", "Person", "Exchange
 export function SearchPage({ route }: { route: Route }) {
   const [text, setText] = useState(route.params.get("q") ?? "");
   const [type, setType] = useState(route.params.get("type") ?? "");
-  const [answer, setAnswer] = useState<{ results: SearchResult[]; total_count: number } | null>(null);
+  const [answer, setAnswer] = useState<Answer<"POST /api/search"> | null>(null);
   const [error, setError] = useState<unknown>(null);
 
   useEffect(() => {
@@ -20,7 +20,7 @@ export function SearchPage({ route }: { route: Route }) {
     }
     // As you type: a request once the typing pauses, the one before cancelled.
     return debounced(
-      (signal) => api<{ results: SearchResult[]; total_count: number }>("POST", "/api/search", { query: text, limit: 20, ...(type ? { entity_types: [type] } : {}) }, signal),
+      (signal) => api("POST /api/search", { body: { query: text, limit: 20, ...(type ? { entity_types: [type as EntityType] } : {}) }, signal }),
       (found, failure) => {
         if (found) setAnswer(found);
         setError(failure);

@@ -3,16 +3,10 @@
  * the address, and each signal's evidence with its data points charted.
  */
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { type DataPoint, type Signal, type SqlAnswer, api, debounced, query } from "../api.ts";
+import { type DataPoint, type Qualification, type Signal, type SignalListing, api, debounced } from "../api.ts";
 import { Chart, type ChartSeries } from "../components/chart.tsx";
 import { ErrorBox, Loading, Synthetic } from "../components/notes.tsx";
 import { type Route, entityHref, replaceParams } from "../route.ts";
-
-interface Listing {
-  signals: Signal[];
-  total: number;
-  by_type: Record<string, number>;
-}
 
 const QUALIFICATIONS = ["all", "qualified", "screened", "pending", "rejected"];
 const SEVERITIES = ["high", "moderate", "low"] as const;
@@ -23,17 +17,21 @@ export function SignalsPage({ route }: { route: Route }) {
   const [qualification, setQualification] = useState(route.params.get("qualification") ?? "all");
   const [entity, setEntity] = useState(route.params.get("entity") ?? "");
   const [days, setDays] = useState(Number(route.params.get("days") ?? 30));
-  const [listing, setListing] = useState<Listing | null>(null);
+  const [listing, setListing] = useState<SignalListing | null>(null);
   const [error, setError] = useState<unknown>(null);
 
   useEffect(() => {
-    api<{ signal_types: { slug: string }[] }>("GET", "/api/signals/catalog").then((c) => setTypes(c.signal_types.map((t) => t.slug)), setError);
+    api("GET /api/signals/catalog").then((c) => setTypes(c.signal_types.map((t) => t.slug)), setError);
   }, []);
   useEffect(() => {
     replaceParams({ type, qualification, entity, days });
     setListing(null);
     return debounced(
-      (signal) => api<Listing>("GET", `/api/insights/signals${query({ signal_type: type, qualification, entity, since_hours: days * 24, limit: 500 })}`, undefined, signal),
+      (signal) =>
+        api("GET /api/insights/signals", {
+          params: { signal_type: type || undefined, qualification: qualification as Qualification, entity: entity || undefined, since_hours: days * 24, limit: 500 },
+          signal,
+        }),
       (found, failure) => {
         if (found) setListing(found);
         setError(failure);
@@ -74,10 +72,10 @@ export function SignalsPage({ route }: { route: Route }) {
   );
 }
 
-function Dashboard({ listing }: { listing: Listing }) {
+function Dashboard({ listing }: { listing: SignalListing }) {
   const byDay = useMemo(() => {
     // The day of the data a signal was found on (its evidence window's end), not the wall-clock scan time.
-    const dayOf = (s: Signal) => String((s.evidence.window as { to?: string } | undefined)?.to ?? s.seen_at.slice(0, 10));
+    const dayOf = (s: Signal) => s.evidence.window.to;
     const days = [...new Set(listing.signals.map(dayOf))].sort();
     const count = (pick: (s: Signal) => boolean) => days.map((d) => listing.signals.filter((s) => dayOf(s) === d && pick(s)).length);
     return {
@@ -162,7 +160,7 @@ export function SignalList({ signals }: { signals: Signal[] }) {
           <details onToggle={(e) => toggle(s.signal_id, e.currentTarget.open)}>
             <summary>
               <span class={`severity ${s.severity}`}>{s.severity}</span> <strong>{s.signal_type}</strong> {s.score.toFixed(0)} <span class="badge">{s.qualification}</span>{" "}
-              <Synthetic when={s.synthetic} /> {String(s.evidence.summary ?? "")}
+              <Synthetic when={s.synthetic} /> {s.evidence.summary}
             </summary>
             {open.has(s.signal_id) ? <Evidence signal={s} /> : null}
           </details>
@@ -191,14 +189,16 @@ function Evidence({ signal }: { signal: Signal }) {
   const [charts, setCharts] = useState<PointSeries[] | null>(null);
   const [error, setError] = useState<unknown>(null);
   useEffect(() => {
-    const points = (signal.evidence.data_points ?? []).filter((p): p is DataPoint & { date: string; value: number } => p.date !== null && typeof p.value === "number" && p.table.startsWith("ts_"));
+    const points = signal.evidence.data_points.filter((p): p is DataPoint & { date: string; value: number } => p.date !== null && typeof p.value === "number" && p.table.startsWith("ts_"));
     const distinct = [...new Map(points.map((p) => [`${p.table} ${p.entity} ${p.column}`, p])).values()].slice(0, MAX_SERIES);
     Promise.all(
       distinct.map(async (p) => {
         const from = new Date(Date.parse(`${p.date}T00:00:00Z`) - DAYS_BEFORE * 86_400_000).toISOString().slice(0, 10);
         const column = `"${p.column.replaceAll('"', '""')}"`;
-        const answer = await api<SqlAnswer>("POST", "/api/timeseries", {
-          sql_query: `SELECT CAST(date AS VARCHAR) AS day, ${column} AS value FROM ${p.table} WHERE entity_id = '${p.entity.replaceAll("'", "''")}' AND date BETWEEN DATE '${from}' AND DATE '${p.date}' ORDER BY date`,
+        const answer = await api("POST /api/timeseries", {
+          body: {
+            sql_query: `SELECT CAST(date AS VARCHAR) AS day, ${column} AS value FROM ${p.table} WHERE entity_id = '${p.entity.replaceAll("'", "''")}' AND date BETWEEN DATE '${from}' AND DATE '${p.date}' ORDER BY date`,
+          },
         });
         const days = answer.data.map((r) => String(r.day));
         return {
@@ -215,7 +215,7 @@ function Evidence({ signal }: { signal: Signal }) {
   return (
     <div class="evidence">
       <p>
-        {signal.evidence.metric ? `${signal.evidence.metric}: ${String(signal.evidence.value)} ${signal.evidence.unit ?? ""}` : null} · first found {signal.created_at} · last seen{" "}
+        {`${signal.evidence.metric}: ${signal.evidence.value} ${signal.evidence.unit}`} · first found {signal.created_at} · last seen{" "}
         {signal.seen_at}
       </p>
       <p>

@@ -11,7 +11,7 @@ export function SignInPage({ session, onChange }: { session: SessionInfo | null;
       <section>
         <h1>Signed in</h1>
         <p>The console's requests are not charged while you are signed in.</p>
-        <button type="button" onClick={() => void api("DELETE", "/console/session").then(onChange, setError)}>
+        <button type="button" onClick={() => void api("DELETE /console/session").then(onChange, setError)}>
           Sign out
         </button>
         <ErrorBox error={error} />
@@ -29,7 +29,7 @@ export function SignInPage({ session, onChange }: { session: SessionInfo | null;
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          api("POST", "/console/session", { token }).then(() => {
+          api("POST /console/session", { body: { token } }).then(() => {
             setToken("");
             setError(null);
             onChange();

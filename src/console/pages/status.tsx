@@ -1,29 +1,16 @@
 /** The server's state (/readyz): snapshot and sources with the synthetic notice, scans, ingest, payments. */
 import { useEffect, useState } from "preact/hooks";
-import { api } from "../api.ts";
+import type { Readiness } from "../api.ts";
 import { ErrorBox, Loading, Synthetic } from "../components/notes.tsx";
 import { Table } from "../components/table.tsx";
 
-interface Ready {
-  status: string;
-  version: string;
-  uptime_s: number;
-  state_store?: string;
-  state_error?: string;
-  graph: { phase?: string; quads?: number; endpoint?: string };
-  snapshot?: { id: string; as_of: string; synthetic: boolean; notice: string; sources: { id: string; kind: string; synthetic: boolean; entities: number; facts: number; as_of: string }[] };
-  scans?: { running: { trigger: string; since: string } | null; cron: string; next_run: string | null; recent: { scan_id: string; trigger: string; as_of: string; status: string; finished_at: string | null; signals: number | null }[] } | null;
-  ingest?: { cron: string; next_run: string | null; last: { status: string; started_at: string; snapshot_id: string | null } | null } | null;
-  payments: { mode: string; networks?: string[]; pay_to?: string; pay_to_solana?: string; sign_in_with_x?: { access_seconds: number }; ledger_store?: string };
-}
-
 export function StatusPage() {
-  const [ready, setReady] = useState<Ready | null>(null);
+  const [ready, setReady] = useState<Readiness | null>(null);
   const [error, setError] = useState<unknown>(null);
   useEffect(() => {
     // /readyz answers 503 with the same body while the server is not ready: show it either way.
     fetch("/readyz")
-      .then((r) => r.json() as Promise<Ready>)
+      .then((r) => r.json() as Promise<Readiness>)
       .then(setReady, setError);
   }, []);
   if (error) return <ErrorBox error={error} />;

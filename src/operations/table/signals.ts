@@ -6,7 +6,9 @@
 import { z } from "zod";
 import { CkgError, isCkgError } from "../../errors.ts";
 import { resolveEntity } from "../../graph/explore.ts";
+import { BAND_STARTS } from "../../signals/bands.ts";
 import { catalogSchema, signalCatalog } from "../../signals/catalog.ts";
+import { DETECTORS } from "../../signals/detectors/index.ts";
 import {
   analyseEntity,
   assertScanned,
@@ -37,8 +39,8 @@ export const signalsByType = defineOperation({
   path: "/api/insights/signals/:signal_type",
   summary: "Signals of one type (one route per slug of the catalog)",
   description:
-    "Signals of one of the 28 types (GET /api/signals/catalog lists them), strongest first: score 0..100 (low from 25, moderate from 50, " +
-    "high from 75), evidence naming the metric, its value, window and data points, and the qualification; synthetic: true when any " +
+    `Signals of one of the ${DETECTORS.length} types (GET /api/signals/catalog lists them), strongest first: score 0..100 (${BAND_STARTS}), ` +
+    "evidence naming the metric, its value, window and data points, and the qualification; synthetic: true when any " +
     `source is generated demo data (the evidence summary then ends with "${SYNTHETIC_MARK}"). since_hours (default 72) keeps ` +
     "signals a scan found in that window; qualification filters by state (default qualified; all for every state). Unknown type: 404.",
   priceUsd: 0.2,
@@ -151,8 +153,8 @@ export const insightsBatch = defineOperation({
   path: "/api/insights/batch",
   summary: "Entity analyses for up to ten entities in one answer",
   description:
-    "The entity insights answer for each of 1..10 entities (names or URIs), in the order given. An unknown name gets its own not_found " +
-    "entry with suggestions instead of failing the batch. More than 10 entities, or none: 422 too_many_entities.",
+    `The entity insights answer for each of 1..${MAX_BATCH} entities (names or URIs), in the order given. An unknown name gets its own not_found ` +
+    `entry with suggestions instead of failing the batch. More than ${MAX_BATCH} entities, or none: 422 too_many_entities.`,
   priceUsd: 7.5,
   input: z.strictObject({
     entities: z.array(z.string().min(1).max(2000)),
@@ -192,10 +194,10 @@ export const signalsCatalog = defineOperation({
   name: "signals_catalog",
   method: "GET",
   path: "/api/signals/catalog",
-  summary: "The 28 signal types: descriptions, scoring criteria, evidence schemas (free)",
+  summary: `The ${DETECTORS.length} signal types: descriptions, scoring criteria, evidence schemas (free)`,
   description:
-    "Every signal type with its category, description, inputs, raw metric, scoring criteria (band thresholds on the 0..100 score: low from 25, " +
-    "moderate from 50, high from 75), screens and the JSON Schema of its evidence; plus the qualification rules.",
+    `Every signal type with its category, description, inputs, raw metric, scoring criteria (band thresholds on the 0..100 score: ${BAND_STARTS}), ` +
+    "screens and the JSON Schema of its evidence; plus the qualification rules.",
   priceUsd: 0,
   input: z.strictObject({}),
   output: catalogSchema,

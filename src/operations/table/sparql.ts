@@ -1,18 +1,18 @@
 import { z } from "zod";
-import { prepareQuery, runSparql, sparqlAnswerSchema } from "../../graph/sparql.ts";
-import { defineOperation } from "../operation.ts";
+import { MAX_ROWS, prepareQuery, runSparql, sparqlAnswerSchema } from "../../graph/sparql.ts";
+import { defineOperation, seconds } from "../operation.ts";
 
 export const sparql = defineOperation({
   name: "sparql",
   method: "POST",
   path: "/api/sparql",
   summary: "Run a read-only SPARQL query over the knowledge graph",
-  description:
+  description: ({ query_timeout_ms }) =>
     "Runs a SPARQL 1.1 SELECT (or ASK) query over the whole graph and returns one JSON object per solution. " +
     "Prefixes ckg: (the ontology namespace, https://ckg.example/ontology# unless the snapshot was built with another; /api/schema says which), schema:, rdf:, rdfs:, xsd:, owl: and source: are predeclared; relative IRIs " +
     "such as <token/usd-coin> resolve to entity URIs. The default graph is the union of all sources; use GRAPH ?g { ... } " +
     "to see which source states a fact. Values are plain JSON (IRIs as strings, numbers as numbers); set typed: true for " +
-    "SPARQL JSON terms with datatypes. At most 10,000 rows (truncated: true beyond); 10 s per query. Updates, LOAD and " +
+    `SPARQL JSON terms with datatypes. At most ${MAX_ROWS.toLocaleString("en")} rows (truncated: true beyond); ${seconds(query_timeout_ms)} per query (504 query_timeout beyond). Updates, LOAD and ` +
     "SERVICE are refused with 403 read_only. Use /api/schema to see the classes and predicates.",
   priceUsd: 0.1,
   input: z.strictObject({

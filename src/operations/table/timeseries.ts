@@ -1,14 +1,14 @@
 import { z } from "zod";
 import { CATALOG_VIEW } from "../../timeseries/kinds.ts";
 import { MAX_SQL_ROWS, sqlAnswerSchema } from "../../timeseries/store.ts";
-import { defineOperation } from "../operation.ts";
+import { defineOperation, seconds } from "../operation.ts";
 
 export const timeseries = defineOperation({
   name: "timeseries",
   method: "POST",
   path: "/api/timeseries",
   summary: "Run a read-only SQL query over the daily time-series (ts_* tables) and the graph's tables",
-  description:
+  description: ({ query_timeout_ms }) =>
     "Runs one SELECT (WITH, UNION and subqueries allowed) over the ts_* tables: daily prices, market caps, TVL, fees, " +
     "revenue, pool APY, lending rates, stablecoin supply, treasuries, insider flows, holders, listings, governance votes " +
     "and unlocks; and over the graph itself: graph_entities (id, type, name, symbol, source, ...) and graph_facts " +
@@ -17,7 +17,7 @@ export const timeseries = defineOperation({
     "graph entity id (the entity URI without https://ckg.example/id/). Quote camelCase columns (\"currentPrice\"). " +
     "PostgreSQL habits work (date_trunc, INTERVAL, generate_series, CTEs, window functions, ILIKE). Answers " +
     `{columns: [{name, type}], data: [rows], count, truncated}: at most ${MAX_SQL_ROWS.toLocaleString("en")} rows, ` +
-    "numbers stay numbers, dates are ISO strings, integers beyond 2^53 are strings. 10 s per query. Anything but a " +
+    `numbers stay numbers, dates are ISO strings, integers beyond 2^53 are strings. ${seconds(query_timeout_ms)} per query (504 query_timeout beyond). Anything but a ` +
     "single SELECT over the published tables is refused with 403 read_only.",
   priceUsd: 0.1,
   input: z.strictObject({

@@ -1,0 +1,94 @@
+/**
+ * @module api/operation-routes
+ * The routes of the operations table: one per operation (its input from the query string or the
+ * JSON body, plus the path parameters), and the SPARQL 1.1 Protocol at /sparql, which runs the
+ * sparql operation (price, payment, limits) with the standard request and result formats.
+ */
+import type { SparqlAnswer } from "../graph/sparql.ts";
+import { CkgError } from "../errors.ts";
+import { toJsonSchema } from "../operations/json-schema.ts";
+import { type AnyOperation, pathParams } from "../operations/operation.ts";
+import { PaymentRequiredError } from "../payments/payment-required.ts";
+import { readJsonObject } from "./body.ts";
+import type { ResponseSet, Route } from "./routes.ts";
+import { SPARQL_PROTOCOL_PATH, protocolQuery, protocolResponse } from "./sparql-protocol.ts";
+
+/** Runs an operation for a request (payment in, settlement out); throws as `invoke` does. */
+export type Run = (op: AnyOperation, raw: Record<string, unknown>, request: Request, set: ResponseSet) => Promise<unknown>;
+
+export function operationRoutes(operations: readonly AnyOperation[], run: Run): Route[] {
+  return operations.map((op): Route => {
+    const queryTypes = op.method === "GET" ? propertyTypes(op) : new Map<string, string>();
+    const params = pathParams(op.path);
+    return {
+      method: op.method,
+      path: op.path,
+      doc: { operation: op },
+      async handle({ request, params: given, set }) {
+        const raw = op.method === "GET" ? queryInput(request, queryTypes) : await readJsonObject(request);
+        for (const name of params) raw[name] = given[name];
+        try {
+          return await run(op, raw, request, set);
+        } catch (error) {
+          // The challenge is the hot path of a paid API: answered here, not through the error pipeline.
+          if (error instanceof PaymentRequiredError) return paymentRequired(set, error);
+          throw error;
+        }
+      },
+    };
+  });
+}
+
+/** GET and POST /sparql, when the table has the sparql operation. */
+export function sparqlProtocolRoutes(operations: readonly AnyOperation[], run: Run): Route[] {
+  const sparql = operations.find((op) => op.name === "sparql");
+  if (!sparql) return [];
+  const handle: Route["handle"] = async ({ request, set }) => {
+    const answer = (await run(sparql, { query: await protocolQuery(request), typed: true }, request, set)) as SparqlAnswer;
+    const { contentType, body } = protocolResponse(answer, request.headers.get("accept"));
+    set.headers["content-type"] = contentType;
+    set.headers.vary = "Accept";
+    // The standard formats have no field for it: a cut answer says so in a header.
+    if (answer.truncated) set.headers["x-ckg-truncated"] = "true";
+    return body;
+  };
+  return (["GET", "POST"] as const).map((method) => ({ method, path: SPARQL_PROTOCOL_PATH, doc: undefined, handle }));
+}
+
+/** 402: the x402 PaymentRequired object in the PAYMENT-REQUIRED header and as the JSON body. */
+export function paymentRequired(set: ResponseSet, error: PaymentRequiredError): string {
+  set.status = 402;
+  set.headers["payment-required"] = error.header;
+  set.headers["cache-control"] = "no-store";
+  set.headers["content-type"] = "application/json";
+  return error.body;
+}
+
+/** JSON Schema type of each input property: query strings are converted to them before validation. */
+function propertyTypes(op: AnyOperation): Map<string, string> {
+  const schema = toJsonSchema(op.input, "input") as { properties?: Record<string, { type?: string }> };
+  return new Map(Object.entries(schema.properties ?? {}).map(([name, p]) => [name, p.type ?? "string"]));
+}
+
+function queryInput(request: Request, types: Map<string, string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const search = new URL(request.url).searchParams;
+  for (const name of new Set(search.keys())) {
+    const values = search.getAll(name);
+    if (values.length > 1) {
+      throw new CkgError("invalid_request", `Parameter ${name} is given ${values.length} times; give it once.`, { details: { field: name } });
+    }
+    out[name] = convert(values[0]!, types.get(name));
+  }
+  return out;
+}
+
+/** "72" -> 72 for numbers, "true" -> true for booleans; anything else stays a string for the schema to judge. */
+function convert(value: string, type: string | undefined): unknown {
+  if ((type === "number" || type === "integer") && value.trim() !== "" && Number.isFinite(Number(value))) return Number(value);
+  if (type === "boolean") {
+    if (value === "true" || value === "1") return true;
+    if (value === "false" || value === "0") return false;
+  }
+  return value;
+}
