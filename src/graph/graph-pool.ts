@@ -72,6 +72,7 @@ export class GraphPool implements GraphStore {
       quads: this.replicas.find((r) => r.quads !== undefined)?.quads,
       replicas: this.replicas.map((r) => ({ pid: r.pid, state: r.state, load_ms: r.loadMs })),
       queued: this.queue.length,
+      running: [...this.replicas, ...this.retiring].filter((r) => r.job !== undefined).length,
       timeouts: this.timeouts,
       error: this.error,
     };

@@ -50,6 +50,7 @@ export class RemoteSparqlStore implements GraphStore {
   private held: string[] | undefined;
   private error: string | undefined;
   private timeouts = 0;
+  private running = 0;
   private checker: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly options: RemoteStoreOptions) {
@@ -74,7 +75,12 @@ export class RemoteSparqlStore implements GraphStore {
 
   async select(query: string, timeoutMs: number): Promise<SelectResult> {
     this.assertReady();
-    return this.post(query, timeoutMs, this.options.dataset === "store" ? undefined : this.snapshot?.graphs);
+    this.running++;
+    try {
+      return await this.post(query, timeoutMs, this.options.dataset === "store" ? undefined : this.snapshot?.graphs);
+    } finally {
+      this.running--;
+    }
   }
 
   status(): GraphStatus {
@@ -84,6 +90,7 @@ export class RemoteSparqlStore implements GraphStore {
       snapshot: live,
       replicas: [],
       queued: 0, // nothing waits here: the store queues its own work
+      running: this.running,
       timeouts: this.timeouts,
       error: this.error,
       endpoint: this.endpoint,

@@ -30,6 +30,7 @@ import { init, requestFor } from "../support/paid-requests.ts";
 import { scan, snapshotOf } from "../signals/support.ts";
 import { tempDir } from "../support/temp-dirs.ts";
 import { postgresAvailable, startPostgres } from "../support/postgres.ts";
+import { engineAvailable } from "../support/engines.ts";
 
 /** What the 402s declare: a client echoes the declaration with its id (appendPaymentIdentifierToExtensions fills it in). */
 const PAYMENT_ID_DECLARED = { [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false) };
@@ -307,7 +308,9 @@ describe("one payment buys one answer", () => {
   });
 });
 
-describe.skipIf(!postgresAvailable())("replicas sharing the ledger in PostgreSQL (CKG_STATE_URL)", () => {
+const withPostgres = engineAvailable("postgresql-15", postgresAvailable(), "the ledger shared in PostgreSQL", "apt-get install postgresql-15; .ci/run installs it");
+
+describe.skipIf(!withPostgres)("replicas sharing the ledger in PostgreSQL (CKG_STATE_URL)", () => {
   test("a payment sent to two replicas at once buys one answer; a replay on either is refused", async () => {
     const pg = await startPostgres();
     const replicas: { services: Services; send: (url: string, init: RequestInit) => Promise<Response>; dir: string }[] = [];

@@ -3,6 +3,7 @@
  * reads its JSON log lines to learn the port and to let tests look at what it logged.
  */
 import type { Subprocess } from "bun";
+import { until } from "./until.ts";
 
 export interface ServerProcess {
   url: string;
@@ -31,13 +32,10 @@ export async function startServer(command: string[], env: Record<string, string>
           const text = buffer.slice(0, newline);
           buffer = buffer.slice(newline + 1);
           newline = buffer.indexOf("\n");
-          try {
-            const line = JSON.parse(text) as Record<string, unknown>;
-            lines.push(line);
-            if (line.msg === "listening") resolve(line.port as number);
-          } catch {
-            // not a log line (a child's output); ignore
-          }
+          const line = logLine(text);
+          if (!line) continue; // not a log line (a child's output)
+          lines.push(line);
+          if (line.msg === "listening") resolve(line.port as number);
         }
       }
       reject(new Error(`server exited before listening: ${stderr}`));
@@ -50,19 +48,34 @@ export async function startServer(command: string[], env: Record<string, string>
     lines: () => lines,
     stderr: () => stderr,
     async waitReady(ms) {
-      const deadline = performance.now() + ms;
-      for (;;) {
-        const response = await fetch(`${url}/readyz`).catch(() => undefined);
-        if (response?.status === 200) return;
-        const body = response ? ((await response.json()) as { status?: string; error?: string }) : undefined;
-        if (body?.status === "failed") throw new Error(`server failed: ${body.error}`);
-        if (performance.now() > deadline) throw new Error(`not ready after ${ms} ms: ${JSON.stringify(body)}`);
-        await Bun.sleep(100);
-      }
+      let last: unknown;
+      await until(
+        "the server to be ready (/readyz 200)",
+        ms,
+        async () => {
+          if (proc.exitCode !== null) throw new Error(`the server exited (${proc.exitCode}) before it was ready: ${stderr}`);
+          const response = await fetch(`${url}/readyz`);
+          if (response.status === 200) return true;
+          last = await response.json();
+          if ((last as { status?: string }).status === "failed") throw new Error(`server failed: ${JSON.stringify(last)}`);
+          return false;
+        },
+        { every: 100, seen: () => last },
+      );
     },
     async stop() {
       proc.kill("SIGTERM");
       await proc.exited;
     },
   };
+}
+
+function logLine(text: string): Record<string, unknown> | undefined {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return value !== null && typeof value === "object" ? (value as Record<string, unknown>) : undefined;
+  } catch (error) {
+    if (error instanceof SyntaxError) return undefined;
+    throw error;
+  }
 }
