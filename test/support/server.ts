@@ -11,6 +11,8 @@ export interface ServerProcess {
   lines(): Record<string, unknown>[];
   /** What the process wrote to stderr so far (its children's log lines, a crash's last words). */
   stderr(): string;
+  /** Resolves once its stdout and stderr are read to their end (all of it is in lines() and stderr()). */
+  drained(): Promise<void>;
   waitReady(ms: number): Promise<void>;
   stop(): Promise<void>;
 }
@@ -19,11 +21,12 @@ export async function startServer(command: string[], env: Record<string, string>
   const proc = Bun.spawn(command, { stdin: "ignore", stdout: "pipe", stderr: "pipe", env: { ...process.env, ...env } });
   const lines: Record<string, unknown>[] = [];
   let stderr = "";
-  void (async () => {
+  const stderrRead = (async () => {
     for await (const chunk of proc.stderr) stderr += new TextDecoder().decode(chunk);
   })();
+  let stdoutRead!: Promise<void>;
   const port = new Promise<number>((resolve, reject) => {
-    void (async () => {
+    stdoutRead = (async () => {
       let buffer = "";
       for await (const chunk of proc.stdout) {
         buffer += new TextDecoder().decode(chunk);
@@ -47,6 +50,9 @@ export async function startServer(command: string[], env: Record<string, string>
     process: proc,
     lines: () => lines,
     stderr: () => stderr,
+    drained: async () => {
+      await Promise.all([stdoutRead, stderrRead]);
+    },
     async waitReady(ms) {
       let last: unknown;
       await until(
