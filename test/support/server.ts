@@ -17,8 +17,9 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-export async function startServer(command: string[], env: Record<string, string> = {}): Promise<ServerProcess> {
-  const proc = Bun.spawn(command, { stdin: "ignore", stdout: "pipe", stderr: "pipe", env: { ...process.env, ...env } });
+/** `cwd`: where the process runs (default: this one's working directory). */
+export async function startServer(command: string[], env: Record<string, string> = {}, options: { cwd?: string } = {}): Promise<ServerProcess> {
+  const proc = Bun.spawn(command, { cwd: options.cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe", env: { ...process.env, ...env } });
   const lines: Record<string, unknown>[] = [];
   let stderr = "";
   const stderrRead = (async () => {
