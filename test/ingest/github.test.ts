@@ -103,6 +103,7 @@ describe("github connector", () => {
       const raw = freshRaw();
       const progress: [number, number][] = [];
       await github.fetch({ ...context(fake.url, raw, { token: "ghp_test123" }), progress: (done, total) => progress.push([done, total]) });
+      expect(seen.headers.length).toBe(fake.requests.length);
       for (const h of seen.headers) {
         expect(h.get("authorization")).toBe("Bearer ghp_test123");
         expect(h.get("x-github-api-version")).toBe("2022-11-28");

@@ -192,7 +192,9 @@ describe("paid routes", () => {
 
 describe("discovery before payment", () => {
   test("every 402 carries the bazaar extension: method, input and its schema, route template, an output example, service name and tags", async () => {
-    for (const op of OPERATIONS.filter((o) => PriceList.forConfig(OPERATIONS, services.config).of(o.name) > 0)) {
+    const paid = OPERATIONS.filter((o) => PriceList.forConfig(OPERATIONS, services.config).of(o.name) > 0);
+    expect(paid.length).toBeGreaterThan(0);
+    for (const op of paid) {
       const required = await challenge(requestFor(op.name));
       const bazaar = required.extensions?.bazaar as { info: { input: Record<string, any>; output?: { example?: unknown } }; routeTemplate?: string } | undefined;
       expect(bazaar, op.name).toBeDefined();
@@ -219,6 +221,7 @@ describe("discovery before payment", () => {
     const prices = PriceList.forConfig(OPERATIONS, services.config);
     const paid = OPERATIONS.filter((op) => prices.of(op.name) > 0);
     expect(manifest.x402Version).toBe(2);
+    expect(paid.length).toBeGreaterThan(0);
     expect(manifest.pagination.total).toBe(paid.length * 2);
     for (const op of paid) {
       const http = manifest.items.find((i) => i.type === "http" && i.resource === `${BASE}${op.path.replace(/:([a-z_]+)/g, "{$1}")}`)!;
