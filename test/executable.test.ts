@@ -1,24 +1,25 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { builtExecutable, executable } from "./support/executable.ts";
 import { startServer } from "./support/server.ts";
 import { tempDir } from "./support/temp-dirs.ts";
 
-const root = resolve(import.meta.dir, "..");
-const binary = join(root, "dist", "ckg");
 const work = tempDir("ckg-exe-");
 
 describe("the single executable (npm run build)", () => {
-  test("builds dist/ckg", () => {
-    const build = Bun.spawnSync([process.execPath, join(root, "scripts", "build.ts")], { cwd: root });
-    expect(build.exitCode, build.stderr.toString()).toBe(0);
-    expect(existsSync(binary)).toBe(true);
-  });
+  test("builds dist/ckg", async () => {
+    const build = await builtExecutable();
+    expect(build.exitCode, build.stderr).toBe(0);
+    expect(existsSync(build.binary)).toBe(true);
+    expect(statSync(build.binary).mode & 0o111).not.toBe(0); // executable
+  }, 300_000);
 
   test("runs from an empty data directory with nothing else: builds, loads, answers", async () => {
+    const binary = await executable();
     const dir = join(work, "data");
     // Run from an empty working directory, so nothing of the source tree can be picked up.
-    const server = await startServer([binary, "serve", "--data-dir", dir, "--port", "0", "--scale", "5000"], { CKG_NATIVE_DIR: "" });
+    const server = await startServer([binary, "serve", "--data-dir", dir, "--port", "0", "--scale", "5000"], { CKG_NATIVE_DIR: "" }, { cwd: work });
     try {
       await server.waitReady(90_000);
       const sparql = await fetch(`${server.url}/api/sparql`, {
@@ -50,5 +51,5 @@ describe("the single executable (npm run build)", () => {
       await server.stop();
     }
     expect(server.process.exitCode).toBe(0);
-  });
+  }, 300_000);
 });

@@ -56,6 +56,14 @@ export class Metrics {
       },
     });
     new Gauge({
+      name: "ckg_graph_queries_running",
+      help: "Graph queries being answered now.",
+      registers: [registry],
+      collect() {
+        this.set(services.graph.status().running);
+      },
+    });
+    new Gauge({
       name: "ckg_graph_query_timeouts",
       help: "Graph queries stopped at their time limit since start.",
       registers: [registry],

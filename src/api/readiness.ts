@@ -24,6 +24,7 @@ const graphSchema = z.strictObject({
   quads: z.number().int().optional(),
   replicas: z.array(z.strictObject({ pid: z.number().int(), state: z.string(), load_ms: z.number().optional() })).describe("the graph processes (none for an external store)"),
   queued: z.number().int().describe("queries waiting for a graph process"),
+  running: z.number().int().describe("queries a graph process (or the external store) is answering now"),
   timeouts: z.number().int().describe("queries that ran out of time since start"),
   error: z.string().optional(),
   endpoint: z.string().optional().describe("an external SPARQL store's endpoint"),

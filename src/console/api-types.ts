@@ -805,6 +805,10 @@ export interface Answers {
        */
       queued: number;
       /**
+       * queries a graph process (or the external store) is answering now
+       */
+      running: number;
+      /**
        * queries that ran out of time since start
        */
       timeouts: number;

@@ -114,6 +114,7 @@ export class GraphPool implements GraphStore {
       quads: replicas.find((r) => r.quads !== undefined)?.quads,
       replicas: replicas.map((r) => ({ pid: r.pid, state: r.state, load_ms: r.loadMs })),
       queued: this.queue.length,
+      running: [...this.generations.values()].flatMap((g) => g.replicas).filter((r) => r.job !== undefined).length,
       timeouts: this.timeouts,
       error: generation?.error,
     };

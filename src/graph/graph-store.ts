@@ -26,6 +26,8 @@ export interface GraphStatus {
   /** The embedded store's processes (none for an external store). */
   replicas: { pid: number; state: string; load_ms?: number }[];
   queued: number;
+  /** Queries being answered now (a gauge for operators; tests wait on it to act mid-query). */
+  running: number;
   /** Queries stopped at their time limit since start. */
   timeouts: number;
   error?: string;

@@ -54,6 +54,7 @@ export class RemoteSparqlStore implements GraphStore {
   private held: string[] | undefined;
   private error: string | undefined;
   private timeouts = 0;
+  private running = 0;
   private checker: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly options: RemoteStoreOptions) {
@@ -95,7 +96,12 @@ export class RemoteSparqlStore implements GraphStore {
     this.assertReady();
     const snapshot = snapshotId === undefined ? this.snapshot : this.known.get(snapshotId);
     if (!snapshot) throw new CkgError("not_ready", "The snapshot this request began on has been replaced; try again.", { retryAfterSeconds: 1 });
-    return this.post(query, timeoutMs, this.options.dataset === "store" ? undefined : snapshot.graphs);
+    this.running++;
+    try {
+      return await this.post(query, timeoutMs, this.options.dataset === "store" ? undefined : snapshot.graphs);
+    } finally {
+      this.running--;
+    }
   }
 
   status(): GraphStatus {
@@ -105,6 +111,7 @@ export class RemoteSparqlStore implements GraphStore {
       snapshot: live,
       replicas: [],
       queued: 0, // nothing waits here: the store queues its own work
+      running: this.running,
       timeouts: this.timeouts,
       error: this.error,
       endpoint: this.endpoint,

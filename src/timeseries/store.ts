@@ -43,6 +43,8 @@ const CHECKED_QUERIES = 1000;
 export class TimeseriesStore {
   private readonly idle: DuckDBConnection[] = [];
   private readonly checked = new Map<string, CheckedQuery>();
+  /** User queries running now: what the server is busy with (tests wait on it to act mid-query). */
+  private active = 0;
 
   private constructor(
     private readonly duck: DuckDBInstance,
@@ -69,11 +71,15 @@ export class TimeseriesStore {
     return new TimeseriesStore(duck, new Set([...manifest.timeseries.map((t) => t.name), ...manifest.graph_tables.map((t) => t.name), CATALOG_VIEW]));
   }
 
-  /** Runs one user query: guarded, time-limited, row-capped. */
-  /** Runs user SQL: its text (checked here) or what `check` returned for it. */
+  get running(): number {
+    return this.active;
+  }
+
+  /** Runs user SQL (its text, checked here, or what `check` returned for it): guarded, time-limited, row-capped. */
   async query(sql: string | CheckedQuery, options: { timeoutMs: number; maxRows?: number }): Promise<SqlAnswer> {
     const maxRows = options.maxRows ?? MAX_SQL_ROWS;
     const connection = await this.acquire();
+    this.active++;
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -115,6 +121,7 @@ export class TimeseriesStore {
       }
       throw isCkgError(error) ? error : engineError((error as Error).message);
     } finally {
+      this.active--;
       clearTimeout(timer);
       this.release(connection);
     }

@@ -10,6 +10,7 @@ import { OPERATIONS } from "../../src/operations/table/index.ts";
 import { createPayments } from "../../src/server/app.ts";
 import { VERSION } from "../../src/version.ts";
 import { type Running, startServices } from "../support/fixture.ts";
+import { until } from "../support/until.ts";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
@@ -112,7 +113,9 @@ describe("the web console's page and files", () => {
       expect(again.status).toBe(304);
     }
     expect(await (await run.request("GET", "/console/assets/chunk-none.js")).json()).toMatchObject({ error: { code: "not_found" } });
-    await Bun.sleep(20); // the log line is written after the answer is sent
+    // The log line is written after the answer is sent.
+    const ids = answers.map(([, answer]) => answer.headers.get("x-request-id"));
+    await until("a request line for each answer", 10_000, () => ids.every((id) => lines.some((l) => l.msg === "request" && l.req_id === id)));
     for (const [path, answer] of answers) {
       const id = answer.headers.get("x-request-id");
       expect(answer.headers.get("x-ckg-version"), path).toBe(VERSION);

@@ -16,6 +16,7 @@ import { selfCommand } from "../../src/runtime.ts";
 import { axeViolations, chromiumAvailable, launchBrowser, screenshot, unreachableByKeyboard } from "../support/browser.ts";
 import { copyOfFixture } from "../support/fixture.ts";
 import { type ServerProcess, startServer } from "../support/server.ts";
+import { until } from "../support/until.ts";
 
 // In-page callbacks (page.evaluate) run in the browser; the test program has no DOM types.
 declare const document: any;
@@ -41,10 +42,17 @@ beforeAll(async () => {
   server = await startServer(selfCommand("serve", "--data-dir", dir, "--port", "0"), { CKG_LOG_LEVEL: "info", CKG_SCAN_CRON: "off", CKG_FIRST_SCAN: "true", CKG_RATE_LIMIT_PER_MINUTE: "0" });
   await server.waitReady(120_000);
   // The first scan (two days) runs in the background: the dashboard needs its signals.
-  for (const deadline = Date.now() + 120_000; Date.now() < deadline; await Bun.sleep(200)) {
-    const ready = (await (await fetch(`${server.url}/readyz`)).json()) as { scans: { running: unknown; recent: { status: string }[] } };
-    if (ready.scans.running === null && ready.scans.recent.filter((s) => s.status === "ok").length >= 2) break;
-  }
+  let scans: unknown;
+  await until(
+    "the first-start scans (two days) to finish ok",
+    120_000,
+    async () => {
+      const ready = (await (await fetch(`${server.url}/readyz`)).json()) as { scans: { running: unknown; recent: { status: string }[] } };
+      scans = ready.scans;
+      return ready.scans.running === null && ready.scans.recent.filter((s) => s.status === "ok").length >= 2;
+    },
+    { every: 200, seen: () => scans },
+  );
   browser = await launchBrowser();
   page = await browser.newPage();
   await page.setViewport({ width: 1280, height: 900 });
@@ -222,12 +230,17 @@ describe.skipIf(!available)("the web console in Chromium", () => {
 /** A download's text once Chromium has written it whole (no partial file left, the size settled). */
 async function waitForDownload(name: string): Promise<string> {
   let last = -1;
-  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await Bun.sleep(100)) {
-    const files = readdirSync(downloads);
-    if (!files.includes(name) || files.some((f) => f.endsWith(".crdownload"))) continue;
-    const text = readFileSync(join(downloads, name), "utf8");
-    if (text.length > 0 && text.length === last) return text;
-    last = text.length;
-  }
-  throw new Error(`${name} was not downloaded`);
+  return until(
+    `${name} to be downloaded whole`,
+    10_000,
+    () => {
+      const files = readdirSync(downloads);
+      if (!files.includes(name) || files.some((f) => f.endsWith(".crdownload"))) return undefined;
+      const text = readFileSync(join(downloads, name), "utf8");
+      const settled = text.length > 0 && text.length === last;
+      last = text.length;
+      return settled ? text : undefined;
+    },
+    { every: 100, seen: () => readdirSync(downloads) },
+  );
 }

@@ -43,7 +43,9 @@ describe("the default world", async () => {
     const real = [...world.sources.values()].filter((s) => !s.synthetic);
     expect(real.length).toBeGreaterThanOrEqual(8);
     for (const s of real) expect(s.license).toMatch(/MIT|ISC|Apache-2.0/);
-    for (const p of entities.filter((e) => e.type === "Protocol" && e.name !== "Aave" && !e.name.startsWith("Aave "))) {
+    const generated = entities.filter((e) => e.type === "Protocol" && e.name !== "Aave" && !e.name.startsWith("Aave "));
+    expect(generated.length).toBeGreaterThan(0);
+    for (const p of generated) {
       expect(p.source).toBe(SYNTHETIC_SOURCE);
     }
   });

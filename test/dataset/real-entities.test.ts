@@ -142,6 +142,8 @@ describe("figures", () => {
       expect(body.summary.text, name).not.toContain(SYNTHETIC_MARK);
     }
     const batch = await request("POST", "/api/insights/batch", { entities: ["Aave", "Uniswap"] });
+    expect(batch.status).toBe(200);
+    expect(batch.body.results).toHaveLength(2);
     for (const result of batch.body.results) expect(result.analysis.signals).toEqual([]);
   });
 
@@ -168,6 +170,7 @@ describe("signals", () => {
     expect(body.total).toBeGreaterThan(500);
     const rows = await services.state.all<{ evidence: string; entities: string; signal_type: string }>("SELECT evidence, entities, signal_type FROM signals");
     expect(rows.length).toBe(body.total);
+    expect(rows.some((r) => r.signal_type === "narrative-synthesis")).toBe(true);
     for (const s of body.signals) {
       expect(s.synthetic).toBe(true);
       expect(s.evidence.summary.endsWith(SYNTHETIC_MARK)).toBe(true);
@@ -190,6 +193,7 @@ describe("signals", () => {
     // The mark ends the summary once, not after each sentence quoted in it.
     expect(body.summary.text.split(SYNTHETIC_MARK).length).toBe(2);
     expect(body.summary.time_series_tables.length).toBeGreaterThan(0);
+    expect(body.signals.length).toBeGreaterThan(0);
     for (const s of body.signals) expect(s.synthetic).toBe(true);
     expect(body.narratives.length).toBeGreaterThan(0);
     for (const n of body.narratives) {

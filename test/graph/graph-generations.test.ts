@@ -11,6 +11,7 @@ import { GraphPool } from "../../src/graph/graph-pool.ts";
 import { silentLogger } from "../../src/log.ts";
 import { selfCommand } from "../../src/runtime.ts";
 import { tempDir } from "../support/temp-dirs.ts";
+import { until } from "../support/until.ts";
 
 const dir = tempDir("ckg-generations-");
 /** A snapshot's graph saying which snapshot it is. */
@@ -49,17 +50,15 @@ describe("graph generations", () => {
     expect(await answer("A")).toBe("A");
 
     // Past the grace period A's processes stop: a query pinned to A is refused (503), never B's answer.
-    let refused: { code?: string } | undefined;
-    const deadline = performance.now() + 30_000;
-    while (!refused && performance.now() < deadline) {
+    const refused = await until("a query pinned to A to be refused once A retired", 30_000, async () => {
       try {
         expect(await answer("A")).toBe("A");
-        await Bun.sleep(50);
+        return undefined;
       } catch (error) {
-        refused = error as { code?: string };
+        return error as { code?: string };
       }
-    }
-    expect(refused?.code).toBe("not_ready");
+    });
+    expect(refused.code).toBe("not_ready");
     expect(await answer()).toBe("B");
   });
 

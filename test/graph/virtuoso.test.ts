@@ -11,13 +11,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { selfCommand } from "../../src/runtime.ts";
 import { snapshotMarkerQuad } from "../../src/graph/remote-store.ts";
+import { engineAvailable } from "../support/engines.ts";
 import { type Running, json, startServices } from "../support/fixture.ts";
 import { describeSparqlConformance } from "../support/sparql-conformance.ts";
 import { type Virtuoso, startVirtuoso, virtuosoAvailable } from "../support/virtuoso.ts";
 
-const available = virtuosoAvailable();
-if (!available && process.env.CKG_REQUIRE_ENGINES === "1") throw new Error("virtuoso-opensource-7 is not installed (.ci/run installs it)");
-if (!available) console.warn("virtuoso-opensource-7 is not installed: the external SPARQL store tests are skipped (.ci/run installs it)");
+const available = engineAvailable("virtuoso-opensource-7", virtuosoAvailable(), "the external SPARQL store tests", "apt-get install virtuoso-opensource-7; .ci/run installs it");
 
 type Answer = Awaited<ReturnType<typeof json>>;
 let virtuoso: Virtuoso;

@@ -7,9 +7,10 @@ import { coingecko } from "../../src/ingest/providers/coingecko/index.ts";
 import { prominenceOfRank } from "../../src/ingest/providers/coingecko/parse-coins.ts";
 import { RawStore } from "../../src/ingest/raw-store.ts";
 import { type EntityClaim, ProviderOutput, type SeriesRow, addressKey, key } from "../../src/ingest/records.ts";
-import { silentLogger } from "../../src/log.ts";
+import { type Logger, silentLogger } from "../../src/log.ts";
 import { testFetchContext } from "../support/fetch-context.ts";
 import { startFakeProvider } from "../support/fake-provider.ts";
+import { recordingLog } from "../support/recording-log.ts";
 import { tempDir } from "../support/temp-dirs.ts";
 
 const FIXTURES = join(import.meta.dir, "fixtures", "coingecko");
@@ -21,14 +22,12 @@ const DAY1 = "2024-03-03";
 const DAY2 = "2024-03-04";
 const unix = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
 
-/** API keys the fake saw, and when each path was last answered (not faulted). */
+/** API keys the fake saw. */
 const keysSeen: (string | null)[] = [];
-const answeredAt = new Map<string, number>();
 
 const fake = startFakeProvider((url, request) => {
   keysSeen.push(request.headers.get("x-cg-demo-api-key"));
   const path = url.pathname.slice(API.length);
-  answeredAt.set(path, Date.now());
   const q = url.searchParams;
   if (path === "/asset_platforms") return fixture("asset_platforms.json");
   // Recorded answers (test/fixtures/coingecko/ruby): the categories list and two coins' records.
@@ -74,11 +73,12 @@ afterAll(() => {
   fake.stop();
 });
 
-function context(raw: RawStore, options: { today?: string; since?: string; detailLimit?: number; apiKey?: string; details?: number } = {}): ReturnType<typeof testFetchContext> {
+function context(raw: RawStore, options: { today?: string; since?: string; detailLimit?: number; apiKey?: string; details?: number; log?: Logger } = {}): ReturnType<typeof testFetchContext> {
   return testFetchContext("coingecko", raw, { urls: { api: `${fake.url}${API}` }, apiKey: options.apiKey, limits: { details: options.details ?? 0 } }, {
     today: options.today ?? DAY1,
     detailLimit: options.detailLimit ?? 1000,
     since: () => options.since,
+    log: options.log,
   });
 }
 
@@ -103,15 +103,16 @@ describe("coingecko connector", () => {
     fake.fail(`${API}/coins/markets`, { kind: "truncated" });
     fake.fail(`${API}/coins/bitcoin/market_chart/range`, { kind: "hang", ms: 900 });
     fake.fail(`${API}/coins/chainlink/market_chart/range`, { kind: "malformed" });
-    const ctx = context(shared, { apiKey: "demo-key" });
+    const http = recordingLog();
+    const ctx = context(shared, { apiKey: "demo-key", log: http.log });
     const progress: [number, number][] = [];
     ctx.progress = (done, total) => progress.push([done, total]);
-    const began = Date.now();
     await coingecko.fetch(ctx);
     afterFirstRun = fake.requests.length;
 
     // The 429 was waited out (Retry-After: 1) before the second try.
-    expect(answeredAt.get("/asset_platforms")! - began).toBeGreaterThanOrEqual(950);
+    const waits = http.lines.filter((l) => l.msg === "provider request failed; retrying" && String(l.url).endsWith("/asset_platforms")).map((l) => l.wait_ms);
+    expect(waits).toEqual([1000]);
     expect(asked(start, /\/asset_platforms$/)).toHaveLength(2);
     expect(asked(start, /\/coins\/list\?include_platform=true$/)).toHaveLength(2);
     expect(ctx.http.stats.rateLimited).toBe(1);

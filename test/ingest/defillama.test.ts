@@ -12,10 +12,11 @@ import { ProviderHttp } from "../../src/ingest/http.ts";
 import { PROTOCOL_LOOKBACK_DAYS, defillama } from "../../src/ingest/providers/defillama/index.ts";
 import { RawStore } from "../../src/ingest/raw-store.ts";
 import { type EntityClaim, ProviderOutput, type SeriesRow, addressKey, key } from "../../src/ingest/records.ts";
-import { silentLogger } from "../../src/log.ts";
+import { type Logger, silentLogger } from "../../src/log.ts";
 import { type FakeProvider, startFakeProvider } from "../support/fake-provider.ts";
 import { defillamaFixture } from "../support/provider-fixtures.ts";
 import { tempDir } from "../support/temp-dirs.ts";
+import { recordingLog } from "../support/recording-log.ts";
 
 const FIXTURES = join(import.meta.dir, "fixtures", "defillama");
 const TODAY = "2025-01-10";
@@ -54,6 +55,8 @@ interface Options {
   apiKey?: string;
   detailLimit?: number;
   progress?: [number, number][];
+  /** Where the connector's HTTP client logs (its retries and their waits). */
+  log?: Logger;
 }
 
 function context(fake: FakeProvider, rawDir: string, options: Options = {}): FetchContext & { skipped: SkippedRequest[] } {
@@ -61,7 +64,7 @@ function context(fake: FakeProvider, rawDir: string, options: Options = {}): Fet
   return {
     skipped,
     skip: (request) => skipped.push(request),
-    http: new ProviderHttp("defillama", { log: silentLogger, retries: 3, backoffMs: 5, timeoutMs: 500, maxRetryAfterMs: 5000 }),
+    http: new ProviderHttp("defillama", { log: options.log ?? silentLogger, retries: 3, backoffMs: 5, timeoutMs: 500, maxRetryAfterMs: 5000 }),
     raw: new RawStore(rawDir),
     settings: {
       urls: { api: `${fake.url}/api`, yields: `${fake.url}/yields`, stablecoins: `${fake.url}/stablecoins`, datasets: `${fake.url}/datasets`, pro: `${fake.url}/pro` },
@@ -476,11 +479,13 @@ describe("defillama connector under faults", () => {
     fake.fail("/stablecoins/stablecoins", { kind: "truncated" });
     fake.fail("/datasets/emissionsProtocolsList", { kind: "malformed" });
     const rawDir = tempDir("ckg-defillama-");
-    const ctx = context(fake, rawDir);
-    const started = performance.now();
+    const http = recordingLog();
+    const ctx = context(fake, rawDir, { log: http.log });
     await defillama.fetch(ctx);
-    const elapsed = performance.now() - started;
-    expect(elapsed).toBeGreaterThanOrEqual(950); // waited what Retry-After asked
+    // Waited what Retry-After asked before asking again; the other faults, its short backoff.
+    const retries = http.lines.filter((l) => l.msg === "provider request failed; retrying");
+    expect(retries.filter((l) => String(l.url).endsWith("/api/v2/chains")).map((l) => l.wait_ms)).toEqual([1000]);
+    expect(retries.filter((l) => !String(l.url).endsWith("/api/v2/chains")).every((l) => (l.wait_ms as number) < 1000)).toBe(true);
     for (const path of ["/api/v2/chains", "/api/protocols", "/yields/pools", "/stablecoins/stablecoins?includePrices=true", "/datasets/emissionsProtocolsList"]) {
       expect(fake.requests.filter((r) => r === `GET ${path}`)).toHaveLength(2);
     }

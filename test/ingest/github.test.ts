@@ -6,9 +6,10 @@ import type { ProviderHttp } from "../../src/ingest/http.ts";
 import { github } from "../../src/ingest/providers/github.ts";
 import { RawStore } from "../../src/ingest/raw-store.ts";
 import { ProviderOutput } from "../../src/ingest/records.ts";
-import { silentLogger } from "../../src/log.ts";
+import { type Logger, silentLogger } from "../../src/log.ts";
 import { testFetchContext } from "../support/fetch-context.ts";
 import { type Fault, type Route, startFakeProvider } from "../support/fake-provider.ts";
+import { recordingLog } from "../support/recording-log.ts";
 import { tempDir } from "../support/temp-dirs.ts";
 
 const FIXTURES = join(import.meta.dir, "fixtures", "github");
@@ -75,8 +76,8 @@ function api(seen: Seen): Route {
   };
 }
 
-function context(base: string, raw: RawStore, options: { detailLimit?: number; token?: string } = {}): ReturnType<typeof testFetchContext> {
-  return testFetchContext("github", raw, { urls: { api: base }, apiKey: options.token }, { today: "2024-07-01", detailLimit: options.detailLimit ?? 10 });
+function context(base: string, raw: RawStore, options: { detailLimit?: number; token?: string; log?: Logger } = {}): ReturnType<typeof testFetchContext> {
+  return testFetchContext("github", raw, { urls: { api: base }, apiKey: options.token }, { today: "2024-07-01", detailLimit: options.detailLimit ?? 10, log: options.log });
 }
 
 /** A raw store of its own, holding DefiLlama's protocols list (as the DefiLlama connector saves it) unless `null`. */
@@ -102,6 +103,7 @@ describe("github connector", () => {
       const raw = freshRaw();
       const progress: [number, number][] = [];
       await github.fetch({ ...context(fake.url, raw, { token: "ghp_test123" }), progress: (done, total) => progress.push([done, total]) });
+      expect(seen.headers.length).toBe(fake.requests.length);
       for (const h of seen.headers) {
         expect(h.get("authorization")).toBe("Bearer ghp_test123");
         expect(h.get("x-github-api-version")).toBe("2022-11-28");
@@ -241,27 +243,34 @@ describe("github connector", () => {
 
   test("403 with the rate limit used up waits for the reset, then succeeds", async () => {
     let limited = 1;
+    /** When the fake said the limit resets (ms), and when it said so. */
+    let reset = 0;
+    let saidAt = 0;
     const fake = startFakeProvider(
       api({
         headers: [],
         special: (url) => {
           if (url.pathname !== "/orgs/aave/repos" || limited-- <= 0) return undefined;
+          saidAt = Date.now();
+          reset = (Math.ceil(saidAt / 1000) + 2) * 1000; // whole seconds, 2-3 s ahead
           return Response.json(
             { message: "API rate limit exceeded for 127.0.0.1.", documentation_url: "https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting" },
-            { status: 403, headers: { "x-ratelimit-limit": "60", "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(Math.ceil(Date.now() / 1000) + 1) } },
+            { status: 403, headers: { "x-ratelimit-limit": "60", "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(reset / 1000) } },
           );
         },
       }),
     );
     try {
       const raw = freshRaw(only("aave-v3"));
-      const ctx = context(fake.url, raw);
-      const started = Date.now();
+      const http = recordingLog();
+      const ctx = context(fake.url, raw, { log: http.log });
       await github.fetch(ctx);
       expect(ctx.http.stats.rateLimited).toBe(1);
-      // The reset is 1-2 s ahead (whole seconds): the retry waited for it.
-      expect(Date.now() - started).toBeGreaterThanOrEqual(900);
-      expect(Date.now() - started).toBeLessThan(4000);
+      // The retry waited for the reset (what was left of it when read), not its short backoff (5 ms).
+      const waits = http.lines.filter((l) => l.msg === "provider request failed; retrying" && String(l.url).includes("/orgs/aave/repos")).map((l) => l.wait_ms as number);
+      expect(waits).toHaveLength(1);
+      expect(waits[0]!).toBeGreaterThan(1000);
+      expect(waits[0]!).toBeLessThanOrEqual(reset - saidAt);
       expect(parse(raw).claims.filter((c) => c.type === "Repository")).toHaveLength(2);
     } finally {
       fake.stop();

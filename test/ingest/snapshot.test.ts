@@ -369,7 +369,7 @@ describe("snapshot connector", () => {
         const ctx = context(fake.url, raw);
         await snapshot.fetch(ctx);
         expect(ctx.http.stats.retries).toBe(1);
-        if (fault.kind === "429") expect(ctx.http.stats.rateLimited).toBe(1);
+        expect(ctx.http.stats.rateLimited).toBe(fault.kind === "429" ? 1 : 0);
         const out = parse(raw);
         expect(out.claims.filter((c) => c.type === "GovernanceProposal")).toHaveLength(5);
       } finally {

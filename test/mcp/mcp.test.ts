@@ -12,6 +12,7 @@ import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { OPERATIONS } from "../../src/operations/table/index.ts";
 import { allowedHosts } from "../../src/mcp/origin.ts";
+import { createServer } from "../../src/server/app.ts";
 import { selfCommand } from "../../src/runtime.ts";
 import { type Running, copyOfFixture, startServices } from "../support/fixture.ts";
 import { scan, snapshotOf } from "../signals/support.ts";
@@ -21,14 +22,16 @@ let client: Client;
 let server: { stop(): void; port: number };
 
 beforeAll(async () => {
-  // /mcp answers only its own Host (mcp/origin): the server is configured with the port it listens on.
-  const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
-  const port = probe.port!;
-  probe.stop(true);
-  running = await startServices({ port });
+  running = await startServices({ port: 0 });
   await scan(running.dir, running.services.state, snapshotOf(running.dir).manifest.as_of.slice(0, 10));
-  const listening = running.app.listen({ hostname: "127.0.0.1", port });
-  server = { port: listening.server!.port!, stop: () => void listening.stop() };
+  // As `ckg serve` does: listen on port 0 and take the base URL from the port the OS gave; /mcp
+  // answers only its own Host (mcp/origin), this server's address with that port.
+  let baseUrl: string | undefined;
+  const app = createServer(running.services, { baseUrl: () => baseUrl! });
+  const listening = app.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = listening.server!.port!;
+  baseUrl = `http://127.0.0.1:${port}`;
+  server = { port, stop: () => void listening.stop() };
   client = new Client({ name: "ckg-test", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.port}/mcp`)));
 });

@@ -11,6 +11,7 @@ import { explore } from "../../src/operations/table/explore.ts";
 import { createPayments } from "../../src/server/app.ts";
 import { buildSnapshot } from "../../src/snapshot/build.ts";
 import { FIXTURE_SCALE, type Running, startServices } from "../support/fixture.ts";
+import { until } from "../support/until.ts";
 
 let run: Running;
 beforeAll(async () => {
@@ -24,9 +25,7 @@ test("a snapshot switch during a request does not reach it", async () => {
   const before = ctx.live;
   // Published beside the live one; the server switches to it as it would to an ingest's.
   const next = await buildSnapshot({ dir: services.dir, scale: FIXTURE_SCALE, seed: 8, ontologyNs: "https://ckg.example/ontology#", log: silentLogger });
-  const deadline = Date.now() + 60_000;
-  while (services.snapshot().id !== next.id && Date.now() < deadline) await Bun.sleep(50);
-  expect(services.snapshot().id).toBe(next.id);
+  await until(`the switch to ${next.id}`, 60_000, () => services.snapshot().id === next.id);
   expect(ctx.live).toBe(before);
   expect(ctx.live.id).not.toBe(next.id);
 

@@ -11,6 +11,7 @@ import { openSqliteState } from "../../src/store/state-sqlite.ts";
 import { tempDir } from "../support/temp-dirs.ts";
 import { newSnapshotId, publishSnapshot, snapshotPath, stagingPath } from "../../src/store/data-dir.ts";
 import { type Running, json, startServices } from "../support/fixture.ts";
+import { until } from "../support/until.ts";
 
 let run: Running;
 beforeAll(async () => {
@@ -39,14 +40,12 @@ const cases: [string, (dir: string, files: Record<string, string>) => string][] 
 test.each(cases)("%s: refused, named in /readyz, the live snapshot keeps serving", async (_, damage) => {
   const before = run.services.snapshot().id;
   const { id, file } = publishDamaged(damage);
-  const deadline = Date.now() + 60_000;
-  let ready: any;
-  for (;;) {
-    ready = (await json(await run.request("GET", "/readyz"))).body;
-    if (ready.snapshot_rejected?.id === id || Date.now() > deadline) break;
-    await Bun.sleep(100);
-  }
-  expect(ready.snapshot_rejected.id).toBe(id);
+  let seen: unknown;
+  const ready = await until(`snapshot ${id} to be refused in /readyz`, 60_000, async () => {
+    const body = (await json(await run.request("GET", "/readyz"))).body;
+    seen = body.snapshot_rejected;
+    return body.snapshot_rejected?.id === id ? body : undefined;
+  }, { seen: () => seen });
   expect(ready.snapshot_rejected.error).toContain(file);
   expect(ready.status).toBe("ready");
   expect(run.services.snapshot().id).toBe(before);

@@ -2,26 +2,31 @@
  * The disk full while a snapshot is built: `ckg build` into a data directory on a small file
  * system (a tmpfs with room for the live snapshot and not for a second) fails with an error that
  * says the disk is full, the live snapshot stays live and intact, and tmp/ holds nothing.
- * Mounting needs root with CAP_SYS_ADMIN, as CI and this machine have; where a tmpfs cannot be
- * mounted the test is skipped, and says so.
+ * Mounting needs root with CAP_SYS_ADMIN, as CI (`.ci/run` runs as root) and this machine have;
+ * where a tmpfs cannot be mounted the test fails under CKG_REQUIRE_ENGINES=1, and is skipped with
+ * the reason elsewhere (test/support/engines.ts).
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { cpSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { selfCommand } from "../../src/runtime.ts";
 import { currentSnapshotId, dataDir } from "../../src/store/data-dir.ts";
+import { engineAvailable } from "../support/engines.ts";
 import { fixtureDataDir } from "../support/fixture.ts";
 import { tempDir } from "../support/temp-dirs.ts";
 
 const mountPoint = tempDir("ckg-small-disk-");
-/** Whether this machine lets us mount a tmpfs (tried once, with a tiny one). */
-const CAN_MOUNT = (() => {
-  if (process.getuid?.() !== 0) return false;
-  const mounted = Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint]).exitCode === 0;
-  if (mounted) Bun.spawnSync(["umount", mountPoint]);
-  else console.warn("disk-full test skipped: a tmpfs cannot be mounted here");
-  return mounted;
-})();
+/** Whether this machine lets us mount a tmpfs (tried once, with a tiny one); why not, when it does not. */
+function tryMount(): { mounted: boolean; why: string } {
+  if (process.getuid?.() !== 0) return { mounted: false, why: "mounting a tmpfs needs root with CAP_SYS_ADMIN; .ci/run runs as root" };
+  const mount = Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint], { stderr: "pipe" });
+  if (mount.exitCode !== 0) return { mounted: false, why: `mount -t tmpfs failed: ${mount.stderr.toString().trim()}` };
+  const umount = Bun.spawnSync(["umount", mountPoint], { stderr: "pipe" });
+  if (umount.exitCode !== 0) throw new Error(`umount ${mountPoint} failed: ${umount.stderr.toString()}`);
+  return { mounted: true, why: "" };
+}
+const probe = tryMount();
+const CAN_MOUNT = engineAvailable("a tmpfs", probe.mounted, "the disk-full test", probe.why);
 let root: string;
 
 beforeAll(async () => {

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { newSnapshotId, publishSnapshot, stagingPath } from "../../src/store/data-dir.ts";
 import { readManifest } from "../../src/store/manifest.ts";
 import { type Running, json, startServices } from "../support/fixture.ts";
+import { until } from "../support/until.ts";
 
 let run: Running;
 beforeAll(async () => {
@@ -32,13 +33,12 @@ test("a snapshot with a different graph and a corrupt changes file: refused, and
   expect((await marked()).count).toBe(0);
   publishSnapshot(run.services.dir, id);
 
-  const deadline = performance.now() + 90_000;
-  let ready: { snapshot_rejected?: { id: string; error: string }; status: string } | undefined;
-  while (ready?.snapshot_rejected?.id !== id) {
-    if (performance.now() > deadline) throw new Error(`the server never refused snapshot ${id}: ${JSON.stringify(ready)}`);
-    await Bun.sleep(100);
-    ready = (await json(await run.request("GET", "/readyz"))).body;
-  }
+  let seen: unknown;
+  const ready = await until(`the server to refuse snapshot ${id}`, 90_000, async () => {
+    const body = (await json(await run.request("GET", "/readyz"))).body as { snapshot_rejected?: { id: string; error: string }; status: string };
+    seen = body;
+    return body.snapshot_rejected?.id === id && body;
+  }, { every: 100, seen: () => seen });
   expect(ready.snapshot_rejected!.error).toContain(files.changes);
   expect(ready.status).toBe("ready");
   expect(run.services.snapshot().id).toBe(live.id);

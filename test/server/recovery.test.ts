@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { isAlive, selfCommand } from "../../src/runtime.ts";
 import { copyOfFixture } from "../support/fixture.ts";
 import { startServer } from "../support/server.ts";
+import { until } from "../support/until.ts";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -27,16 +28,6 @@ const scansIn = (dir: string): ScanRow[] => {
   }
 };
 
-async function until<T>(what: string, ms: number, probe: () => T | undefined | Promise<T | undefined>): Promise<T> {
-  const deadline = performance.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(25);
-  }
-}
-
 const serverEnv = (extra: Record<string, string> = {}) => ({ CKG_LOG_LEVEL: "info", CKG_SCAN_CRON: "off", CKG_FIRST_SCAN: "true", ...extra });
 
 describe("scans that recover", () => {
@@ -51,7 +42,6 @@ describe("scans that recover", () => {
     await until("the scan process to die", 10_000, () => !isAlive(running.pid!));
     expect(scansIn(dir).find((s) => s.scan_id === running.scan_id)?.status).toBe("running"); // as the killed process left it
 
-    const started = performance.now();
     const second = await startServer(selfCommand("serve", "--data-dir", dir, "--port", "0"), serverEnv());
     try {
       await second.waitReady(60_000);
@@ -60,8 +50,6 @@ describe("scans that recover", () => {
         const done = ready.scans.recent.filter((s) => s.trigger === "first-start" && s.status === "ok");
         return ready.scans.running === null && done.length >= 2 ? ready.scans.recent : undefined;
       });
-      const seconds = (performance.now() - started) / 1000;
-      expect(seconds).toBeLessThan(60);
       const interrupted = recent.find((s) => s.scan_id === running.scan_id)!;
       expect(interrupted.status).toBe("interrupted");
       expect(interrupted.errors[0]!.message).toContain("was gone when noticed");

@@ -16,6 +16,7 @@ import { copyOfFixture } from "../support/fixture.ts";
 import { type ServerProcess, startServer } from "../support/server.ts";
 import { providerEnv, startProviderFixtures } from "../support/provider-fixtures.ts";
 import { postgresEngine } from "../support/state-engines.ts";
+import { until } from "../support/until.ts";
 
 const engine = postgresEngine();
 const servers: ServerProcess[] = [];
@@ -25,8 +26,8 @@ afterAll(async () => {
   for (const server of servers) {
     try {
       process.kill(-server.process.pid, "SIGCONT");
-    } catch {
-      // already gone
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error; // ESRCH: already gone
     }
     await server.stop();
   }
@@ -34,16 +35,6 @@ afterAll(async () => {
   await engine.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
-
-async function until<T>(what: string, ms: number, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = performance.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(50);
-  }
-}
 
 type ScanRow = { scan_id: string; trigger: string; status: string; as_of: string; report: string | null };
 

@@ -5,6 +5,7 @@ import { silentLogger } from "../../src/log.ts";
 import { Services } from "../../src/server/services.ts";
 import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
 import { copyOfFixture, testConfig } from "../support/fixture.ts";
+import { until } from "../support/until.ts";
 
 test("a failed start is tried again, and the server comes up once the cause is gone", async () => {
   const root = await copyOfFixture();
@@ -16,9 +17,7 @@ test("a failed start is tried again, and the server comes up once the cause is g
     expect(services.phase).toBe("failed");
     expect((await services.readiness()).ready).toBe(false);
     renameSync(`${manifest}.away`, manifest);
-    const deadline = Date.now() + 60_000;
-    while (services.phase !== "ready" && Date.now() < deadline) await Bun.sleep(100);
-    expect(services.phase).toBe("ready");
+    await until("the retried start to succeed", 60_000, () => services.phase === "ready", { seen: () => ({ phase: services.phase, error: services.error }) });
     expect(services.error).toBeUndefined();
     expect((await services.readiness()).ready).toBe(true);
   } finally {

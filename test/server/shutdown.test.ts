@@ -8,6 +8,7 @@ import { rmSync } from "node:fs";
 import { selfCommand } from "../../src/runtime.ts";
 import { copyOfFixture } from "../support/fixture.ts";
 import { startServer } from "../support/server.ts";
+import { until } from "../support/until.ts";
 
 const TRIES = 5;
 let dir: string;
@@ -31,27 +32,33 @@ test(`SIGTERM under search, SQL and SPARQL load, ${TRIES} times: always a draine
     const server = await startServer(selfCommand("serve", "--data-dir", dir, "--port", "0"), { CKG_LOG_LEVEL: "info", CKG_FIRST_SCAN: "false", CKG_SCAN_CRON: "off", CKG_RATE_LIMIT_PER_MINUTE: "0" });
     await server.waitReady(60_000);
     let stop = false;
-    let answered = 0;
+    let signalled = false;
+    const answered = [0, 0, 0]; // search, SQL, SPARQL
+    const failedBeforeSignal: string[] = [];
     const clients = Array.from({ length: 24 }, async (_, i) => {
       for (let n = i * 1000; !stop; n++) {
         const [path, body] = requestBody(n);
         try {
           const response = await fetch(`${server.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
           await response.arrayBuffer();
-          answered++;
-        } catch {
-          await Bun.sleep(5); // refused once the server stopped listening
+          answered[n % 3]!++;
+        } catch (error) {
+          // Refused once the server stopped listening; before the signal, a failure is a fault.
+          if (!signalled) failedBeforeSignal.push(`${path}: ${(error as Error).message}`);
+          await Bun.sleep(5); // a refused client does not spin
         }
       }
     });
-    await Bun.sleep(1000);
+    // Under load: every kind of request answered a few times over before the signal.
+    await until("search, SQL and SPARQL each answered 10 times", 60_000, () => answered.every((n) => n >= 10), { seen: () => answered });
+    signalled = true;
     server.process.kill("SIGTERM");
     const code = await server.process.exited;
     stop = true;
     await Promise.all(clients);
-    await Bun.sleep(50); // the last of stderr
+    await server.drained(); // the last of its log lines and stderr
     const stderr = server.stderr();
-    expect(answered).toBeGreaterThan(0);
+    expect(failedBeforeSignal).toEqual([]);
     expect({ try: t, code, signal: server.process.signalCode }).toEqual({ try: t, code: 0, signal: null });
     expect(stderr).not.toMatch(/panic|terminate called|Napi::Error|Segmentation/);
     expect(server.lines().some((l) => l.msg === "stopped")).toBe(true);

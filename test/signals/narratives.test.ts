@@ -14,6 +14,8 @@ import { copyOfFixture } from "../support/fixture.ts";
 import { scan, snapshotOf } from "./support.ts";
 
 let mode: "ok" | "error" | "slow" = "ok";
+/** A slow answer is held until the test lets it go: the writer's time limit always passes first. */
+let releaseSlow = () => {};
 const requests: { model: string; messages: { role: string; content: string }[]; auth: string | null }[] = [];
 const server = Bun.serve({
   port: 0,
@@ -22,7 +24,7 @@ const server = Bun.serve({
     const body = (await request.json()) as { model: string; messages: { role: string; content: string }[] };
     requests.push({ ...body, auth: request.headers.get("authorization") });
     if (mode === "error") return new Response("overloaded", { status: 503 });
-    if (mode === "slow") await Bun.sleep(2000);
+    if (mode === "slow") await new Promise<void>((resolve) => (releaseSlow = resolve));
     const facts = JSON.parse(body.messages[1]!.content) as { subject: string; actionability: string };
     return Response.json({ choices: [{ message: { role: "assistant", content: `Briefing on ${facts.subject}\nModel text: ${facts.actionability}.` } }] });
   },
@@ -70,6 +72,7 @@ describe("narrative writers", () => {
     expect(failed.text).toBe((await new OfflineNarrator().write(brief)).text);
     mode = "slow";
     const slow = await new ChatNarrator(url, "tiny-model", undefined, 200, 10, silentLogger).write(brief);
+    releaseSlow();
     expect(slow.writer).toBe("offline");
     expect(slow.writer_error).toContain("200 ms");
     const unreachable = await new ChatNarrator("http://127.0.0.1:9/v1", "m", undefined, 2000, 10, silentLogger).write(brief);

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { addDays } from "../../src/time.ts";
 import { DETECTORS } from "../../src/signals/detectors/index.ts";
+import { ACTIONABILITY } from "../../src/signals/narratives.ts";
 import { SYNTHETIC_MARK } from "../../src/signals/synthetic.ts";
 import { type Running, json, startServices } from "../support/fixture.ts";
 import { scan, snapshotOf } from "./support.ts";
@@ -30,6 +31,7 @@ describe("GET /api/insights/signals/{slug}", () => {
       const { status, body } = await get(`/api/insights/signals/${slug}?qualification=all&limit=500`);
       expect(status).toBe(200);
       expect(body.count).toBe(body.signals.length);
+      expect(body.count, slug).toBeGreaterThan(0);
       for (const s of body.signals) {
         expect(Object.keys(s)).toEqual(expect.arrayContaining(["signal_id", "signal_type", "synthetic", "entities", "score", "evidence", "created_at", "qualification"]));
         expect(s.signal_type).toBe(slug);
@@ -45,12 +47,19 @@ describe("GET /api/insights/signals/{slug}", () => {
 
   test("defaults to qualified signals; qualification filters; limit caps", async () => {
     const { body: qualified } = await get("/api/insights/signals/power-concentration");
+    expect(qualified.signals.length).toBeGreaterThan(0);
     for (const s of qualified.signals) expect(s.qualification).toBe("qualified");
     const { body: all } = await get("/api/insights/signals/developer-network?qualification=all&limit=3");
     expect(all.count).toBe(3);
     expect(all.total).toBeGreaterThan(3);
-    const { body: screened } = await get("/api/insights/signals/developer-network?qualification=screened");
+    // One-day yield spikes wait screened for a second day: the filter keeps them and leaves the rest.
+    const { body: spikes } = await get("/api/insights/signals/yield-anomaly?qualification=screened");
+    expect(spikes.signals.length).toBeGreaterThan(0);
+    for (const s of spikes.signals) expect(s.qualification).toBe("screened");
+    const { body: screened } = await get("/api/insights/signals?qualification=screened&limit=500");
+    const { body: every } = await get("/api/insights/signals?qualification=all&limit=500");
     for (const s of screened.signals) expect(s.qualification).toBe("screened");
+    expect(every.total).toBeGreaterThan(screened.total);
   });
 
   test("an unknown slug is 404 unknown_signal_type; bad parameters are 400", async () => {
@@ -76,6 +85,7 @@ describe("GET /api/insights/signals (overview)", () => {
     const uri = one.body.signals[0].entities[0];
     const byEntity = await get(`/api/insights/signals?qualification=all&entity=${encodeURIComponent(uri)}`);
     expect(byEntity.body.entity.uri).toBe(uri);
+    expect(byEntity.body.signals.length).toBeGreaterThan(0);
     for (const s of byEntity.body.signals) expect(s.entities).toContain(uri);
     const unknown = await get("/api/insights/signals?entity=Nothing%20Such%20Coin");
     expect(unknown.status).toBe(404);
@@ -96,10 +106,16 @@ describe("GET /api/insights/entity/{entity_name}", () => {
     expect(body.summary.text).toContain(body.entity.name);
     expect(body.narratives.length).toBeGreaterThanOrEqual(1);
     for (const n of body.narratives) {
-      expect(["urgent", "watchlist", "informational"]).toContain(n.actionability);
+      // The offline writer's title opens with the narrative's rating.
+      expect(n.title).toStartWith(`${n.actionability[0].toUpperCase()}${n.actionability.slice(1)}:`);
       expect(n.synthetic).toBe(true);
       expect(n.text).toEndWith(SYNTHETIC_MARK);
     }
+    // The summary rates the entity as the most urgent of its own narratives (not its sector's).
+    const own = body.narratives.filter((n: { scope: string }) => n.scope !== "sector").map((n: { actionability: (typeof ACTIONABILITY)[number] }) => n.actionability);
+    expect(own.length).toBeGreaterThan(0);
+    expect(body.summary.actionability).toBe(ACTIONABILITY.find((a) => own.includes(a)));
+    expect(body.summary.text).toContain(`Narratives rate it ${body.summary.actionability}.`);
     expect(body.summary.synthetic).toBe(true);
     expect(body.summary.text).toEndWith(SYNTHETIC_MARK);
     expect(body.summary.time_series_tables.length).toBeGreaterThan(0);

@@ -9,6 +9,7 @@ import { rmSync } from "node:fs";
 import { selfCommand } from "../../src/runtime.ts";
 import { DETECTORS } from "../../src/signals/detectors/index.ts";
 import { type Running, copyOfFixture, json, startServices } from "../support/fixture.ts";
+import { until } from "../support/until.ts";
 
 let running: Running;
 
@@ -29,9 +30,7 @@ test("the first start scans in a child process; routes wait for it, then have co
   // Other routes answer meanwhile.
   expect((await running.request("GET", "/api/signals/catalog")).status).toBe(200);
 
-  const deadline = Date.now() + 90_000;
-  while (running.services.scheduler.scanning && Date.now() < deadline) await Bun.sleep(100);
-  expect(running.services.scheduler.scanning).toBe(false);
+  await until("the first-start scans to end", 90_000, () => !running.services.scheduler.scanning);
 
   const ready = await json(await running.request("GET", "/readyz"));
   const scans = ready.body.scans;

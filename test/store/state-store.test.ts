@@ -23,6 +23,7 @@ import { openPostgresState } from "../../src/store/state-postgres.ts";
 import { addDays } from "../../src/time.ts";
 import { stateEngines } from "../support/state-engines.ts";
 import { tempDir } from "../support/temp-dirs.ts";
+import { until } from "../support/until.ts";
 
 for (const engine of stateEngines()) {
   describe.skipIf(!engine.available)(`the state store on ${engine.name}`, () => {
@@ -153,7 +154,7 @@ for (const engine of stateEngines()) {
         store.transaction(
           async (tx) => {
             const { n } = (await tx.get<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM run_claims WHERE slot LIKE 'seq-%'"))!;
-            await Bun.sleep(5);
+            await Bun.sleep(5); // not an ordering: it widens the gap another transaction would slip into without the lock
             await tx.run("INSERT INTO run_claims (slot, holder, claimed_at) VALUES (?, 'test', 'now')", [`seq-${n}`]);
           },
           { lock: "test-seq" },
@@ -166,13 +167,23 @@ for (const engine of stateEngines()) {
     test("a write made while a transaction is open is not part of it: a rollback keeps it", async () => {
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
+      let opened!: () => void;
+      const open = new Promise<void>((resolve) => (opened = resolve));
       const failing = first.transaction(async (tx) => {
         await tx.run("INSERT INTO run_claims (slot, holder, claimed_at) VALUES ('in-tx', 'test', 'now')");
+        opened();
         await held;
         throw new Error("rolled back");
       });
-      const outside = first.run("INSERT INTO run_claims (slot, holder, claimed_at) VALUES ('outside', 'test', 'now')");
-      await Bun.sleep(20);
+      await open; // the transaction is open and has written
+      let written = false;
+      const outside = first.run("INSERT INTO run_claims (slot, holder, claimed_at) VALUES ('outside', 'test', 'now')").then((n) => {
+        written = true;
+        return n;
+      });
+      // PostgreSQL writes it beside the transaction, on another connection, while the transaction
+      // is still open; SQLite's one connection has it wait for the transaction to end.
+      if (engine.name === "PostgreSQL") await until("the write beside the open transaction", 10_000, () => written);
       release();
       await expect(failing).rejects.toThrow("rolled back");
       expect(await outside).toBe(1);

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import { engineAvailable } from "./engines.ts";
 
 // In-page callbacks (page.evaluate) run in the browser; the test program has no DOM types.
 declare const document: any;
@@ -16,10 +17,7 @@ const CHROMIUM = "/usr/bin/chromium";
 
 /** Whether Chromium is here; its absence skips the browser tests with a warning, or fails them under CKG_REQUIRE_ENGINES=1. */
 export function chromiumAvailable(): boolean {
-  if (existsSync(CHROMIUM)) return true;
-  if (process.env.CKG_REQUIRE_ENGINES === "1") throw new Error("chromium is not installed (.ci/run installs it)");
-  console.warn("chromium is not installed: the console's browser tests are skipped (.ci/run installs it)");
-  return false;
+  return engineAvailable("chromium", existsSync(CHROMIUM), "the console's browser tests", "apt-get install chromium; .ci/run installs it");
 }
 
 export async function launchBrowser(): Promise<Browser> {

@@ -11,6 +11,7 @@ import { type Subprocess } from "bun";
 import { http, type Hex, createPublicClient, createTestClient, createWalletClient, parseAbi, publicActions } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { baseSepolia } from "viem/chains";
+import { until } from "./until.ts";
 
 export const USDC = "0x036CbD53842c5426634e7929541eC2318f3dCF7e" as const;
 /** anvil's default dev accounts 0, 1, 2: settler (pays gas), payer, and the server's pay-to. */
@@ -67,21 +68,33 @@ export interface LocalChain {
 }
 
 export async function startChain(): Promise<LocalChain> {
-  const port = 20000 + Math.floor(Math.random() * 20000);
   const anvilBin = join(dirname(require.resolve("@foundry-rs/anvil-linux-amd64/package.json")), "bin/anvil");
-  const proc: Subprocess = Bun.spawn([anvilBin, "--port", String(port), "--chain-id", String(baseSepolia.id), "--silent"], { stdout: "ignore", stderr: "pipe" });
+  // Port 0: anvil takes a port from the OS and says which ("Listening on 127.0.0.1:<port>").
+  const proc: Subprocess<"ignore", "pipe", "pipe"> = Bun.spawn([anvilBin, "--host", "127.0.0.1", "--port", "0", "--chain-id", String(baseSepolia.id)], {
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  let said = "";
+  // Read to the end: anvil logs every call, and a full pipe would stall it.
+  void (async () => {
+    for await (const chunk of proc.stdout) if (said.length < 100_000) said += new TextDecoder().decode(chunk);
+  })();
+  void (async () => {
+    for await (const chunk of proc.stderr) if (said.length < 100_000) said += new TextDecoder().decode(chunk);
+  })();
+  const port = await until(
+    "anvil to say where it listens",
+    60_000,
+    () => {
+      if (proc.exitCode !== null) throw new Error(`anvil exited (${proc.exitCode}) before listening: ${said}`);
+      return /Listening on 127\.0\.0\.1:(\d+)/.exec(said)?.[1];
+    },
+    { seen: () => said },
+  );
   const rpcUrl = `http://127.0.0.1:${port}`;
   const transport = http(rpcUrl);
   const reader = createPublicClient({ chain: baseSepolia, transport });
-  for (let i = 0; ; i++) {
-    try {
-      await reader.getChainId();
-      break;
-    } catch (error) {
-      if (i > 100 || proc.exitCode !== null) throw new Error(`anvil did not start: ${(error as Error).message}`);
-      await Bun.sleep(100);
-    }
-  }
   const { abi, bytecode } = compileToken();
   const deployer = createWalletClient({ account: privateKeyToAccount(SETTLER_KEY), chain: baseSepolia, transport }).extend(publicActions);
   const hash = await deployer.deployContract({ abi, bytecode });

@@ -3,6 +3,7 @@
  * reads its JSON log lines to learn the port and to let tests look at what it logged.
  */
 import type { Subprocess } from "bun";
+import { until } from "./until.ts";
 
 export interface ServerProcess {
   url: string;
@@ -10,19 +11,23 @@ export interface ServerProcess {
   lines(): Record<string, unknown>[];
   /** What the process wrote to stderr so far (its children's log lines, a crash's last words). */
   stderr(): string;
+  /** Resolves once its stdout and stderr are read to their end (all of it is in lines() and stderr()). */
+  drained(): Promise<void>;
   waitReady(ms: number): Promise<void>;
   stop(): Promise<void>;
 }
 
-export async function startServer(command: string[], env: Record<string, string> = {}): Promise<ServerProcess> {
-  const proc = Bun.spawn(command, { stdin: "ignore", stdout: "pipe", stderr: "pipe", env: { ...process.env, ...env } });
+/** `cwd`: where the process runs (default: this one's working directory). */
+export async function startServer(command: string[], env: Record<string, string> = {}, options: { cwd?: string } = {}): Promise<ServerProcess> {
+  const proc = Bun.spawn(command, { cwd: options.cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe", env: { ...process.env, ...env } });
   const lines: Record<string, unknown>[] = [];
   let stderr = "";
-  void (async () => {
+  const stderrRead = (async () => {
     for await (const chunk of proc.stderr) stderr += new TextDecoder().decode(chunk);
   })();
+  let stdoutRead!: Promise<void>;
   const port = new Promise<number>((resolve, reject) => {
-    void (async () => {
+    stdoutRead = (async () => {
       let buffer = "";
       for await (const chunk of proc.stdout) {
         buffer += new TextDecoder().decode(chunk);
@@ -31,13 +36,10 @@ export async function startServer(command: string[], env: Record<string, string>
           const text = buffer.slice(0, newline);
           buffer = buffer.slice(newline + 1);
           newline = buffer.indexOf("\n");
-          try {
-            const line = JSON.parse(text) as Record<string, unknown>;
-            lines.push(line);
-            if (line.msg === "listening") resolve(line.port as number);
-          } catch {
-            // not a log line (a child's output); ignore
-          }
+          const line = logLine(text);
+          if (!line) continue; // not a log line (a child's output)
+          lines.push(line);
+          if (line.msg === "listening") resolve(line.port as number);
         }
       }
       reject(new Error(`server exited before listening: ${stderr}`));
@@ -49,20 +51,38 @@ export async function startServer(command: string[], env: Record<string, string>
     process: proc,
     lines: () => lines,
     stderr: () => stderr,
+    drained: async () => {
+      await Promise.all([stdoutRead, stderrRead]);
+    },
     async waitReady(ms) {
-      const deadline = performance.now() + ms;
-      for (;;) {
-        const response = await fetch(`${url}/readyz`).catch(() => undefined);
-        if (response?.status === 200) return;
-        const body = response ? ((await response.json()) as { status?: string; error?: string }) : undefined;
-        if (body?.status === "failed") throw new Error(`server failed: ${body.error}`);
-        if (performance.now() > deadline) throw new Error(`not ready after ${ms} ms: ${JSON.stringify(body)}`);
-        await Bun.sleep(100);
-      }
+      let last: unknown;
+      await until(
+        "the server to be ready (/readyz 200)",
+        ms,
+        async () => {
+          if (proc.exitCode !== null) throw new Error(`the server exited (${proc.exitCode}) before it was ready: ${stderr}`);
+          const response = await fetch(`${url}/readyz`);
+          if (response.status === 200) return true;
+          last = await response.json();
+          if ((last as { status?: string }).status === "failed") throw new Error(`server failed: ${JSON.stringify(last)}`);
+          return false;
+        },
+        { every: 100, seen: () => last },
+      );
     },
     async stop() {
       proc.kill("SIGTERM");
       await proc.exited;
     },
   };
+}
+
+function logLine(text: string): Record<string, unknown> | undefined {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return value !== null && typeof value === "object" ? (value as Record<string, unknown>) : undefined;
+  } catch (error) {
+    if (error instanceof SyntaxError) return undefined;
+    throw error;
+  }
 }

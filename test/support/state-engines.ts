@@ -2,13 +2,14 @@
  * The two engines of the state store (src/store/state.ts), for tests that run the same assertions
  * on both: SQLite in a data directory, and a real PostgreSQL 15 from Debian (one server per test
  * file, a fresh database per store). PostgreSQL's absence skips its half with a warning, or fails
- * under CKG_REQUIRE_ENGINES=1 (`.ci/run` installs it).
+ * under CKG_REQUIRE_ENGINES=1 (test/support/engines.ts; `.ci/run` installs it).
  */
 import { join } from "node:path";
 import { SQL } from "bun";
 import { openPostgresState } from "../../src/store/state-postgres.ts";
 import { openSqliteState } from "../../src/store/state-sqlite.ts";
 import type { StateStore } from "../../src/store/state.ts";
+import { engineAvailable } from "./engines.ts";
 import { type Postgres, postgresAvailable, startPostgres } from "./postgres.ts";
 
 export interface StateEngine {
@@ -23,9 +24,6 @@ export interface StateEngine {
   /** Stops what the engine started (the PostgreSQL server). */
   stop(): Promise<void>;
 }
-
-const pgAvailable = postgresAvailable();
-if (!pgAvailable && process.env.CKG_REQUIRE_ENGINES === "1") throw new Error("postgresql-15 is not installed (.ci/run installs it)");
 
 export function sqliteEngine(): StateEngine {
   return {
@@ -45,7 +43,7 @@ export function sqliteEngine(): StateEngine {
 }
 
 export function postgresEngine(): StateEngine {
-  if (!pgAvailable) console.warn("postgresql-15 is not installed: the PostgreSQL state tests are skipped (.ci/run installs it)");
+  const pgAvailable = engineAvailable("postgresql-15", postgresAvailable(), "the tests on PostgreSQL", "apt-get install postgresql-15; .ci/run installs it");
   let server: Promise<Postgres> | undefined;
   let n = 0;
   const freshUrl = async () => {

@@ -8,6 +8,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
+import { PortCollision, listensOn, onFreshPorts } from "./ports.ts";
+import { until } from "./until.ts";
 
 const SERVER = "/usr/bin/virtuoso-t";
 const ISQL = "/usr/bin/isql-vt";
@@ -27,17 +29,17 @@ export interface Virtuoso {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  const server = Bun.serve({ port: 0, fetch: () => new Response() });
-  const port = server.port!;
-  await server.stop(true);
-  return port;
-}
-
 /** `buffers`: 8 KB pages Virtuoso caches (Virtuoso's guide: about 2/3 of the memory it may use). */
 export async function startVirtuoso(options: { buffers?: number; loadDirs?: string[] } = {}): Promise<Virtuoso> {
+  // Virtuoso takes its ports from its configuration (not 0): fresh ones from the OS, tried again
+  // when another process took one first (Virtuoso then exits saying it could not listen).
+  return onFreshPorts("virtuoso", 2, ([sqlPort, httpPort]) => startOn(sqlPort!, httpPort!, options));
+}
+
+const COLLIDED = /Failed HTTP listen at|Failed to start listening/;
+
+async function startOn(sqlPort: number, httpPort: number, options: { buffers?: number; loadDirs?: string[] }): Promise<Virtuoso> {
   const dir = mkdtempSync(join(tmpdir(), "ckg-virtuoso-"));
-  const [sqlPort, httpPort] = [await freePort(), await freePort()];
   const buffers = options.buffers ?? 20_000;
   const allowed = [".", "/usr/share/virtuoso-opensource-7/vad", ...(options.loadDirs ?? []).map((d) => resolve(d))].join(", ");
   // Debian's own configuration, moved to the temporary folder and private ports. ResultSetMaxRows
@@ -56,22 +58,32 @@ export async function startVirtuoso(options: { buffers?: number; loadDirs?: stri
     .replace(/^\[Plugins\][\s\S]*$/m, "");
   const iniFile = join(dir, "virtuoso.ini");
   writeFileSync(iniFile, ini);
-  const proc: Subprocess = Bun.spawn([SERVER, "+foreground", "+configfile", iniFile], { cwd: dir, stdout: "ignore", stderr: "pipe" });
+  const proc: Subprocess<"ignore", "ignore", "pipe"> = Bun.spawn([SERVER, "+foreground", "+configfile", iniFile], { cwd: dir, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+  let stderr = "";
+  void (async () => {
+    for await (const chunk of proc.stderr) stderr += new TextDecoder().decode(chunk);
+  })();
   const endpoint = `http://127.0.0.1:${httpPort}/sparql`;
-  const started = performance.now();
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`virtuoso exited (${proc.exitCode}): ${readLog(dir)}`);
-    if (performance.now() - started > 120_000) {
-      proc.kill("SIGKILL");
-      throw new Error(`virtuoso did not start within 120 s: ${readLog(dir)}`);
-    }
-    try {
-      const response = await fetch(`${endpoint}?query=${encodeURIComponent("ASK {}")}`, { headers: { accept: "application/sparql-results+json" } });
-      if (response.ok) break;
-    } catch {
-      // not listening yet
-    }
-    await Bun.sleep(250);
+  const answers = async () => {
+    const response = await fetch(`${endpoint}?query=${encodeURIComponent("ASK {}")}`, { headers: { accept: "application/sparql-results+json" } }).catch(() => undefined); // not listening yet
+    return response?.ok === true;
+  };
+  try {
+    // Up: it answers on its port and holds both its ports itself (not another server in its place).
+    await until("virtuoso to answer SPARQL on its own ports", 120_000, async () => {
+      if (proc.exitCode !== null) {
+        await proc.exited;
+        const said = `${stderr}\n${readLog(dir)}`;
+        if (COLLIDED.test(said)) throw new PortCollision(said.split("\n").filter((l) => COLLIDED.test(l)).join("; "));
+        throw new Error(`virtuoso exited (${proc.exitCode}): ${said}`);
+      }
+      return (await answers()) && listensOn(proc.pid, httpPort) && listensOn(proc.pid, sqlPort);
+    }, { every: 250, seen: () => readLog(dir) });
+  } catch (error) {
+    proc.kill("SIGKILL");
+    await proc.exited;
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
   }
   const isql = async (sql: string): Promise<string> => {
     const run = Bun.spawn([ISQL, String(sqlPort), "dba", "dba", `exec=${sql}`], { stdout: "pipe", stderr: "pipe" });
