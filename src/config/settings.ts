@@ -9,6 +9,7 @@ import { z } from "zod";
 import { type Setting, type SettingValues, setting } from "./setting.ts";
 import { PAYMENT_SETTINGS } from "./settings-payments.ts";
 import { INGEST_SETTINGS } from "./settings-providers.ts";
+import { PUSH_SETTINGS } from "./settings-push.ts";
 
 export type { Setting, SettingKind } from "./setting.ts";
 export { envName, flagName } from "./setting.ts";
@@ -193,6 +194,7 @@ export const SETTINGS = {
     { secret: true },
   ),
   ...PAYMENT_SETTINGS,
+  ...PUSH_SETTINGS,
   log_level: setting(
     "string",
     z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]),

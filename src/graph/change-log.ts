@@ -57,7 +57,8 @@ export type ChangesAnswer = z.infer<typeof changesAnswerSchema>;
 /**
  * Appends a snapshot's changes once; returns how many were added (0 when already applied). The
  * snapshot's row in applied_snapshots is claimed first, in the same transaction: replicas sharing a
- * PostgreSQL store that switch to one snapshot together append its changes once.
+ * PostgreSQL store that switch to one snapshot together append its changes once. These rows are
+ * the outbox of graph change events (push/events.ts): committed here, they are delivered.
  */
 export async function applySnapshotChanges(
   state: StateStore,
@@ -86,7 +87,9 @@ export async function applySnapshotChanges(
     if (claimed === 0) return 0;
     await tx.batch(insertRows("changes", ["ts", "entity_uri", "entity_name", "entity_type", "operation", "fields", "source", "snapshot_id"], values));
     return values.length;
-  }).then(async (added) => {
+    // Under a lock, so ids are taken in commit order across replicas: the event stream reads the
+    // changes by id as the outbox of graph events (push/feed.ts), and must never pass over one.
+  }, { lock: "changes" }).then(async (added) => {
     if (added > 0) await state.analyze(["changes"]);
     return added;
   });

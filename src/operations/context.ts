@@ -12,6 +12,7 @@ import type { FactIndex } from "../graph/fact-index.ts";
 import type { GraphStore } from "../graph/graph-store.ts";
 import type { Ontology } from "../graph/ontology.ts";
 import type { Logger } from "../log.ts";
+import type { EventFeed } from "../push/feed.ts";
 import type { SearchEngine } from "../search/engine.ts";
 import type { SchemaDocument } from "../snapshot/describe.ts";
 import type { SnapshotManifest } from "../store/manifest.ts";
@@ -44,6 +45,8 @@ export interface OperationServices {
   readonly graph: GraphStore;
   /** Whether a signal scan is running now (signal routes answer 503 before the first scan ends). */
   readonly scheduler: { readonly scanning: boolean };
+  /** The events committed to the outbox (signals found, graph changes), live: the event stream and MCP listen here. */
+  readonly events: EventFeed;
   /** The live snapshot, or 503 not_ready while there is none yet. */
   snapshot(): LiveSnapshot;
 }

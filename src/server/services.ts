@@ -22,6 +22,7 @@ import { closeSnapshot, prepareSnapshot } from "./prepare-snapshot.ts";
 import { syntheticNotice } from "../snapshot/describe.ts";
 import { type DataDir, currentSnapshotId, dataDir, ensureDataDir, snapshotPath } from "../store/data-dir.ts";
 import { openDuck } from "../store/duckdb.ts";
+import { EventFeed } from "../push/feed.ts";
 import { RunScheduler } from "./scheduler.ts";
 import { openState } from "../store/open-state.ts";
 import type { StateStore } from "../store/state.ts";
@@ -57,6 +58,7 @@ export class Services implements ApiServices {
     readonly duck: DuckDBInstance,
     readonly graph: GraphStore,
     readonly scheduler: RunScheduler,
+    readonly events: EventFeed,
   ) {}
 
   /**
@@ -77,7 +79,7 @@ export class Services implements ApiServices {
     const duck = await openDuck({ threads: 2 });
     const command = options.graphCommand ?? selfCommand("__graph-worker");
     const graph = openGraphStore(config, command, log);
-    const services = new Services(config, log, dir, state, duck, graph, scheduler);
+    const services = new Services(config, log, dir, state, duck, graph, scheduler, new EventFeed(state, config.push_poll_ms, log));
     services.childLogsTo = options.childLogsTo ?? 1;
     services.startRetryMs = options.startRetryMs ?? START_RETRY_MS;
     return services;
@@ -189,7 +191,10 @@ export class Services implements ApiServices {
   /** Makes a prepared snapshot the one every route answers from: its changes join the feed, then one assignment switches the graph and the rest together. */
   private async goLive(live: LiveSnapshot): Promise<void> {
     const added = await applySnapshotChanges(this.state, this.duck, { id: live.id, changesFile: join(live.dir, live.manifest.files.changes) }, live.names);
-    if (added > 0) this.log.info({ snapshot: live.id, changes_added: added }, "changes feed extended");
+    if (added > 0) {
+      this.log.info({ snapshot: live.id, changes_added: added }, "changes feed extended");
+      this.events.wake();
+    }
     this.live = live;
     this.graph.activate(live.id);
   }
@@ -234,6 +239,7 @@ export class Services implements ApiServices {
     clearTimeout(this.startRetry);
     if (this.watcher) clearInterval(this.watcher);
     await this.scheduler.close();
+    this.events.stop();
     await this.graph.close();
     if (this.live) closeSnapshot(this.live);
     this.duck.closeSync();

@@ -18,6 +18,7 @@
  * the moves decided in memory, and the writes sent as one batch, so PostgreSQL answers in round
  * trips per thousand signals, not per signal.
  */
+import { SignalEvents, standingChanged } from "../push/outbox.ts";
 import { type SqlValue, type StateQueries, type StateStore, type Statement, insertRows, placeholders } from "../store/state.ts";
 import { append } from "./kit.ts";
 import type { Candidate } from "./score.ts";
@@ -88,11 +89,11 @@ export function applyScan(state: StateStore, meta: ScanMeta, candidates: Identif
       const scan = await tx.get<{ status: string }>("SELECT status FROM scans WHERE scan_id = ?", [meta.scanId]);
       if (scan && scan.status !== "running") throw new ScanTakenOver(meta.scanId, scan.status);
       const existing = await rowsById(tx, [...new Set(candidates.map((c) => c.signalId))]);
-      const open: Pick<SignalRow, "signal_id" | "qualification">[] = [];
+      const open: OpenRow[] = [];
       for (const type of typesRan) {
         open.push(
-          ...(await tx.all<Pick<SignalRow, "signal_id" | "qualification">>(
-            "SELECT signal_id, qualification FROM signals WHERE signal_type = ? AND ended_at IS NULL AND data_as_of < ?",
+          ...(await tx.all<OpenRow>(
+            "SELECT signal_id, signal_type, entities, score, severity, qualification, data_as_of FROM signals WHERE signal_type = ? AND ended_at IS NULL AND data_as_of < ?",
             [type, meta.asOf],
           )),
         );
@@ -105,13 +106,17 @@ export function applyScan(state: StateStore, meta: ScanMeta, candidates: Identif
   );
 }
 
-/** The moves of one scan and the writes that record them, from the rows they start from. */
+/** An open signal of a type the scan ran: what ending it needs (its event carries its standing). */
+type OpenRow = Pick<SignalRow, "signal_id" | "signal_type" | "entities" | "score" | "severity" | "qualification" | "data_as_of">;
+
+/** The moves of one scan and the writes that record them (its events in the outbox too), from the rows they start from. */
 function decide(
   meta: ScanMeta,
   candidates: IdentifiedCandidate[],
   existing: Map<string, SignalRow>,
-  open: Pick<SignalRow, "signal_id" | "qualification">[],
+  open: OpenRow[],
 ): { counts: ApplyCounts; writes: Statement[] } {
+  const events = new SignalEvents(meta);
   const counts: ApplyCounts = { new: 0, updated: 0, unchanged: 0, moves: {}, ended: 0, by_qualification: {} };
   const moves: SqlValue[][] = [];
   const inserted: SqlValue[][] = [];
@@ -155,6 +160,9 @@ function decide(
     }
     state.set(c.signalId, current);
     const content = [JSON.stringify(c.uris), c.score, c.severity, JSON.stringify(c.evidence)];
+    const standing = { signal_id: c.signalId, signal_type: c.detector.slug, entities: content[0] as string, score: c.score, severity: c.severity, qualification: current, data_as_of: meta.asOf };
+    if (!row) events.add("signal.new", standing);
+    else if (standingChanged(row, standing)) events.add("signal.updated", standing);
     if (row) {
       counts.updated++;
       updates.push({
@@ -175,10 +183,12 @@ function decide(
     if (state.has(row.signal_id)) continue;
     ended.push(row.signal_id);
     counts.ended++;
-    if (row.qualification === "pending" || row.qualification === "screened") {
+    const expires = row.qualification === "pending" || row.qualification === "screened";
+    if (expires) {
       expired.push(row.signal_id);
       move(row.signal_id, row.qualification, "rejected", `expired unconfirmed: not found by scan ${meta.scanId} on data as of ${meta.asOf}`);
     }
+    events.add("signal.ended", { ...row, qualification: expires ? "rejected" : row.qualification });
   }
   for (const q of state.values()) counts.by_qualification[q] = (counts.by_qualification[q] ?? 0) + 1;
 
@@ -193,6 +203,7 @@ function decide(
     ...insertRows("signal_entities", ["signal_id", "entity_uri"], links, "ON CONFLICT DO NOTHING"),
     // In the order they were decided: a signal's moves are read back by id.
     ...insertRows("signal_moves", ["signal_id", "at", "from_state", "to_state", "reason", "scan_id"], moves),
+    ...events.writes(),
   ];
   return { counts, writes };
 }

@@ -1,0 +1,37 @@
+/**
+ * @module config/settings-push
+ * Settings of push delivery (issue 34): subscriptions' paid period, webhook retries and their
+ * guard, and how fast new events are seen.
+ */
+import { z } from "zod";
+import { type Setting, setting } from "./setting.ts";
+
+export const PUSH_SETTINGS = {
+  subscription_period_days: setting(
+    "integer",
+    z.number().int().min(1).max(3650),
+    30,
+    "how long a subscription delivers once created (its price, the `subscribe` price, pays for this period)",
+  ),
+  webhook_retry_hours: setting(
+    "integer",
+    z.number().int().min(1).max(720),
+    72,
+    "how long a webhook delivery is retried (backing off exponentially, honouring Retry-After) before it is given up",
+  ),
+  webhook_timeout_ms: setting("integer", z.number().int().min(1000).max(60_000), 15_000, "time limit of one webhook request (redirects are never followed)"),
+  webhook_concurrency: setting("integer", z.number().int().min(1).max(1024), 64, "webhook requests in flight at once, per server"),
+  webhook_allow_private: setting(
+    "boolean",
+    z.boolean(),
+    false,
+    "let webhooks reach loopback and private addresses (a receiver on this machine or the LAN); cloud metadata addresses stay refused",
+  ),
+  push_poll_ms: setting(
+    "integer",
+    z.number().int().min(50).max(60_000),
+    250,
+    "how often the server looks for newly committed events (scans run in a child process or on another replica): two index lookups, so it can be often",
+  ),
+  events_heartbeat_ms: setting("integer", z.number().int().min(1000).max(300_000), 15_000, "how often /api/events sends a comment line so proxies keep the stream open"),
+} as const satisfies Record<string, Setting>;
