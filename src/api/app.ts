@@ -25,6 +25,7 @@ import type { PriceList } from "../payments/prices.ts";
 import type { ApiServices } from "./services.ts";
 import { ConsoleSessions } from "./console-session.ts";
 import { consoleRoutes } from "./console-routes.ts";
+import { eventsRoute } from "./events-route.ts";
 import { type Run, operationRoutes, paymentRequired, sparqlProtocolRoutes } from "./operation-routes.ts";
 import { type Route, assertUniqueRoutes, unrouted } from "./routes.ts";
 import { healthEntry, readinessEntry, type healthSchema, type readinessSchema } from "./readiness.ts";
@@ -129,6 +130,7 @@ export function createApp(services: ApiServices, options: AppOptions) {
         return (docs ??= renderDocsPage(operations, prices, baseUrl(), config));
       },
     },
+    eventsRoute(services),
     ...consoleRoutes({ sessions, payments, secure: () => baseUrl().startsWith("https:") }),
     ...mounts.flatMap((mount) => mount.methods.map((method): Route => ({ method, path: mount.path, doc: undefined, handle: ({ request }) => mount.handle(request) }))),
   ];

@@ -4,7 +4,7 @@
  * No scripts, no external assets: it works offline.
  */
 import { VERSION } from "../version.ts";
-import { type AnyOperation, type DescriptionSettings, describeOperation, pathParams } from "../operations/operation.ts";
+import { type AnyOperation, type DescriptionSettings, describeOperation, inQuery, pathParams } from "../operations/operation.ts";
 import type { PriceList } from "../payments/prices.ts";
 
 const escape = (text: string) =>
@@ -17,9 +17,9 @@ function curl(op: AnyOperation, baseUrl: string): string {
     path = path.replace(`:${name}`, encodeURIComponent(String(example[name] ?? name)));
     delete example[name];
   }
-  if (op.method === "GET") {
+  if (inQuery(op)) {
     const query = new URLSearchParams(Object.entries(example).map(([k, v]): [string, string] => [k, String(v)])).toString();
-    return `curl '${baseUrl}${path}${query ? `?${query}` : ""}'`;
+    return `curl${op.method === "GET" ? "" : ` -X ${op.method}`} '${baseUrl}${path}${query ? `?${query}` : ""}'`;
   }
   return `curl -X POST '${baseUrl}${path}' -H 'content-type: application/json' -d '${JSON.stringify(example).replaceAll("'", "'\\''")}'`;
 }

@@ -10,7 +10,7 @@ import { ERROR_CODES } from "../errors.ts";
 import { INTERFACE_VERSION } from "../version.ts";
 import { HTTP_STATUS } from "../operations/error-status.ts";
 import { type JsonSchema, toJsonSchema } from "../operations/json-schema.ts";
-import { type AnyOperation, type DescriptionSettings, describeOperation, pathParams, seconds } from "../operations/operation.ts";
+import { type AnyOperation, type DescriptionSettings, describeOperation, inQuery, pathParams, seconds } from "../operations/operation.ts";
 import type { PriceList } from "../payments/prices.ts";
 import { MAX_BODY_BYTES } from "./body.ts";
 import type { OpenApiEntry, Route } from "./routes.ts";
@@ -103,13 +103,13 @@ function operationEntry(op: AnyOperation, settings: DescriptionSettings): OpenAp
   const inPath = pathParams(op.path);
   const parameters: JsonSchema[] = [];
   for (const [name, schema] of Object.entries(input.properties ?? {})) {
-    const where = inPath.includes(name) ? "path" : op.method === "GET" ? "query" : undefined;
+    const where = inPath.includes(name) ? "path" : inQuery(op) ? "query" : undefined;
     if (!where) continue;
     const { description, ...rest } = schema;
     parameters.push({ name, in: where, required: where === "path" || (input.required ?? []).includes(name), schema: rest, description });
   }
   let requestBody: JsonSchema | undefined;
-  if (op.method === "POST") {
+  if (!inQuery(op)) {
     const body = structuredClone(input) as { properties?: Record<string, JsonSchema>; required?: string[] };
     for (const name of inPath) delete body.properties?.[name];
     requestBody = { required: true, content: { "application/json": { schema: body, example: op.example } } };

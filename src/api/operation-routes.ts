@@ -7,7 +7,7 @@
 import type { SparqlAnswer } from "../graph/sparql.ts";
 import { CkgError } from "../errors.ts";
 import { toJsonSchema } from "../operations/json-schema.ts";
-import { type AnyOperation, pathParams } from "../operations/operation.ts";
+import { type AnyOperation, inQuery, pathParams } from "../operations/operation.ts";
 import { PaymentRequiredError } from "../payments/payment-required.ts";
 import { readJsonObject } from "./body.ts";
 import type { ResponseSet, Route } from "./routes.ts";
@@ -18,15 +18,17 @@ export type Run = (op: AnyOperation, raw: Record<string, unknown>, request: Requ
 
 export function operationRoutes(operations: readonly AnyOperation[], run: Run): Route[] {
   return operations.map((op): Route => {
-    const queryTypes = op.method === "GET" ? propertyTypes(op) : new Map<string, string>();
+    const queryTypes = inQuery(op) ? propertyTypes(op) : new Map<string, string>();
     const params = pathParams(op.path);
     return {
       method: op.method,
       path: op.path,
       doc: { operation: op },
       async handle({ request, params: given, set }) {
-        const raw = op.method === "GET" ? queryInput(request, queryTypes) : await readJsonObject(request);
+        const raw = inQuery(op) ? queryInput(request, queryTypes) : await readJsonObject(request);
         for (const name of params) raw[name] = given[name];
+        const bearer = op.bearer && /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
+        if (op.bearer && bearer && raw[op.bearer] === undefined) raw[op.bearer] = bearer;
         try {
           return await run(op, raw, request, set);
         } catch (error) {

@@ -19,6 +19,12 @@ export const PUSH_SETTINGS = {
     72,
     "how long a webhook delivery is retried (backing off exponentially, honouring Retry-After) before it is given up",
   ),
+  webhook_first_retry_ms: setting(
+    "integer",
+    z.number().int().min(10).max(600_000),
+    5000,
+    "wait before a failed webhook's first retry; each later wait doubles (with jitter) up to an hour, unless the receiver's Retry-After says otherwise",
+  ),
   webhook_timeout_ms: setting("integer", z.number().int().min(1000).max(60_000), 15_000, "time limit of one webhook request (redirects are never followed)"),
   webhook_concurrency: setting("integer", z.number().int().min(1).max(1024), 64, "webhook requests in flight at once, per server"),
   webhook_allow_private: setting(

@@ -25,7 +25,8 @@ export type Need = "snapshot" | "graph";
 export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType, P = z.output<I>> {
   /** Stable id: operationId in OpenAPI, MCP tool name, price key. */
   name: string;
-  method: "GET" | "POST";
+  /** GET and DELETE take their input from the query string, POST from a JSON body (`inQuery`). */
+  method: "GET" | "POST" | "DELETE";
   /** Route in Elysia syntax (`/api/insights/entity/:entity_name`). */
   path: string;
   summary: string;
@@ -47,6 +48,13 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   handler(prepared: P, ctx: OperationContext): Promise<z.input<O>> | z.input<O>;
   /** A valid example input, for the docs page and OpenAPI. */
   example: z.input<I>;
+  /** The input field an `Authorization: Bearer` token fills over HTTP (a subscription's secret); MCP passes it as that argument. */
+  bearer?: string;
+}
+
+/** Whether an operation's input comes from the query string (GET, DELETE) rather than a JSON body. */
+export function inQuery(op: Pick<AnyOperation, "method">): boolean {
+  return op.method !== "POST";
 }
 
 export function defineOperation<I extends z.ZodType, O extends z.ZodType, P = z.output<I>>(operation: Operation<I, O, P>): Operation<I, O, P> {
@@ -97,7 +105,7 @@ export function validateInput<I extends z.ZodType>(operation: Operation<I>, raw:
     .slice(0, 3)
     .map((i) => `${i.field}: ${i.message}`)
     .join("; ");
-  throw new CkgError("invalid_request", `Invalid ${operation.method === "GET" ? "parameters" : "request body"}: ${summary}.`, {
+  throw new CkgError("invalid_request", `Invalid ${inQuery(operation) ? "parameters" : "request body"}: ${summary}.`, {
     details: { issues },
   });
 }

@@ -23,6 +23,7 @@ import { syntheticNotice } from "../snapshot/describe.ts";
 import { type DataDir, currentSnapshotId, dataDir, ensureDataDir, snapshotPath } from "../store/data-dir.ts";
 import { openDuck } from "../store/duckdb.ts";
 import { EventFeed } from "../push/feed.ts";
+import { Push } from "../push/push.ts";
 import { RunScheduler } from "./scheduler.ts";
 import { openState } from "../store/open-state.ts";
 import type { StateStore } from "../store/state.ts";
@@ -49,6 +50,7 @@ export class Services implements ApiServices {
   private startAttempts = 0;
   private startRetry: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
+  private pushing = false;
 
   private constructor(
     readonly config: Config,
@@ -59,6 +61,7 @@ export class Services implements ApiServices {
     readonly graph: GraphStore,
     readonly scheduler: RunScheduler,
     readonly events: EventFeed,
+    readonly push: Push,
   ) {}
 
   /**
@@ -79,7 +82,8 @@ export class Services implements ApiServices {
     const duck = await openDuck({ threads: 2 });
     const command = options.graphCommand ?? selfCommand("__graph-worker");
     const graph = openGraphStore(config, command, log);
-    const services = new Services(config, log, dir, state, duck, graph, scheduler, new EventFeed(state, config.push_poll_ms, log));
+    const events = new EventFeed(state, config.push_poll_ms, log);
+    const services = new Services(config, log, dir, state, duck, graph, scheduler, events, new Push(state, events, config, log));
     services.childLogsTo = options.childLogsTo ?? 1;
     services.startRetryMs = options.startRetryMs ?? START_RETRY_MS;
     return services;
@@ -104,6 +108,10 @@ export class Services implements ApiServices {
       }
       await this.activate(id);
       await this.scheduler.start(this.live!.manifest.as_of.slice(0, 10));
+      if (!this.pushing) {
+        this.pushing = true;
+        await this.push.start();
+      }
       this.startAttempts = 0;
       this.error = undefined;
     } catch (error) {
@@ -239,6 +247,7 @@ export class Services implements ApiServices {
     clearTimeout(this.startRetry);
     if (this.watcher) clearInterval(this.watcher);
     await this.scheduler.close();
+    await this.push.close();
     this.events.stop();
     await this.graph.close();
     if (this.live) closeSnapshot(this.live);

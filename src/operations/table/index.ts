@@ -10,6 +10,7 @@ import { schema } from "./schema.ts";
 import { search } from "./search.ts";
 import { entityInsights, insightsBatch, signalsByType, signalsCatalog, signalsOverview } from "./signals.ts";
 import { sparql } from "./sparql.ts";
+import { rotateSubscriptionSecret, subscribe, subscription, unsubscribe } from "./subscriptions.ts";
 import { timeseries } from "./timeseries.ts";
 
 export const OPERATIONS = [
@@ -24,4 +25,8 @@ export const OPERATIONS = [
   schema,
   signalsCatalog,
   signalsOverview,
+  subscribe,
+  subscription,
+  rotateSubscriptionSecret,
+  unsubscribe,
 ] as const satisfies readonly AnyOperation[];
