@@ -41,7 +41,7 @@ export interface SendOptions {
   now?: () => number;
 }
 
-export type DeliveryOutcome =
+export type SendOutcome =
   | { kind: "delivered"; status: number }
   | { kind: "gone"; status: 410 }
   | { kind: "retry"; status?: number; retryAfterMs?: number; error: string }
@@ -64,7 +64,7 @@ class TimedOut extends Error {
  * Sends one webhook and says how it went. Throws only for the caller's own mistakes (no secret, a
  * secret that is not base64); everything the network or the receiver does is an outcome.
  */
-export async function sendWebhook(message: WebhookMessage, options: SendOptions): Promise<DeliveryOutcome> {
+export async function sendWebhook(message: WebhookMessage, options: SendOptions): Promise<SendOutcome> {
   const payload = Buffer.from(message.body, "utf8");
   const headers = {
     "content-type": "application/json",
@@ -164,7 +164,7 @@ function expiry(signal: AbortSignal): Promise<never> {
   });
 }
 
-function judgeAnswer(answer: Answer, nowMs: number): DeliveryOutcome {
+function judgeAnswer(answer: Answer, nowMs: number): SendOutcome {
   const { status } = answer;
   if (status >= 200 && status < 300) return { kind: "delivered", status };
   if (status === 410) return { kind: "gone", status: 410 };
