@@ -1,0 +1,227 @@
+/**
+ * @module push/webhook-send
+ * One webhook delivery attempt (issue 34): a POST signed the Standard Webhooks way (`webhook-id`,
+ * `webhook-timestamp`, `webhook-signature`), sent to the address the SSRF guard vetted and to no
+ * other. The answer is an outcome the dispatcher acts on, never an exception for what the network
+ * or the receiver did: delivered, gone (410: the receiver wants no more), retry (anything else) or
+ * refused (the guard said no; nothing was sent).
+ *
+ * The connection goes through `node:http`/`node:https` with a `lookup` that answers the vetted
+ * address: the URL's host stays the Host header and the TLS server name (so the certificate is
+ * checked against it), but no second DNS answer can redirect the connection (DNS rebinding).
+ * Bun's `node:http` honours `lookup`; test/push/webhook-send.test.ts proves it.
+ */
+import http from "node:http";
+import https from "node:https";
+import { isIP, type LookupFunction } from "node:net";
+import { Webhook } from "standardwebhooks";
+import { VERSION } from "../version.ts";
+import { type Lookup, resolveWebhookTarget, type WebhookTarget, WebhookTargetRefused } from "./ssrf.ts";
+
+export interface WebhookMessage {
+  url: string;
+  /** The event's id: the same on every attempt, so the receiver can drop duplicates. */
+  msgId: string;
+  timestamp: Date;
+  /** The JSON payload, sent byte for byte as signed. */
+  body: string;
+  /** Standard Webhooks secrets (`whsec_<base64>`); each signs once, so a receiver can rotate keys. */
+  secrets: readonly string[];
+}
+
+export interface SendOptions {
+  /** Let receivers on loopback or the LAN be reached (self-hosted); cloud metadata stays refused. */
+  allowPrivate: boolean;
+  /** The whole attempt (lookup, connection, answer) must fit in this; default 15 s. */
+  timeoutMs?: number;
+  userAgent?: string;
+  /** Host name resolution; the system resolver unless a test gives its own. */
+  lookup?: Lookup;
+  /** The clock a `Retry-After` date is measured against. */
+  now?: () => number;
+}
+
+export type SendOutcome =
+  | { kind: "delivered"; status: number }
+  | { kind: "gone"; status: 410 }
+  | { kind: "retry"; status?: number; retryAfterMs?: number; error: string }
+  | { kind: "refused"; reason: string };
+
+export const DEFAULT_TIMEOUT_MS = 15_000;
+/** How much of a response body is read: enough for an error message, and a receiver cannot make us buffer more. */
+export const BODY_LIMIT_BYTES = 4096;
+/** How much of that body goes into a retry's error. */
+const EXCERPT_CHARS = 200;
+
+/** Thrown inside an attempt when its time is up; becomes the outcome's "timed out". */
+class TimedOut extends Error {
+  constructor() {
+    super("timed out");
+  }
+}
+
+/**
+ * Sends one webhook and says how it went. Throws only for the caller's own mistakes (no secret, a
+ * secret that is not base64); everything the network or the receiver does is an outcome.
+ */
+export async function sendWebhook(message: WebhookMessage, options: SendOptions): Promise<SendOutcome> {
+  const payload = Buffer.from(message.body, "utf8");
+  const headers = {
+    "content-type": "application/json",
+    "content-length": String(payload.length),
+    "user-agent": options.userAgent ?? `ckg-webhooks/${VERSION}`,
+    "webhook-id": message.msgId,
+    "webhook-timestamp": String(Math.floor(message.timestamp.getTime() / 1000)),
+    "webhook-signature": signatures(message),
+  };
+
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  try {
+    let target: WebhookTarget;
+    try {
+      target = await Promise.race([resolveWebhookTarget(message.url, { allowPrivate: options.allowPrivate, lookup: options.lookup }), expiry(deadline.signal)]);
+    } catch (error) {
+      if (error instanceof WebhookTargetRefused) return { kind: "refused", reason: error.reason };
+      return { kind: "retry", error: error instanceof TimedOut ? error.message : `DNS lookup failed: ${describe(error)}` };
+    }
+    const answer = await exchange(target, headers, payload, deadline.signal);
+    return judgeAnswer(answer, (options.now ?? Date.now)());
+  } catch (error) {
+    return { kind: "retry", error: describe(error) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** `v1,<sig>` for each secret, space-separated (Standard Webhooks); a receiver accepts any one it knows. */
+function signatures(message: WebhookMessage): string {
+  if (message.secrets.length === 0) throw new Error("a webhook needs at least one signing secret");
+  return message.secrets.map((secret) => new Webhook(secret).sign(message.msgId, message.timestamp, message.body)).join(" ");
+}
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** The start of the body, at most BODY_LIMIT_BYTES. */
+  body: string;
+}
+
+/** The POST itself, on a connection of its own (no pool: each attempt is vetted afresh). */
+function exchange(target: WebhookTarget, headers: Record<string, string>, payload: Buffer, signal: AbortSignal): Promise<Answer> {
+  const secure = target.url.protocol === "https:";
+  return new Promise<Answer>((resolve, reject) => {
+    const request = (secure ? https : http).request({
+      method: "POST",
+      hostname: target.host,
+      port: Number(target.url.port) || (secure ? 443 : 80),
+      path: `${target.url.pathname}${target.url.search}`,
+      headers: { ...headers, host: target.url.host },
+      // SNI carries a name, never an address (RFC 6066).
+      ...(secure && isIP(target.host) === 0 ? { servername: target.host } : {}),
+      lookup: pinned(target),
+      agent: false,
+    });
+    const onExpiry = () => request.destroy(new TimedOut());
+    if (signal.aborted) onExpiry();
+    signal.addEventListener("abort", onExpiry, { once: true });
+    request.on("close", () => signal.removeEventListener("abort", onExpiry));
+    request.on("error", reject);
+    request.on("response", (response) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      // Once the status is here it decides; the body is only read for the error message, and only so far.
+      const finish = () => {
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString("utf8") });
+        response.destroy();
+      };
+      response.on("data", (chunk: Buffer) => {
+        const room = BODY_LIMIT_BYTES - size;
+        chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+        size += Math.min(chunk.length, room);
+        if (size >= BODY_LIMIT_BYTES) finish();
+      });
+      response.on("end", finish);
+      response.on("error", finish);
+      response.on("close", finish);
+    });
+    request.end(payload);
+  });
+}
+
+/** A `lookup` for node:http that answers the vetted address whatever the name, in both of its call forms. */
+function pinned(target: WebhookTarget): LookupFunction {
+  return (_hostname, options, callback) => {
+    if (options.all) callback(null, [{ address: target.address, family: target.family }]);
+    else callback(null, target.address, target.family);
+  };
+}
+
+function expiry(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(new TimedOut());
+    signal.addEventListener("abort", () => reject(new TimedOut()), { once: true });
+  });
+}
+
+function judgeAnswer(answer: Answer, nowMs: number): SendOutcome {
+  const { status } = answer;
+  if (status >= 200 && status < 300) return { kind: "delivered", status };
+  if (status === 410) return { kind: "gone", status: 410 };
+  const retryAfterMs = parseRetryAfter(single(answer.headers["retry-after"]), nowMs);
+  const location = single(answer.headers.location);
+  // A redirect could point anywhere, including where the guard would refuse: it is never followed.
+  const error =
+    status >= 300 && status < 400 ? `redirect not followed: HTTP ${status}${location ? ` to ${excerpt(location)}` : ""}` : `HTTP ${status}${answer.body ? `: ${excerpt(answer.body)}` : ""}`;
+  return retryAfterMs === undefined ? { kind: "retry", status, error } : { kind: "retry", status, retryAfterMs, error };
+}
+
+/**
+ * `Retry-After` in milliseconds from `nowMs`: delay-seconds ("7") or an HTTP-date (a date already
+ * past is 0). Undefined when absent or unreadable. Not capped: the caller decides how long it waits.
+ */
+export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  // An HTTP-date has a day or month name; without that requirement Date.parse would read "1.5" as a date.
+  const at = /[a-z]/i.test(text) ? Date.parse(text) : Number.NaN;
+  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+}
+
+const BACKOFF_BASE_MS = 5_000;
+const BACKOFF_CAP_MS = 3_600_000;
+const BACKOFF_FLOOR_MS = 1_000;
+
+/**
+ * How long to wait after failed attempt number `attempt` (1 = the first attempt failed): full
+ * jitter, a uniform draw below a ceiling that starts at 5 s and doubles — 5 s, 10 s, 20 s, 40 s,
+ * 80 s, 160 s, 320 s, 640 s, 1280 s, 2560 s — and is 1 hour from the 11th wait on. No wait is under
+ * 1 s. Full jitter spreads the retries of many deliveries that failed together (a receiver's
+ * outage) instead of sending them back in one wave. On average a wait is half its ceiling: the
+ * first ten waits take about 43 min together, then about 30 min each, so 3 days hold about 150
+ * attempts (81 if every draw hit its ceiling). A `Retry-After` the receiver sent is the caller's to
+ * weigh against this.
+ */
+export function backoffMs(attempt: number, random: () => number = Math.random): number {
+  const step = Math.max(1, Math.floor(attempt));
+  const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (step - 1));
+  return Math.max(BACKOFF_FLOOR_MS, Math.floor(random() * ceiling));
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** A receiver's text, cut short and on one line, for an error message. */
+function excerpt(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > EXCERPT_CHARS ? `${line.slice(0, EXCERPT_CHARS)}…` : line;
+}
+
+function describe(error: unknown): string {
+  if (error instanceof TimedOut) return error.message;
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && !message.includes(code) ? `${message} (${code})` : message;
+}
