@@ -14,6 +14,7 @@ const LAYERS = [
   ["payments"],
   ["ingest"],
   ["snapshot"],
+  ["push"],
   ["signals"],
   ["search"],
   ["dataset"],

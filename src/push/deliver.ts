@@ -16,6 +16,7 @@ import { type SendOutcome, backoffMs, sendWebhook } from "./webhook-send.ts";
 
 export interface DeliverySettings {
   webhook_retry_hours: number;
+  webhook_first_retry_ms: number;
   webhook_timeout_ms: number;
   webhook_concurrency: number;
   webhook_allow_private: boolean;
@@ -27,6 +28,8 @@ interface Claimed {
   attempts: number;
   created_at: string;
 }
+
+const MAX_RETRY_AFTER_MS = 3_600_000;
 
 /** The webhook-id of a delivery: the same on every attempt, different for each subscription and event. */
 export function webhookId(subscriptionId: string, eventKey: string): string {
@@ -128,7 +131,9 @@ export class DeliveryWorker {
       default: {
         const status = outcome.kind === "retry" ? (outcome.status ?? null) : null;
         const error = outcome.kind === "retry" ? outcome.error : `refused: ${outcome.reason}`;
-        const waitMs = (outcome.kind === "retry" ? outcome.retryAfterMs : undefined) ?? backoffMs(d.attempts);
+        // A receiver's Retry-After is honoured up to an hour (a year's would give up the delivery at once).
+        const retryAfter = outcome.kind === "retry" && outcome.retryAfterMs !== undefined ? Math.min(outcome.retryAfterMs, MAX_RETRY_AFTER_MS) : undefined;
+        const waitMs = retryAfter ?? backoffMs(attempts, Math.random, this.settings.webhook_first_retry_ms);
         const next = now.getTime() + waitMs;
         const deadline = Date.parse(d.created_at) + this.settings.webhook_retry_hours * 3_600_000;
         if (next > deadline) return finish("failed", status, `${error}; given up after ${attempts} attempts over ${this.settings.webhook_retry_hours} h`);

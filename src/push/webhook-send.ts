@@ -189,9 +189,9 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
 
-const BACKOFF_BASE_MS = 5_000;
+/** The first wait's ceiling by default (the webhook_first_retry_ms setting). */
+export const BACKOFF_FIRST_MS = 5_000;
 const BACKOFF_CAP_MS = 3_600_000;
-const BACKOFF_FLOOR_MS = 1_000;
 
 /**
  * How long to wait after failed attempt number `attempt` (1 = the first attempt failed): full
@@ -201,12 +201,12 @@ const BACKOFF_FLOOR_MS = 1_000;
  * outage) instead of sending them back in one wave. On average a wait is half its ceiling: the
  * first ten waits take about 43 min together, then about 30 min each, so 3 days hold about 150
  * attempts (81 if every draw hit its ceiling). A `Retry-After` the receiver sent is the caller's to
- * weigh against this.
+ * weigh against this. `firstMs` moves the whole schedule (the floor is a fifth of it).
  */
-export function backoffMs(attempt: number, random: () => number = Math.random): number {
+export function backoffMs(attempt: number, random: () => number = Math.random, firstMs = BACKOFF_FIRST_MS): number {
   const step = Math.max(1, Math.floor(attempt));
-  const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (step - 1));
-  return Math.max(BACKOFF_FLOOR_MS, Math.floor(random() * ceiling));
+  const ceiling = Math.min(BACKOFF_CAP_MS, firstMs * 2 ** (step - 1));
+  return Math.max(firstMs / 5, Math.floor(random() * ceiling));
 }
 
 function single(value: string | string[] | undefined): string | undefined {

@@ -18,7 +18,7 @@
  * the moves decided in memory, and the writes sent as one batch, so PostgreSQL answers in round
  * trips per thousand signals, not per signal.
  */
-import { SignalEvents, standingChanged } from "../push/outbox.ts";
+import { SignalEvents, standingChanged } from "./outbox.ts";
 import { type SqlValue, type StateQueries, type StateStore, type Statement, insertRows, placeholders } from "../store/state.ts";
 import { append } from "./kit.ts";
 import type { Candidate } from "./score.ts";

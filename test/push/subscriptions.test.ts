@@ -91,7 +91,7 @@ describe("the outbox and the event stream", () => {
         const headers = new Headers(init?.headers);
         lastEventIds.push(headers.get("last-event-id"));
         headers.set("authorization", `Bearer ${secret}`);
-        const response = await run.app.handle(new Request(url, { ...init, headers }));
+        const response = await run.app.handle(new Request(String(url), { ...init, headers }));
         return new Response(cutAfter(response.body!, 25), { status: response.status, headers: response.headers });
       },
     });

@@ -1,11 +1,11 @@
 /**
- * @module push/outbox
+ * @module signals/outbox
  * The signal events a scan writes beside its signals, in the same transaction (signals/qualify.ts):
  * a signal found for the first time, one whose standing changed, and one that ended. Committed with
  * the signals or not at all, so a crash between the commit and a delivery loses no event.
  */
-import type { Severity } from "../signals/bands.ts";
-import type { Qualification } from "../signals/store.ts";
+import type { Severity } from "./bands.ts";
+import type { Qualification } from "./store.ts";
 import { type SqlValue, type Statement, insertRows } from "../store/state.ts";
 
 type SignalEventType = "signal.new" | "signal.updated" | "signal.ended";
