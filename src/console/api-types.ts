@@ -775,6 +775,102 @@ export interface Answers {
       name: string;
     } | null;
   };
+  "POST /api/subscriptions": {
+    subscription_id: string;
+    status: "active" | "disabled" | "deleted";
+    status_reason: string | null;
+    filters: {
+      signals:
+        | {
+            types?: string[];
+            min_score?: number;
+            qualification?: ("pending" | "screened" | "qualified" | "rejected")[];
+            entities?: string[];
+          }
+        | false;
+      changes:
+        | {
+            entities?: string[];
+            operations?: ("CREATE" | "UPDATE")[];
+          }
+        | false;
+    };
+    webhook_url: string | null;
+    /**
+     * readable as Server-Sent Events on GET /api/events
+     */
+    stream: boolean;
+    created_at: string;
+    /**
+     * the paid period's end: nothing is delivered past it
+     */
+    expires_at: string;
+    /**
+     * events after this position are the subscription's (the event stream's ids are such positions)
+     */
+    start_cursor: string;
+    /**
+     * where to read the stream, when stream is on
+     */
+    events_url: string | null;
+    /**
+     * shown once: signs the webhooks (whsec_...) and opens the stream
+     */
+    secret: string;
+  };
+  "GET /api/subscriptions/{subscription_id}": {
+    subscription_id: string;
+    status: "active" | "disabled" | "deleted";
+    status_reason: string | null;
+    filters: {
+      signals:
+        | {
+            types?: string[];
+            min_score?: number;
+            qualification?: ("pending" | "screened" | "qualified" | "rejected")[];
+            entities?: string[];
+          }
+        | false;
+      changes:
+        | {
+            entities?: string[];
+            operations?: ("CREATE" | "UPDATE")[];
+          }
+        | false;
+    };
+    webhook_url: string | null;
+    /**
+     * readable as Server-Sent Events on GET /api/events
+     */
+    stream: boolean;
+    created_at: string;
+    /**
+     * the paid period's end: nothing is delivered past it
+     */
+    expires_at: string;
+    /**
+     * events after this position are the subscription's (the event stream's ids are such positions)
+     */
+    start_cursor: string;
+    /**
+     * where to read the stream, when stream is on
+     */
+    events_url: string | null;
+    deliveries: {
+      counts: {
+        [k: string]: number;
+      };
+      last_error: string | null;
+    };
+  };
+  "DELETE /api/subscriptions/{subscription_id}": {
+    subscription_id: string;
+    status: "deleted";
+  };
+  "POST /api/subscriptions/{subscription_id}/secret": {
+    subscription_id: string;
+    secret: string;
+  };
   "GET /healthz": {
     status: "ok";
     version: string;
@@ -997,6 +1093,34 @@ export interface RouteParams {
     qualification?: "pending" | "screened" | "qualified" | "rejected" | "all";
     entity?: string;
   };
+  "GET /api/subscriptions/{subscription_id}": {
+    subscription_id: string;
+    /**
+     * the subscription's secret (over HTTP: Authorization: Bearer <secret>)
+     */
+    secret?: string;
+  };
+  "DELETE /api/subscriptions/{subscription_id}": {
+    subscription_id: string;
+    /**
+     * the subscription's secret (over HTTP: Authorization: Bearer <secret>)
+     */
+    secret?: string;
+  };
+  "POST /api/subscriptions/{subscription_id}/secret": {
+    subscription_id: string;
+  };
+  "GET /api/events": {
+    subscription_id: string;
+    /**
+     * the subscription's secret, when no Authorization header can be sent
+     */
+    secret?: string;
+    /**
+     * resume after this event id (the Last-Event-ID header wins)
+     */
+    last_event_id?: string;
+  };
 }
 
 /**
@@ -1060,6 +1184,75 @@ export interface Bodies {
      * look-back window in hours (1..8760): signals a scan found since then
      */
     since_hours?: number;
+  };
+  "POST /api/subscriptions": {
+    filters?: {
+      /**
+       * which signal events (signal.new, signal.updated, signal.ended) to hear; false: none
+       */
+      signals?:
+        | {
+            /**
+             * signal type slugs (GET /api/signals/catalog); none: every type
+             *
+             * @minItems 1
+             * @maxItems 64
+             */
+            types?: string[];
+            /**
+             * only signals scoring at least this (0-100)
+             */
+            min_score?: number;
+            /**
+             * only signals in these states; none: every state
+             *
+             * @minItems 1
+             */
+            qualification?: ("pending" | "screened" | "qualified" | "rejected")[];
+            /**
+             * only signals about one of these entities (names or URIs)
+             *
+             * @minItems 1
+             * @maxItems 100
+             */
+            entities?: string[];
+          }
+        | false;
+      /**
+       * which graph changes to hear ({} for all); false (the default): none
+       */
+      changes?:
+        | {
+            /**
+             * only changes of these entities (names or URIs)
+             *
+             * @minItems 1
+             * @maxItems 100
+             */
+            entities?: string[];
+            /**
+             * only these operations
+             *
+             * @minItems 1
+             */
+            operations?: ("CREATE" | "UPDATE")[];
+          }
+        | false;
+    };
+    /**
+     * an http(s) URL to POST each event to
+     */
+    webhook_url?: string;
+    /**
+     * readable on GET /api/events (default: true without a webhook_url)
+     */
+    stream?: boolean;
+  };
+  "POST /api/subscriptions/{subscription_id}/secret": {
+    /**
+     * the subscription's secret (over HTTP: Authorization: Bearer <secret>)
+     */
+    secret?: string;
   };
   "POST /console/session": {
     /**

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { z } from "zod";
 import { createServer } from "../../src/server/app.ts";
-import { defineOperation, pathParams } from "../../src/operations/operation.ts";
+import { defineOperation, inQuery, pathParams } from "../../src/operations/operation.ts";
 import { OPERATIONS } from "../../src/operations/table/index.ts";
 import { CkgError, ERROR_CODES, type ErrorCode } from "../../src/errors.ts";
 import { VERSION } from "../../src/version.ts";
@@ -171,18 +171,22 @@ describe("OpenAPI and docs", () => {
   test("every operation's example is valid input and its answer matches its output schema, and the one OpenAPI documents", async () => {
     const documented = (await json(await run.request("GET", "/openapi.json"))).body.paths;
     const validator = new AjvJsonSchemaValidator();
+    // The subscription the table's first subscription operation makes: the later ones act on it with its secret.
+    let made: { subscription_id: string; secret: string } | undefined;
     for (const op of OPERATIONS) {
       expect(op.input.safeParse(op.example).success).toBe(true);
+      const example: Record<string, unknown> = { ...op.example, ...(op.bearer && made ? { subscription_id: made.subscription_id } : {}) };
+      const headers: Record<string, string> = op.bearer && made ? { authorization: `Bearer ${made.secret}` } : {};
       // Path parameters go into the path; the rest into the query string or body.
       const params = pathParams(op.path);
-      const path = op.path.replace(/:([a-z_]+)/g, (_, name: string) => encodeURIComponent(String((op.example as Record<string, unknown>)[name])));
-      const rest = Object.entries(op.example).filter(([k]) => !params.includes(k));
-      const response =
-        op.method === "GET"
-          ? await run.request("GET", `${path}?${new URLSearchParams(rest.map(([k, v]): [string, string] => [k, String(v)]))}`)
-          : await run.request("POST", path, Object.fromEntries(rest));
+      const path = op.path.replace(/:([a-z_]+)/g, (_, name: string) => encodeURIComponent(String(example[name])));
+      const rest = Object.entries(example).filter(([k]) => !params.includes(k));
+      const response = inQuery(op)
+        ? await run.request(op.method, `${path}?${new URLSearchParams(rest.map(([k, v]): [string, string] => [k, String(v)]))}`, undefined, headers)
+        : await run.request("POST", path, Object.fromEntries(rest), headers);
       expect(response.status, op.name).toBe(200);
       const answer = await response.json();
+      if (op.name === "subscribe") made = answer;
       const parsed = op.output.safeParse(answer);
       if (!parsed.success) throw new Error(`${op.name}: ${parsed.error.message}`);
       const schema = documented[op.path.replace(/:([a-z_]+)/g, "{$1}")][op.method.toLowerCase()].responses["200"].content["application/json"].schema;

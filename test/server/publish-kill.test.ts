@@ -40,7 +40,8 @@ const SNAPSHOT_ID = /^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{6}$/;
 function traceable(): { can: boolean; why: string } {
   if (process.platform !== "linux") return { can: false, why: "strace runs on Linux only" };
   if (!Bun.which("strace")) return { can: false, why: "strace is not installed: apt-get install strace; .ci/run installs it" };
-  const target = Bun.spawn(["sleep", "30"]);
+  // strace -p stays attached until its target exits: a target that ends by itself lets it return.
+  const target = Bun.spawn(["sleep", "0.5"]);
   try {
     const probe = Bun.spawnSync(["strace", "-qq", "-o", "/dev/null", "-e", "trace=none", "-p", String(target.pid)], { timeout: 10_000, stderr: "pipe" });
     return probe.exitCode === 0 ? { can: true, why: "" } : { can: false, why: `strace cannot attach (ptrace not allowed): ${probe.stderr.toString().trim()}` };
