@@ -74,7 +74,7 @@ export const PAYMENT_SETTINGS = {
     "string",
     z.string().regex(/^\s*([a-z_]+\s*=\s*\d+(\.\d+)?\s*)(,\s*[a-z_]+\s*=\s*\d+(\.\d+)?\s*)*$/, "operation=usd pairs, e.g. 'sparql=0.05,signals=0.10'").optional(),
     undefined,
-    "price overrides in USD by operation name (sparql, search, explore, timeseries, changes, signals, entity_insights, insights_batch)",
+    "price overrides in USD by operation name (sparql, search, explore, timeseries, changes, signals, entity_insights, insights_batch, subscribe)",
   ),
 } as const satisfies Record<string, Setting>;
 

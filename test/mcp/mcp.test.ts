@@ -60,8 +60,12 @@ describe("MCP over Streamable HTTP", () => {
   });
 
   test("calls every tool with its example and gets structured answers", async () => {
+    // The subscription the subscribe tool makes: the tools after it act on it with its secret.
+    let made: { subscription_id: string; secret: string } | undefined;
     for (const op of OPERATIONS) {
-      const result = await call(op.name, op.example as Record<string, unknown>);
+      const args = { ...(op.example as Record<string, unknown>), ...(op.bearer && made ? { subscription_id: made.subscription_id, secret: made.secret } : {}) };
+      const result = await call(op.name, args);
+      if (op.name === "subscribe") made = result.structuredContent as typeof made;
       expect(result.isError, `${op.name}: ${result.content[0]?.text}`).toBeFalsy();
       expect(result.structuredContent).toBeDefined();
       expect(JSON.parse(result.content[0]!.text!)).toEqual(result.structuredContent!);

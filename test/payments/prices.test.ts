@@ -11,7 +11,7 @@ describe("the price list", () => {
     const prices = PriceList.from(OPERATIONS, "sparql=0.05, entity_insights=2", true);
     expect(Object.fromEntries(OPERATIONS.map((op) => [op.name, prices.of(op.name)]))).toEqual({
       sparql: 0.05, search: 0.1, explore: 0.1, timeseries: 0.1, changes: 0.1, entity_insights: 2, signals: 0.2, insights_batch: 7.5,
-      schema: 0, signals_catalog: 0, signals_overview: 0,
+      schema: 0, signals_catalog: 0, signals_overview: 0, subscribe: 1, subscription: 0, rotate_subscription_secret: 0, unsubscribe: 0,
     });
   });
 
