@@ -186,7 +186,7 @@ describe("OpenAPI and docs", () => {
         : await run.request("POST", path, Object.fromEntries(rest), headers);
       expect(response.status, op.name).toBe(200);
       const answer = await response.json();
-      if (op.name === "subscribe") made = answer;
+      if (op.name === "subscribe") made = answer as typeof made;
       const parsed = op.output.safeParse(answer);
       if (!parsed.success) throw new Error(`${op.name}: ${parsed.error.message}`);
       const schema = documented[op.path.replace(/:([a-z_]+)/g, "{$1}")][op.method.toLowerCase()].responses["200"].content["application/json"].schema;
