@@ -35,8 +35,8 @@ export const PUSH_SETTINGS = {
   ),
   push_poll_ms: setting(
     "integer",
-    z.number().int().min(50).max(60_000),
-    250,
+    z.number().int().min(20).max(60_000),
+    100,
     "how often the server looks for newly committed events (scans run in a child process or on another replica): two index lookups, so it can be often",
   ),
   events_heartbeat_ms: setting("integer", z.number().int().min(1000).max(300_000), 15_000, "how often /api/events sends a comment line so proxies keep the stream open"),
