@@ -1,6 +1,6 @@
 /**
  * @module api/metrics
- * Prometheus metrics (prom-client): requests and latency by route and status, graph state.
+ * Prometheus metrics (prom-client): requests and latency by route and status, graph state, webhook deliveries.
  */
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { ApiServices } from "./services.ts";
@@ -69,6 +69,17 @@ export class Metrics {
       registers: [registry],
       collect() {
         this.set(services.graph.status().timeouts);
+      },
+    });
+    new Gauge({
+      name: "ckg_webhook_deliveries",
+      help: "Webhook deliveries in the state store, by state (pending ones are due or waiting for a retry).",
+      labelNames: ["state"] as const,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        const rows = await services.state.all<{ status: string; n: number }>("SELECT status, CAST(count(*) AS INTEGER) AS n FROM deliveries GROUP BY status");
+        for (const row of rows) this.set({ state: row.status }, Number(row.n));
       },
     });
   }

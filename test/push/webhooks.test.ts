@@ -70,6 +70,8 @@ test("each event reaches each subscription that takes it, signed, once per id; a
     const read = await json(await run.request("GET", `/api/subscriptions/${subs.byType.subscription_id}`, undefined, { authorization: `Bearer ${subs.byType.secret}` }));
     return read.body.deliveries.counts.delivered === wantByType.length;
   });
+  const metrics = await (await run.request("GET", "/metrics")).text();
+  expect(Number(/ckg_webhook_deliveries\{state="delivered"\} (\d+)/.exec(metrics)?.[1])).toBeGreaterThanOrEqual(wantByType.length + wantStrong.length);
 });
 
 test("a receiver down across the backoff gets every event once it is back; repeats carry the same id; Retry-After is honoured", async () => {
