@@ -9,10 +9,12 @@
  * as a scan's child process does (the server hears it by its poll, CKG_PUSH_POLL_MS, default 100),
  * and times from the commit to each webhook's arrival and each stream event's arrival: p50 and p99,
  * and deliveries per second (the subscriptions over the time the last one took). Then the server's
- * memory (all its processes) at the largest count. Then the outbox's cost on a scan: apply time of
+ * memory (all its processes) at the largest count, and the floor: as many bare POSTs to the same
+ * receiver from this process. Then the outbox's cost on a scan: apply time of
  * a real scan of the default world, beside the time its signal events alone take to insert.
  */
 import { cpSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import http from "node:http";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createLogger } from "../../src/log.ts";
@@ -56,6 +58,22 @@ async function readLines(stream: ReadableStream<Uint8Array>, onLine: (line: stri
       end = buffer.indexOf("\n");
     }
   }
+}
+
+/** One POST with node:http on a connection of its own, as push/webhook-send.ts sends a webhook. */
+function post(port: number, body: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const request = http.request({ host: "127.0.0.1", port, path: "/hook", method: "POST", agent: false, headers: { "content-type": "application/json" } }, (response) => {
+      response.resume();
+      response.on("end", resolve);
+    });
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await Bun.sleep(2);
 }
 
 /** Resident memory of a process and its children, in MiB (/proc). */
@@ -167,6 +185,19 @@ try {
       [`${count} subscriptions: server RSS, all processes (MiB)`, rssMiB(server.process.pid).toFixed(0)],
     );
   }
+  // The floor: the same number of POSTs to the same receiver straight from here, 64 in flight, a
+  // connection each (as the sender makes them): no outbox, fan-out, lease or signature.
+  const bare = Math.max(...counts);
+  const bareStarted = performance.now();
+  const bareId = "bare";
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 64 }, async () => {
+      while (next++ < bare) await post(receiverPort, JSON.stringify({ data: { signal_id: bareId } }));
+    }),
+  );
+  await until(() => (arrivals.get(bareId)?.length ?? 0) >= bare);
+  rows.push([`bare: ${bare} POSTs to the receiver, 64 in flight (per second)`, ((bare / (performance.now() - bareStarted)) * 1000).toFixed(0)]);
 } finally {
   await state.close();
   await server.stop();

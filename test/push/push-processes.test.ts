@@ -1,6 +1,7 @@
 /**
  * Push delivery across real `ckg serve` processes: a server SIGKILLed while a webhook request is in
- * flight delivers that event after its restart, with the same webhook-id; two replicas sharing a
+ * flight delivers that event after its restart, with the same webhook-id, and the events a scan
+ * committed while it was down; two replicas sharing a
  * real PostgreSQL 15 deliver each event to each subscription, and any repeat carries one id. Scans
  * run as `ckg scan` processes, as the scheduler runs them.
  */
@@ -10,7 +11,9 @@ import { join } from "node:path";
 import { SQL } from "bun";
 import { selfCommand } from "../../src/runtime.ts";
 import { openSqliteState } from "../../src/store/state-sqlite.ts";
+import { addDays } from "../../src/time.ts";
 import { copyOfFixture } from "../support/fixture.ts";
+import { snapshotOf } from "../signals/support.ts";
 import { type ServerProcess, startServer } from "../support/server.ts";
 import { postgresEngine } from "../support/state-engines.ts";
 import { until } from "../support/until.ts";
@@ -51,15 +54,16 @@ async function subscribe(server: ServerProcess, body: unknown): Promise<{ subscr
   return (await answer.json()) as { subscription_id: string; secret: string };
 }
 
-async function scanProcess(dir: string, env: Record<string, string> = {}): Promise<void> {
-  const child = Bun.spawn(selfCommand("scan", "--data-dir", dir, "--trigger", "test"), { env: { ...process.env, ...ENV, ...env }, stdout: "ignore", stderr: "pipe" });
+async function scanProcess(dir: string, env: Record<string, string> = {}, args: string[] = []): Promise<void> {
+  const child = Bun.spawn(selfCommand("scan", "--data-dir", dir, "--trigger", "test", ...args), { env: { ...process.env, ...ENV, ...env }, stdout: "ignore", stderr: "pipe" });
   const code = await child.exited;
   if (code !== 0) throw new Error(`ckg scan exited ${code}: ${await new Response(child.stderr).text()}`);
 }
 
-const TYPES = ["stablecoin-depeg", "yield-anomaly"];
+// Types the fixture world fires on both of its last two days.
+const TYPES = ["revenue-momentum", "utilization-stress"];
 
-test("a server killed (SIGKILL) mid-delivery delivers the event after its restart, with the same webhook-id", async () => {
+test("a server killed (SIGKILL) mid-delivery delivers the event after its restart, with the same webhook-id, and what was committed while it was down", async () => {
   const dir = await copyOfFixture();
   dirs.push(dir);
   // The first request is held unanswered: the server is killed while it is in flight.
@@ -71,11 +75,14 @@ test("a server killed (SIGKILL) mid-delivery delivers the event after its restar
   const first = await serve(dir);
   const made = await subscribe(first, { filters: { signals: { types: TYPES } }, webhook_url: `${receiver.url}/hook` });
   receiver.expect("/hook", [made.secret]);
-  await scanProcess(dir);
+  const asOf = snapshotOf(dir).manifest.as_of.slice(0, 10);
+  await scanProcess(dir, {}, ["--as-of", addDays(asOf, -1)]);
   await until("the first webhook in flight", 60_000, () => receiver.received.length > 0);
   first.process.kill("SIGKILL");
   await first.process.exited;
   release?.();
+  // While no server runs, a scan on newer data commits more events: the outbox keeps them.
+  await scanProcess(dir, {}, ["--as-of", asOf]);
 
   const state = openSqliteState(join(dir, "state.sqlite"));
   try {
