@@ -6,7 +6,7 @@
  * at once when this process commits events (`wake`), so a listener here hears a scan as it commits.
  */
 import type { Logger } from "../log.ts";
-import type { StateQueries } from "../store/state.ts";
+import { type StateQueries, placeholders } from "../store/state.ts";
 import { type Cursor, type PushEvent, START, encodeCursor, furthest } from "./events.ts";
 
 interface SignalEventRow {
@@ -70,15 +70,23 @@ export async function readEvents(state: StateQueries, after: Cursor, limit: numb
   return { events, more: signals.length + changes.length >= limit };
 }
 
-/** One event by its outbox key ('s<id>' or 'c<id>', as deliveries name them), or null when pruned. */
-export async function eventByKey(state: StateQueries, key: string): Promise<PushEvent | null> {
-  const id = Number(key.slice(1));
-  if (key.startsWith("s")) {
-    const row = await state.get<SignalEventRow>("SELECT * FROM signal_events WHERE id = ?", [id]);
-    return row ? signalEvent(row, { signalEvent: id, change: 0 }) : null;
+/** Events by their outbox keys ('s<id>' or 'c<id>', as deliveries name them), in two queries; a pruned one is absent. */
+export async function eventsByKeys(state: StateQueries, keys: readonly string[]): Promise<Map<string, PushEvent>> {
+  const out = new Map<string, PushEvent>();
+  const ids = (prefix: string) => [...new Set(keys.filter((k) => k.startsWith(prefix)).map((k) => Number(k.slice(1))))];
+  const signals = ids("s");
+  const changes = ids("c");
+  if (signals.length > 0) {
+    for (const row of await state.all<SignalEventRow>(`SELECT * FROM signal_events WHERE id IN ${placeholders(signals.length)}`, signals)) {
+      out.set(`s${row.id}`, signalEvent(row, { signalEvent: Number(row.id), change: 0 }));
+    }
   }
-  const row = await state.get<ChangeRow>("SELECT * FROM changes WHERE id = ?", [id]);
-  return row ? changeEvent(row, { signalEvent: 0, change: id }) : null;
+  if (changes.length > 0) {
+    for (const row of await state.all<ChangeRow>(`SELECT * FROM changes WHERE id IN ${placeholders(changes.length)}`, changes)) {
+      out.set(`c${row.id}`, changeEvent(row, { signalEvent: 0, change: Number(row.id) }));
+    }
+  }
+  return out;
 }
 
 /** The outbox key of an event at a cursor position (the key of its own table's id). */
