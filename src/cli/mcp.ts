@@ -1,7 +1,10 @@
 /**
  * @module cli/mcp
  * `ckg mcp`: the same tools over stdio for a local agent (payments off: the agent runs on your
- * machine). stdout carries the protocol only; logs go to stderr.
+ * machine). stdout carries the protocol only; logs go to stderr. The SDK's stdio entry picks the
+ * era from the client's first message (`initialize`: 2025-era; `server/discover` or an enveloped
+ * request: 2026-07-28) and keeps one server for the connection. No subscriptions/listen here: no
+ * scans run in this process, so there would be nothing to hear but another process's scans.
  */
 import { COMMAND_SETTINGS } from "../config/commands.ts";
 import type { Command } from "./command.ts";
@@ -12,11 +15,11 @@ export const mcp: Command = {
   usage: "[options]",
   settings: COMMAND_SETTINGS.mcp,
   async run({ config }) {
-    const [{ Services }, { createPayments }, { McpEndpoint }, { StdioServerTransport }, { OPERATIONS }, { createLogger }] = await Promise.all([
+    const [{ Services }, { createPayments }, { McpEndpoint }, { serveStdio }, { OPERATIONS }, { createLogger }] = await Promise.all([
       import("../server/services.ts"),
       import("../server/app.ts"),
       import("../mcp/server.ts"),
-      import("@modelcontextprotocol/sdk/server/stdio.js"),
+      import("@modelcontextprotocol/server/stdio"),
       import("../operations/table/index.ts"),
       import("../log.ts"),
     ]);
@@ -26,13 +29,15 @@ export const mcp: Command = {
     const services = await Services.open(local, log, { childLogsTo: 2 });
     await services.start();
     const { prices, payments } = createPayments(services, OPERATIONS);
-    const server = new McpEndpoint({ services, operations: OPERATIONS, payments, prices, endpoint: () => "stdio://ckg/mcp" }).server();
-    await server.connect(new StdioServerTransport());
+    const endpoint = new McpEndpoint({ services, operations: OPERATIONS, payments, prices, endpoint: () => "stdio://ckg/mcp" });
+    const connection = serveStdio(({ era }) => endpoint.server(era, false), { onerror: (error) => log.debug({ err: error.message }, "mcp: stdio message refused or failed") });
     log.info({ data_dir: services.dir.root }, "MCP server on stdio");
+    // The client closing stdin ends the connection (the SDK's stdio transport closes itself then).
     await new Promise<void>((resolve) => {
-      server.onclose = () => resolve();
+      process.stdin.on("end", () => resolve());
       process.stdin.on("close", () => resolve());
     });
+    await connection.close();
     await services.close();
   },
 };

@@ -38,6 +38,7 @@ export const serve: Command = {
       if (stopping) return;
       stopping = true;
       log.info({ signal }, "shutting down: draining in-flight requests");
+      await app.endStreams();
       await app.stop();
       await services.close();
       log.info("stopped");

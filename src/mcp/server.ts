@@ -1,23 +1,29 @@
 /**
  * @module mcp/server
- * The MCP server: the operations as tools, the schema and signal catalog as resources, payments
- * as the x402 MCP transport specifies (an unpaid call to a paid tool returns the PaymentRequired
- * object as an error result; the retry carries `_meta["x402/payment"]`; the answer carries
- * `_meta["x402/payment-response"]`). Calls go through the same invoke path as HTTP, so the
+ * The MCP server: the operations as tools, the schema, signal catalog and changes as resources,
+ * payments as the x402 MCP transport specifies (an unpaid call to a paid tool returns the
+ * PaymentRequired object as an error result; the retry carries `_meta["x402/payment"]`; the answer
+ * carries `_meta["x402/payment-response"]`). Calls go through the same invoke path as HTTP, so the
  * validation, no-charge-on-error, replay and settlement rules are the same.
+ *
+ * Two protocol eras on one endpoint (official SDK v2): 2026-07-28, stateless by design, with
+ * `subscriptions/listen` (mcp/listen), served by the SDK's entry; and 2025-era clients (up to
+ * 2025-11-25), which open with `initialize` and carry no per-request envelope, served here
+ * statelessly as before. The SDK's own test decides which era a request belongs to
+ * (`isLegacyRequest`), and one server factory serves both.
  */
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import {
-  CallToolRequestSchema,
   type CallToolResult,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+  type McpHttpHandler,
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  Server,
+  WebStandardStreamableHTTPServerTransport,
+  createMcpHandler,
+  isLegacyRequest,
+} from "@modelcontextprotocol/server";
+import { CkgError } from "../errors.ts";
 import { type OperationServices, operationContext } from "../operations/context.ts";
 import { invoke } from "../operations/invoke.ts";
 import { resourceDiscovery } from "../operations/discovery.ts";
@@ -26,27 +32,19 @@ import { toHttpError } from "../operations/error-status.ts";
 import type { PaymentGate } from "../payments/gate.ts";
 import { PaymentRequiredError } from "../payments/payment-required.ts";
 import type { PriceList } from "../payments/prices.ts";
-import { resolveEntity } from "../graph/explore.ts";
-import { signalCatalog } from "../signals/catalog.ts";
-import { DETECTORS } from "../signals/detectors/index.ts";
 import { VERSION } from "../version.ts";
+import { FeedBus } from "./listen.ts";
+import { RESOURCES, TEMPLATES, readResource } from "./resources.ts";
 import { fitForAgent, toolFor } from "./tools.ts";
 
 export const PAYMENT_META = "x402/payment";
 export const PAYMENT_RESPONSE_META = "x402/payment-response";
 
-const RESOURCES = [
-  { uri: "ckg://schema", name: "schema", title: "Graph and time-series schema", description: "Ontology classes and predicates, ts_* tables and columns, data sources and provenance (GET /api/schema).", mimeType: "application/json" },
-  { uri: "ckg://signals/catalog", name: "signals-catalog", title: "Signal catalog", description: `The ${DETECTORS.length} signal types: descriptions, scoring criteria, evidence schemas (GET /api/signals/catalog).`, mimeType: "application/json" },
-];
-
-const TEMPLATES = [
-  { uriTemplate: "ckg://entity/{id}", name: "entity", title: "An entity", description: "One entity by its graph id (token/usd-coin), URI or name: its URI, type, labels and the other entities of the same name (free; its facts and figures: the explore tool).", mimeType: "application/json" },
-  { uriTemplate: "ckg://signals/{signal_type}", name: "signal-type", title: "A signal type", description: `One of the ${DETECTORS.length} signal types (a slug of ckg://signals/catalog): its category, description, scoring criteria and evidence schema.`, mimeType: "application/json" },
-];
-
 /** How often a long tool call tells a client that asked for progress that it is still running. */
 const PROGRESS_EVERY_MS = 1000;
+
+/** Which protocol era a server instance serves (the SDK's factory context names the same two). */
+export type Era = "legacy" | "modern";
 
 export interface McpDeps {
   services: OperationServices;
@@ -60,18 +58,49 @@ export interface McpDeps {
 
 /**
  * The MCP endpoint of one app: the tool list is built once (schemas and prices do not change while
- * the server runs); `server()` makes a protocol server over it, one per HTTP request (stateless) or
- * one for stdio; `handle` answers a Streamable HTTP request.
+ * the server runs); `server(era)` makes a protocol server over it, one per HTTP request (stateless)
+ * or one per stdio connection; `handle` answers a Streamable HTTP request of either era.
  */
 export class McpEndpoint {
   private tools: ReturnType<typeof toolFor>[] | undefined;
+  private modern: McpHttpHandler | undefined;
+  private closed = false;
 
   constructor(private readonly deps: McpDeps) {}
 
   async handle(request: Request): Promise<Response> {
-    const server = this.server();
-    // A plain JSON answer, unless the call asked for progress: notifications need the event stream.
-    const progress = request.method === "POST" && (await request.clone().text()).includes('"progressToken"');
+    if (await isLegacyRequest(request)) return this.legacy(request);
+    if (this.closed) throw new CkgError("not_ready", "The server is shutting down.", { retryAfterSeconds: 5 });
+    this.modern ??= createMcpHandler(({ era }) => this.server(era), {
+      // 2025-era requests never reach it (routed above), so its own fallback is not needed.
+      legacy: "reject",
+      bus: new FeedBus(this.deps.services.events, this.deps.services.log),
+      onerror: (error) => this.deps.services.log.debug({ err: error.message }, "mcp: request refused or failed"),
+    });
+    return this.modern.fetch(request);
+  }
+
+  /**
+   * Ends the open listen streams, each with the graceful end the revision defines (the empty
+   * subscriptions/listen result), and refuses new 2026-07-28 requests: a stopping server waits for
+   * open requests, and a listen stream never ends by itself.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.modern?.close();
+  }
+
+  /**
+   * A 2025-era request: a fresh server on a stateless transport, answered as plain JSON unless
+   * the call asked for progress (notifications need the event stream), as ckg always answered.
+   * There is no session, so no GET stream and nothing to DELETE.
+   */
+  private async legacy(request: Request): Promise<Response> {
+    if (request.method !== "POST") {
+      return Response.json({ jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: this endpoint is stateless (POST only)." }, id: null }, { status: 405, headers: { allow: "POST" } });
+    }
+    const server = this.server("legacy");
+    const progress = (await request.clone().text()).includes('"progressToken"');
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !progress });
     await server.connect(transport);
     let response: Response;
@@ -91,89 +120,81 @@ export class McpEndpoint {
     return new Response(readable, response);
   }
 
-  server(): Server {
+  /** A server for one era; `listen` says whether it offers subscriptions/listen (2026-07-28 over HTTP only, see cli/mcp). */
+  server(era: Era, listen = era === "modern"): Server {
     this.tools ??= this.deps.operations.map((op) => toolFor(op, this.deps.prices.of(op.name), this.deps.services.config));
-    return createMcpServer(this.deps, this.tools);
+    return createMcpServer(this.deps, this.tools, era, listen);
   }
 }
 
-function createMcpServer(deps: McpDeps, tools: ReturnType<typeof toolFor>[]): Server {
+function createMcpServer(deps: McpDeps, tools: ReturnType<typeof toolFor>[], era: Era, listen: boolean): Server {
   const server = new Server(
     { name: "ckg", title: "ckg: crypto knowledge graph", version: VERSION },
     {
-      capabilities: { tools: {}, resources: {} },
+      // Resource updates are heard on subscriptions/listen, which only 2026-07-28 has: a stateless
+      // 2025-era server has no session to keep a resources/subscribe in, so it offers none.
+      capabilities: { tools: {}, resources: listen ? { subscribe: true } : {} },
       instructions:
         "Crypto knowledge graph: find entities with `search`, read them with `explore`, query the graph with `sparql` and daily " +
         "series with `timeseries` (read `ckg://schema` first), and read risk/opportunity signals (`signals_catalog`, " +
-        "`signals_overview`, `signals`, `entity_insights`). Paid tools return x402 payment requirements until paid.",
+        "`signals_overview`, `signals`, `entity_insights`). Paid tools return x402 payment requirements until paid." +
+        (listen ? " To hear new signals of a type without polling, subscriptions/listen to `ckg://signals/<signal_type>` (or `ckg://changes` for graph changes)." : ""),
     },
   );
   const byName = new Map(deps.operations.map((op) => [op.name, op]));
+  const schemaOf = new Map(tools.map((tool) => [tool.name, tool.outputSchema]));
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+  server.setRequestHandler("tools/list", async () => ({ tools }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult> => {
     const op = byName.get(request.params.name);
     // A tool that does not exist is the caller's protocol mistake, not a tool's failure.
-    if (!op) throw new McpError(ErrorCode.InvalidParams, `No tool ${request.params.name}; list the tools to see them.`);
-    const ctx = operationContext(deps.services, crypto.randomUUID(), { tool: op.name });
-    const progress = progressReporter(request.params._meta?.progressToken, (params) => extra.sendNotification({ method: "notifications/progress", params }));
+    if (!op) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No tool ${request.params.name}; list the tools to see them.`);
+    const meta = { ...request.params._meta, ...ctx.mcpReq._meta };
+    const context = operationContext(deps.services, crypto.randomUUID(), { tool: op.name });
+    const progress = progressReporter(meta.progressToken, (params) => ctx.mcpReq.notify({ method: "notifications/progress", params }));
     try {
-      const { answer, settlement } = await invoke(op, request.params.arguments ?? {}, ctx, deps.payments, {
+      const { answer, settlement } = await invoke(op, request.params.arguments ?? {}, context, deps.payments, {
         resourceUrl: `${deps.endpoint()}#${op.name}`,
         describe: () => resourceDiscovery(op, "mcp"),
-        payload: request.params._meta?.[PAYMENT_META],
+        payload: meta[PAYMENT_META],
       });
       const fitted = fitForAgent(answer) as Record<string, unknown>;
-      return {
+      const result: CallToolResult = {
         content: [{ type: "text", text: JSON.stringify(fitted) }],
         structuredContent: fitted,
         ...(settlement ? { _meta: { [PAYMENT_RESPONSE_META]: settlement } } : {}),
       };
+      return server.projectCallToolResult(result, schemaOf.get(op.name));
     } catch (error) {
       if (error instanceof PaymentRequiredError) {
         return { isError: true, structuredContent: error.paymentRequired as unknown as Record<string, unknown>, content: [{ type: "text", text: error.body }] };
       }
       const http = toHttpError(error);
-      if (http.error.code === "internal") ctx.log.error({ err: (error as Error).message }, "tool failed");
+      if (http.error.code === "internal") context.log.error({ err: (error as Error).message }, "tool failed");
       return errorResult(http.body);
     } finally {
       await progress.done();
     }
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: RESOURCES }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: TEMPLATES }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+  server.setRequestHandler("resources/list", async () => ({ resources: RESOURCES }));
+  server.setRequestHandler("resources/templates/list", async () => ({ resourceTemplates: TEMPLATES }));
+  server.setRequestHandler("resources/read", async (request) => {
     const uri = request.params.uri;
-    const body = readResource(deps, uri);
-    if (body === undefined) throw new McpError(ErrorCode.InvalidParams, `No resource ${uri}; list the resources and resource templates to see them.`);
+    const body = await readResource(deps.services, uri);
+    if (body === undefined) throw new ResourceNotFoundError(uri, `No resource ${uri}; list the resources and resource templates to see them.`);
     return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(body) }] };
   });
   return server;
-}
-
-/** A resource's content, or undefined when the URI names none. */
-function readResource(deps: McpDeps, uri: string): unknown {
-  if (uri === "ckg://schema") return deps.services.snapshot().schema;
-  if (uri === "ckg://signals/catalog") return signalCatalog();
-  const signalType = /^ckg:\/\/signals\/([a-z0-9-]+)$/.exec(uri)?.[1];
-  if (signalType) return signalCatalog().signal_types.find((t) => t.slug === signalType);
-  const entity = /^ckg:\/\/entity\/(.+)$/.exec(uri)?.[1];
-  if (!entity) return undefined;
-  const names = deps.services.snapshot().names;
-  const id = decodeURIComponent(entity);
-  const node = names.get(id);
-  const { node: found, others } = node ? { node, others: [] } : resolveEntity(names, id);
-  return { uri: found.uri, id: found.id, name: found.name, type: found.type, labels: found.labels, other_entities_named_alike: others.map((o) => ({ uri: o.uri, name: o.name, type: o.type })) };
 }
 
 /**
  * Progress of one tool call, for a client that sent a progressToken: "started" at once, then every
  * second how long it has run, then "done" (each with a higher `progress`, as the protocol asks).
  */
-function progressReporter(token: string | number | undefined, send: (params: { progressToken: string | number; progress: number; total?: number; message: string }) => Promise<void>) {
-  if (token === undefined) return { done: async () => undefined };
+function progressReporter(token: unknown, send: (params: { progressToken: string | number; progress: number; total?: number; message: string }) => Promise<void>) {
+  if (typeof token !== "string" && typeof token !== "number") return { done: async () => undefined };
   const started = performance.now();
   let step = 0;
   const report = (message: string, total?: number) => void send({ progressToken: token, progress: ++step, ...(total ? { total } : {}), message }).catch(() => undefined);

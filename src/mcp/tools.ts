@@ -5,7 +5,7 @@
  * from the operation's schemas, a description for an agent with the cost, structured content; and
  * answers cut to fit an agent's context, saying so and how to get the rest.
  */
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/server";
 import { type AnyOperation, type DescriptionSettings, describeOperation } from "../operations/operation.ts";
 import { ERROR_CODES } from "../errors.ts";
 import { type JsonSchema, toJsonSchema } from "../operations/json-schema.ts";

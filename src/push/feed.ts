@@ -160,6 +160,11 @@ export class EventFeed {
     };
   }
 
+  /** How many listen now (each open event stream or MCP listen stream is one). */
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+
   /** The position listeners have heard up to (the head when the first listened). */
   position(): Cursor {
     return this.tail ?? START;

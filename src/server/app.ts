@@ -58,7 +58,13 @@ export function createServer(services: Services, options: ServerOptions) {
     ],
   });
   app.onStop(() => payments.close());
-  return app;
+  return Object.assign(app, {
+    /**
+     * Ends the streams that never end by themselves (MCP subscriptions/listen), each gracefully:
+     * call it before `stop()`, which waits for open requests.
+     */
+    endStreams: () => mcp.close(),
+  });
 }
 
 export type Server = ReturnType<typeof createServer>;

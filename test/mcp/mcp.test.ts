@@ -1,14 +1,16 @@
 /**
- * MCP with the official SDK client: over Streamable HTTP on a real port (the same server as the
- * REST routes), and over stdio (`ckg mcp`). Tools from the operations table, tool errors with
- * clear messages, resources, and answers cut to fit an agent's context.
+ * MCP with the official SDK clients: over Streamable HTTP on a real port (the same server as the
+ * REST routes), once per protocol era (a 2025-11-25 client through version negotiation's
+ * fallback, a 2026-07-28 client through server/discover), and over stdio (`ckg mcp`). Tools from
+ * the operations table, tool errors with clear messages, resources, and answers cut to fit an
+ * agent's context. subscriptions/listen: listen.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { Client as ClientV2 } from "@modelcontextprotocol/client";
+import { StdioClientTransport as StdioClientTransportV2 } from "@modelcontextprotocol/client/stdio";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { OPERATIONS } from "../../src/operations/table/index.ts";
 import { allowedHosts } from "../../src/mcp/origin.ts";
@@ -16,10 +18,10 @@ import { createServer } from "../../src/server/app.ts";
 import { selfCommand } from "../../src/runtime.ts";
 import { type Running, copyOfFixture, startServices } from "../support/fixture.ts";
 import { scan, snapshotOf } from "../signals/support.ts";
+import { type Agent, ERAS, type ToolResult } from "./clients.ts";
 
 let running: Running;
-let client: Client;
-let server: { stop(): void; port: number };
+let server: { stop(): Promise<void>; port: number };
 
 beforeAll(async () => {
   running = await startServices({ port: 0 });
@@ -31,21 +33,29 @@ beforeAll(async () => {
   const listening = app.listen({ hostname: "127.0.0.1", port: 0 });
   const port = listening.server!.port!;
   baseUrl = `http://127.0.0.1:${port}`;
-  server = { port, stop: () => void listening.stop() };
-  client = new Client({ name: "ckg-test", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.port}/mcp`)));
+  server = { port, stop: async () => void (await listening.stop()) };
 });
 
 afterAll(async () => {
-  await client?.close();
-  server?.stop();
+  await server?.stop();
   await running.close();
 });
 
-type ToolResult = { isError?: boolean; structuredContent?: Record<string, any>; content: { type: string; text?: string }[] };
-const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<ToolResult>;
+for (const era of ERAS) {
+describe(`MCP over Streamable HTTP, protocol ${era.revision} (${era.client})`, () => {
+  let client: Agent;
+  beforeAll(async () => {
+    client = await era.connect(`http://127.0.0.1:${server.port}/mcp`);
+  });
+  afterAll(async () => {
+    await client?.close();
+  });
+  const call = (name: string, args: Record<string, unknown>) => client.callTool(name, args);
 
-describe("MCP over Streamable HTTP", () => {
+  test("the client and the server agree on the protocol revision", () => {
+    expect(client.protocolVersion()).toBe(era.revision);
+  });
+
   test("lists one tool per operation, with input schemas and the cost in the description", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(OPERATIONS.map((op) => op.name).sort());
@@ -111,9 +121,8 @@ describe("MCP over Streamable HTTP", () => {
       () => undefined,
       (error: unknown) => error,
     );
-    expect(noTool).toBeInstanceOf(McpError);
-    expect((noTool as McpError).code).toBe(ErrorCode.InvalidParams);
-    expect((noTool as McpError).message).toContain("No tool launch_rockets");
+    expect(client.protocolError(noTool)?.code).toBe(-32602); // JSON-RPC invalid params
+    expect(client.protocolError(noTool)?.message).toContain("No tool launch_rockets");
   });
 
   test("a large answer is cut to fit an agent's context, and says how to get the rest", async () => {
@@ -127,32 +136,33 @@ describe("MCP over Streamable HTTP", () => {
     expect(result.content[0]!.text!.length).toBeLessThanOrEqual(100_000);
   });
 
-  test("the schema and the signal catalog are resources", async () => {
+  test("the schema, the signal catalog and the changes are resources", async () => {
     const { resources } = await client.listResources();
-    expect(resources.map((r) => r.uri).sort()).toEqual(["ckg://schema", "ckg://signals/catalog"]);
-    const catalog = await client.readResource({ uri: "ckg://signals/catalog" });
+    expect(resources.map((r) => r.uri).sort()).toEqual(["ckg://changes", "ckg://schema", "ckg://signals/catalog"]);
+    expect(resources.find((r) => r.uri === "ckg://changes")!.description).toContain("subscriptions/listen");
+    const catalog = await client.readResource("ckg://signals/catalog");
     expect(JSON.parse(String((catalog.contents[0] as { text: string }).text)).count).toBe(28);
-    const schema = await client.readResource({ uri: "ckg://schema" });
+    const schema = await client.readResource("ckg://schema");
     expect(JSON.parse(String((schema.contents[0] as { text: string }).text))).toHaveProperty("timeseries_tables");
   });
 
   test("entities and signal types are resource templates", async () => {
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(["ckg://entity/{id}", "ckg://signals/{signal_type}"]);
-    const read = async (uri: string) => JSON.parse(String(((await client.readResource({ uri })).contents[0] as { text: string }).text));
+    const read = async (uri: string) => JSON.parse(String(((await client.readResource(uri)).contents[0] as { text: string }).text));
     expect(await read("ckg://entity/chain/ethereum")).toMatchObject({ uri: "https://ckg.example/id/chain/ethereum", name: "Ethereum", type: "Chain" });
     // By name as well: the canonical entity, and the others of that name.
     const aave = await read(`ckg://entity/${encodeURIComponent("Aave")}`);
     expect(aave.type).toBe("Protocol");
     expect(aave.other_entities_named_alike.map((o: { type: string }) => o.type)).toContain("Token");
     expect(await read("ckg://signals/stablecoin-depeg")).toMatchObject({ slug: "stablecoin-depeg" });
-    await expect(client.readResource({ uri: "ckg://signals/moon-signal" })).rejects.toThrow("No resource");
-    await expect(client.readResource({ uri: "ckg://entity/nothing-named-so" })).rejects.toThrow("No entity is named");
+    await expect(client.readResource("ckg://signals/moon-signal")).rejects.toThrow("No resource");
+    await expect(client.readResource("ckg://entity/nothing-named-so")).rejects.toThrow("No entity is named");
   });
 
   test("a call with a progress token gets progress notifications, in increasing order, ending done", async () => {
     const seen: { progress: number; total?: number; message?: string }[] = [];
-    const result = await client.callTool({ name: "timeseries", arguments: { sql_query: "SELECT count(*) AS n FROM ts_catalog" } }, undefined, { onprogress: (p) => seen.push(p) });
+    const result = await client.callTool("timeseries", { sql_query: "SELECT count(*) AS n FROM ts_catalog" }, { onprogress: (p) => seen.push(p) });
     expect(result.isError).toBeFalsy();
     expect(seen.length).toBeGreaterThanOrEqual(2);
     expect(seen[0]!.message).toBe("started");
@@ -160,22 +170,50 @@ describe("MCP over Streamable HTTP", () => {
     for (let i = 1; i < seen.length; i++) expect(seen[i]!.progress).toBeGreaterThan(seen[i - 1]!.progress);
   });
 });
+}
 
-test("ckg mcp serves the same tools over stdio", async () => {
-  const dir = await copyOfFixture();
-  const [command, ...args] = selfCommand("mcp", "--data-dir", dir);
-  const local = new Client({ name: "ckg-test-stdio", version: "1.0.0" });
-  try {
-    await local.connect(new StdioClientTransport({ command: command!, args, env: { ...(process.env as Record<string, string>), CKG_LOG_LEVEL: "silent", CKG_FIRST_SCAN: "false" } }));
-    const { tools } = await local.listTools();
-    expect(tools.length).toBe(OPERATIONS.length);
-    const answer = (await local.callTool({ name: "search", arguments: { query: "Ethereum", limit: 3 } })) as ToolResult;
-    expect(answer.isError).toBeFalsy();
-    expect(answer.structuredContent!.results.length).toBeGreaterThan(0);
-  } finally {
-    await local.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+describe("ckg mcp serves the same tools over stdio", () => {
+  /** `ckg mcp` on its own copy of the fixture, as a client spawns it. */
+  const stdio = async () => {
+    const path = await copyOfFixture();
+    const [command, ...args] = selfCommand("mcp", "--data-dir", path);
+    return { path, params: { command: command!, args, env: { ...(process.env as Record<string, string>), CKG_LOG_LEVEL: "silent", CKG_FIRST_SCAN: "false" } } };
+  };
+
+  test("to a 2025-11-25 client (SDK v1)", async () => {
+    const { path, params } = await stdio();
+    const local = new Client({ name: "ckg-test-stdio", version: "1.0.0" });
+    try {
+      await local.connect(new StdioClientTransport(params));
+      const { tools } = await local.listTools();
+      expect(tools.length).toBe(OPERATIONS.length);
+      const answer = (await local.callTool({ name: "search", arguments: { query: "Ethereum", limit: 3 } })) as ToolResult;
+      expect(answer.isError).toBeFalsy();
+      expect(answer.structuredContent!.results.length).toBeGreaterThan(0);
+    } finally {
+      await local.close();
+      rmSync(path, { recursive: true, force: true });
+    }
+  });
+
+  test("to a 2026-07-28 client (SDK v2, pinned)", async () => {
+    const { path, params } = await stdio();
+    const local = new ClientV2({ name: "ckg-test-stdio-v2", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    try {
+      await local.connect(new StdioClientTransportV2(params));
+      expect(local.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+      const { tools } = await local.listTools();
+      expect(tools.length).toBe(OPERATIONS.length);
+      const answer = (await local.callTool({ name: "search", arguments: { query: "Ethereum", limit: 3 } })) as ToolResult;
+      expect(answer.isError).toBeFalsy();
+      expect(answer.structuredContent!.results.length).toBeGreaterThan(0);
+      // No scans run in `ckg mcp`: it offers no resource subscriptions (listen is /mcp's).
+      expect(local.getServerCapabilities()?.resources?.subscribe).toBeFalsy();
+    } finally {
+      await local.close();
+      rmSync(path, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("/mcp against DNS rebinding", () => {

@@ -29,6 +29,7 @@ import { copyOfFixture, testConfig } from "../support/fixture.ts";
 import { init, requestFor } from "../support/paid-requests.ts";
 import { scan, snapshotOf } from "../signals/support.ts";
 import { tempDir } from "../support/temp-dirs.ts";
+import { type Agent, ERAS } from "../mcp/clients.ts";
 import { postgresAvailable, startPostgres } from "../support/postgres.ts";
 import { engineAvailable } from "../support/engines.ts";
 
@@ -447,17 +448,13 @@ describe("failures never charge for nothing", () => {
   });
 });
 
-describe("payments over MCP (x402 MCP transport)", () => {
-  let mcp: import("@modelcontextprotocol/sdk/client/index.js").Client;
-  type Result = { isError?: boolean; structuredContent?: Record<string, any>; _meta?: Record<string, any>; content: { text?: string }[] };
-  const callTool = (name: string, args: Record<string, unknown>, meta?: Record<string, unknown>) =>
-    mcp.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }) as Promise<Result>;
+for (const era of ERAS) {
+describe(`payments over MCP (x402 MCP transport), protocol ${era.revision} (${era.client})`, () => {
+  let mcp: Agent;
+  const callTool = (name: string, args: Record<string, unknown>, meta?: Record<string, unknown>) => mcp.callTool(name, args, meta ? { meta } : {});
 
   beforeAll(async () => {
-    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-    const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
-    mcp = new Client({ name: "ckg-pay-test", version: "1.0.0" });
-    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${BASE}/mcp`), { fetch: send as typeof fetch }));
+    mcp = await era.connect(`${BASE}/mcp`, send as typeof fetch);
   });
   afterAll(async () => {
     await mcp?.close();
@@ -521,3 +518,4 @@ describe("payments over MCP (x402 MCP transport)", () => {
     expect(await chain.balanceOf(PAY_TO)).toBe(before);
   });
 });
+}

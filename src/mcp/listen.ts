@@ -1,0 +1,72 @@
+/**
+ * @module mcp/listen
+ * `subscriptions/listen` (protocol revision 2026-07-28) fed by the outbox. The SDK's serving entry
+ * owns the wire (the acknowledgement first, filtering by the URIs a stream named, the subscription
+ * id on each notification, teardown when the stream ends); it asks a ServerEventBus for events.
+ * This bus is the event feed (push/feed): each open listen stream is one listener of the feed, taken
+ * when the stream opens and given back when it closes, so the feed polls the store only while some
+ * stream listens. Each event becomes a `notifications/resources/updated` for the resource it
+ * concerns (ckg://signals/<signal_type>, ckg://changes), the event itself in `_meta["ckg/event"]`:
+ * an agent hears a new signal without reading anything again.
+ */
+import type { ServerEvent, ServerEventBus } from "@modelcontextprotocol/server";
+import type { Logger } from "../log.ts";
+import type { PushEvent } from "../push/events.ts";
+import type { EventFeed } from "../push/feed.ts";
+import { CHANGES_URI, signalTypeUri } from "./resources.ts";
+
+/** Where a notification carries the event (an implementation key of `_meta`, as the spec allows). */
+export const EVENT_META = "ckg/event";
+
+/** The resource an event updates. */
+export function resourceOf(event: PushEvent): string {
+  return event.type === "change" ? CHANGES_URI : signalTypeUri(event.data.signal_type);
+}
+
+/** The change event the SDK turns into `notifications/resources/updated` for the event's resource. */
+export function serverEventOf(event: PushEvent): ServerEvent {
+  return { kind: "resource_updated", uri: resourceOf(event), params: { _meta: { [EVENT_META]: event } } };
+}
+
+type Listener = (event: ServerEvent) => void;
+
+export class FeedBus implements ServerEventBus {
+  /** Every open stream's listener, for events published here directly (the SDK's `notify` sugar). */
+  private readonly local = new Set<Listener>();
+
+  constructor(
+    private readonly feed: EventFeed,
+    private readonly log: Logger,
+  ) {}
+
+  publish(event: ServerEvent): void {
+    for (const listener of this.local) listener(event);
+  }
+
+  /**
+   * One stream's listener. The feed's `listen` is asynchronous (the first listener reads where the
+   * outbox stands): a stream closed before that settles gives its listener back at once.
+   */
+  subscribe(listener: Listener): () => void {
+    let live = true;
+    let stop: (() => void) | undefined;
+    this.local.add(listener);
+    this.feed
+      .listen((events) => {
+        for (const { event } of events) if (live) listener(serverEventOf(event));
+      })
+      .then(
+        (unlisten) => {
+          if (live) stop = unlisten;
+          else unlisten();
+        },
+        (error: unknown) => this.log.warn({ err: error }, "mcp: a listen stream could not follow the event feed"),
+      );
+    return () => {
+      if (!live) return;
+      live = false;
+      this.local.delete(listener);
+      stop?.();
+    };
+  }
+}
