@@ -6,8 +6,11 @@
  * This bus is the event feed (push/feed): each open listen stream is one listener of the feed, taken
  * when the stream opens and given back when it closes, so the feed polls the store only while some
  * stream listens. Each event becomes a `notifications/resources/updated` for the resource it
- * concerns (ckg://signals/<signal_type>, ckg://changes), the event itself in `_meta["ckg/event"]`:
- * an agent hears a new signal without reading anything again.
+ * concerns (ckg://signals/<signal_type>, ckg://changes), with what happened in `_meta["ckg/event"]`:
+ * the event's id, type and time and which signal or entity, so an agent hears of a new signal at
+ * once. Listening is free, so the notification points and the paid tools tell (the signal's score
+ * and evidence: `signals`, `entity_insights`; the change's fields: `changes`); the whole events,
+ * pushed, are what a subscription (`subscribe`) pays for.
  */
 import type { ServerEvent, ServerEventBus } from "@modelcontextprotocol/server";
 import type { Logger } from "../log.ts";
@@ -23,9 +26,17 @@ export function resourceOf(event: PushEvent): string {
   return event.type === "change" ? CHANGES_URI : signalTypeUri(event.data.signal_type);
 }
 
+/** What a notification says of an event: which, what kind, when, about what. */
+export function pointerOf(event: PushEvent): Record<string, string | number> {
+  const { id, type, timestamp } = event;
+  return event.type === "change"
+    ? { id, type, timestamp, change_id: event.data.change_id, entity_uri: event.data.entity_uri, operation: event.data.operation }
+    : { id, type, timestamp, signal_id: event.data.signal_id, signal_type: event.data.signal_type };
+}
+
 /** The change event the SDK turns into `notifications/resources/updated` for the event's resource. */
 export function serverEventOf(event: PushEvent): ServerEvent {
-  return { kind: "resource_updated", uri: resourceOf(event), params: { _meta: { [EVENT_META]: event } } };
+  return { kind: "resource_updated", uri: resourceOf(event), params: { _meta: { [EVENT_META]: pointerOf(event) } } };
 }
 
 type Listener = (event: ServerEvent) => void;

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { type Client, type McpSubscription, SUBSCRIPTION_ID_META_KEY } from "@modelcontextprotocol/client";
 import { EVENT_META } from "../../src/mcp/listen.ts";
-import type { PushEvent } from "../../src/push/events.ts";
+/** What a listen notification says of an event (mcp/listen.ts pointerOf). */
+type Pointer = { id: string; type: string; timestamp: string; signal_id?: string; signal_type?: string };
 import { encodeCursor } from "../../src/push/events.ts";
 import { headCursor } from "../../src/push/feed.ts";
 import { selfCommand } from "../../src/runtime.ts";
@@ -56,6 +57,8 @@ async function listener(uri: string): Promise<{ client: Client; subscription: Mc
 }
 
 const feed = () => running.services.events;
+/** The feed's listeners besides push delivery's own (the server's webhook sender listens from the start). */
+const listening = () => feed().listenerCount - 1;
 
 test("the server offers resource subscriptions on 2026-07-28, and a listen is acknowledged for the URIs named", async () => {
   const { client, subscription } = await listener(`ckg://signals/${HEARD}`);
@@ -71,18 +74,18 @@ test("the server offers resource subscriptions on 2026-07-28, and a listen is ac
 });
 
 test("a client closing its listen stream gives its listener of the event feed back", async () => {
-  await until("no listen stream left open by the test before", 10_000, () => feed().listenerCount === 0, { seen: () => feed().listenerCount });
+  await until("no listen stream left open by the test before", 10_000, () => listening() === 0, { seen: listening });
   const { subscription } = await listener(`ckg://signals/${HEARD}`);
-  await until("the stream's listener on the feed", 10_000, () => feed().listenerCount === 1, { seen: () => feed().listenerCount });
+  await until("the stream's listener on the feed", 10_000, () => listening() === 1, { seen: listening });
   await subscription.close();
-  await until("the listener given back", 10_000, () => feed().listenerCount === 0, { seen: () => feed().listenerCount });
+  await until("the listener given back", 10_000, () => listening() === 0, { seen: listening });
 });
 
 test("a listen on ckg://signals/<type> hears that type's signals as a scan commits them; a listen on another type hears none of them", async () => {
   const heard = await listener(`ckg://signals/${HEARD}`);
   const other = await listener(`ckg://signals/${OTHER}`);
   // Both streams follow the feed before the scan commits (a listen hears what is committed after it).
-  await until("both streams listening on the feed", 10_000, () => feed().listenerCount === 2, { seen: () => feed().listenerCount });
+  await until("both streams listening on the feed", 10_000, () => listening() === 2, { seen: listening });
 
   await scan(running.dir, running.services.state, snapshotOf(running.dir).manifest.as_of.slice(0, 10));
   const expected = await running.services.state.all<{ signal_id: string }>("SELECT signal_id FROM signal_events WHERE signal_type = ? ORDER BY id", [HEARD]);
@@ -93,11 +96,13 @@ test("a listen on ckg://signals/<type> hears that type's signals as a scan commi
   const events = heard.heard.map((params) => {
     expect(params.uri).toBe(`ckg://signals/${HEARD}`);
     expect(params._meta?.[SUBSCRIPTION_ID_META_KEY]).toBeDefined();
-    return params._meta![EVENT_META] as PushEvent;
+    return params._meta![EVENT_META] as Pointer;
   });
   expect(events.map((e) => e.type)).toEqual(expected.map(() => "signal.new"));
-  expect(events.map((e) => (e.type === "change" ? undefined : e.data.signal_id))).toEqual(expected.map((r) => r.signal_id));
-  for (const event of events) expect(event.type !== "change" && event.data.signal_type).toBe(HEARD);
+  expect(events.map((e) => e.signal_id)).toEqual(expected.map((r) => r.signal_id));
+  for (const event of events) expect(event.signal_type).toBe(HEARD);
+  // A pointer: what happened to which signal, not its content (that is the paid tools').
+  expect(Object.keys(events[0]!).sort()).toEqual(["id", "signal_id", "signal_type", "timestamp", "type"]);
 
   // Once the feed has handed out everything the scan wrote, ending the streams gracefully (as a
   // stopping server does) puts their end behind every notification already sent on them: what
@@ -107,13 +112,13 @@ test("a listen on ckg://signals/<type> hears that type's signals as a scan commi
   await app.endStreams();
   expect(await other.subscription.closed).toBe("graceful");
   expect(await heard.subscription.closed).toBe("graceful");
-  const otherTypes = new Set(other.heard.map((params) => ((params._meta![EVENT_META] as PushEvent).data as { signal_type: string }).signal_type));
+  const otherTypes = new Set(other.heard.map((params) => (params._meta![EVENT_META] as Pointer).signal_type));
   expect(otherTypes.has(HEARD)).toBe(false);
   const otherExpected = await running.services.state.all<{ signal_id: string }>("SELECT signal_id FROM signal_events WHERE signal_type = ? ORDER BY id", [OTHER]);
-  expect(other.heard.map((params) => ((params._meta![EVENT_META] as PushEvent).data as { signal_id: string }).signal_id)).toEqual(otherExpected.map((r) => r.signal_id));
+  expect(other.heard.map((params) => (params._meta![EVENT_META] as Pointer).signal_id)).toEqual(otherExpected.map((r) => r.signal_id));
   expect(other.heard.every((params) => params.uri === `ckg://signals/${OTHER}`)).toBe(true);
   // And the server's end gave both listeners back.
-  await until("both listeners given back", 10_000, () => feed().listenerCount === 0, { seen: () => feed().listenerCount });
+  await until("both listeners given back", 10_000, () => listening() === 0, { seen: listening });
 });
 
 test("ckg serve stopping (SIGTERM) ends an open listen stream gracefully and exits 0 (a listen never ends by itself)", async () => {
