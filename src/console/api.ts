@@ -21,13 +21,36 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The price a 402 asks, in USD, from its x402 PaymentRequired body (`accepts[].amount`, in the
+ * asset's smallest unit). Every rail this server offers is USDC, which has 6 decimals on Base and on
+ * Solana. Undefined when the body does not say.
+ */
+export function priceOf(paymentRequired: unknown): number | undefined {
+  const accepts = (paymentRequired as { accepts?: { amount?: unknown }[] } | undefined)?.accepts;
+  const amount = Number(accepts?.[0]?.amount);
+  return Number.isFinite(amount) && amount > 0 ? amount / 1e6 : undefined;
+}
+
+function paymentRequiredError(body: unknown): ApiError {
+  const price = priceOf(body);
+  const cost = price === undefined ? "This route is paid (x402)" : `This route costs $${price.toFixed(2)} (x402, in USDC)`;
+  return new ApiError(402, "payment_required", `${cost}. Signing in as the operator makes the console's calls free; anyone else calls it with an x402 client.`, {
+    price_usd: price,
+  });
+}
+
 /** A documented route of the server, as /openapi.json names it: "GET /api/insights/entity/{entity_name}". */
 export type ApiRoute = keyof Answers;
 
 type Params<R extends ApiRoute> = R extends keyof RouteParams ? ({} extends RouteParams[R] ? { params?: RouteParams[R] } : { params: RouteParams[R] }) : { params?: undefined };
 type Body<R extends ApiRoute> = R extends keyof Bodies ? { body: Bodies[R] } : { body?: undefined };
-/** What a call sends: the route's path and query parameters in one object (as its input schema has them), its JSON body. */
-export type Call<R extends ApiRoute> = Params<R> & Body<R> & { signal?: AbortSignal };
+/**
+ * What a call sends: the route's path and query parameters in one object (as its input schema has
+ * them), its JSON body, and a bearer token (a subscription's secret) for the Authorization header,
+ * where it stays out of addresses and histories.
+ */
+export type Call<R extends ApiRoute> = Params<R> & Body<R> & { signal?: AbortSignal; bearer?: string };
 
 /** Calls a route: path parameters go into the path, the other parameters into the query string. */
 export async function api<R extends ApiRoute>(route: R, ...[call]: {} extends Call<R> ? [call?: Call<R>] : [call: Call<R>]): Promise<Answers[R]> {
@@ -39,17 +62,20 @@ export async function api<R extends ApiRoute>(route: R, ...[call]: {} extends Ca
     return encodeURIComponent(String(value));
   });
   const body = call?.body;
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (call?.bearer) headers.authorization = `Bearer ${call.bearer}`;
   const response = await fetch(`${path}${query(rest)}`, {
     method,
     signal: call?.signal,
     credentials: "same-origin",
-    headers: body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
+    headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (response.status === 204) return null as Answers[R];
   const text = await response.text();
   const json = text ? (JSON.parse(text) as unknown) : undefined;
-  if (response.status === 402) throw new ApiError(402, "payment_required", "This route is paid (x402). Sign in as the operator, or call it with an x402 client.");
+  if (response.status === 402) throw paymentRequiredError(json);
   if (!response.ok) {
     const error = (json as { error?: { code: string; message: string; details?: Record<string, unknown> } } | undefined)?.error;
     throw new ApiError(response.status, error?.code ?? "http_error", error?.message ?? `HTTP ${response.status}`, error?.details ?? {});
@@ -101,5 +127,10 @@ export type SqlAnswer = Answers["POST /api/timeseries"];
 export type SparqlAnswer = Answers["POST /api/sparql"];
 export type Schema = Answers["GET /api/schema"];
 export type SessionInfo = Answers["GET /console/session"];
+export type Subscription = Answers["GET /api/subscriptions/{subscription_id}"];
+export type MadeSubscription = Answers["POST /api/subscriptions"];
+export type SubscriptionFilters = MadeSubscription["filters"];
+export type SubscriptionRequest = Bodies["POST /api/subscriptions"];
+export type SignalFilters = Exclude<NonNullable<NonNullable<SubscriptionRequest["filters"]>["signals"]>, false>;
 /** /readyz answers 503 with the same body while the server is not ready: pages read it with fetch, either way. */
 export type Readiness = Answers["GET /readyz"];

@@ -1,7 +1,7 @@
 /**
  * The web console (served at / by the same executable; no network needed): search, entity pages
- * with charts, the signals dashboard, SPARQL and SQL consoles, the changes feed and the server's
- * status, all through the public API. Synthetic demo data is marked wherever it shows, and a banner
+ * with charts, the signals dashboard (live from the event stream on request), SPARQL and SQL
+ * consoles, the changes feed, push subscriptions and the server's status, all through the public API. Synthetic demo data is marked wherever it shows, and a banner
  * says so on every page while the snapshot holds any.
  */
 import { render } from "preact";
@@ -14,6 +14,7 @@ import { SearchPage } from "./pages/search.tsx";
 import { SignInPage } from "./pages/signin.tsx";
 import { SignalsPage } from "./pages/signals.tsx";
 import { StatusPage } from "./pages/status.tsx";
+import { SubscriptionsPage } from "./pages/subscriptions.tsx";
 import { href, useRoute } from "./route.ts";
 import "./style.css";
 
@@ -23,6 +24,7 @@ const NAV: [string, string][] = [
   ["sparql", "SPARQL"],
   ["sql", "SQL"],
   ["changes", "Changes"],
+  ["subscriptions", "Subscriptions"],
   ["status", "Status"],
 ];
 
@@ -87,6 +89,8 @@ function Page({ route, session, onSession }: { route: ReturnType<typeof useRoute
       return <QueryPage route={route} language="sql" key="sql" />;
     case "changes":
       return <ChangesPage route={route} />;
+    case "subscriptions":
+      return <SubscriptionsPage session={session} />;
     case "status":
       return <StatusPage />;
     case "signin":

@@ -3,7 +3,9 @@
  * visitor's paid calls are answered 402 and the console says so; a wrong token is 401; the
  * operator's token gives an HttpOnly session cookie under which the console's requests answer
  * without being charged (the pay-to balance and the ledger do not move); signing out ends it; the
- * token is never logged. Real `ckg serve`, real Chromium.
+ * token is never logged. Live on the signals page and the subscriptions form say a subscription's
+ * price and that signing in makes it free; signed in, one is made free. Real `ckg serve`, real
+ * Chromium.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
@@ -75,6 +77,28 @@ describe.skipIf(!available)("the console's sign-in, with payments on", () => {
     expect(direct.status).toBe(402);
   }, 120_000);
 
+  test("anonymous: Live and a new subscription are 402, and the console says the price and that signing in makes them free", async () => {
+    await page.goto(`${server.url}/#/signals`, { waitUntil: "domcontentloaded" });
+    await page.waitForSelector(".live-control button");
+    await page.click(".live-control button");
+    const says = (text: string | null) => text?.includes("$1.00") && text.includes("Signing in as the operator makes");
+    await page.waitForFunction(() => [...document.querySelectorAll(".error")].some((e: any) => e.textContent.includes("$1.00")));
+    expect((await page.$$eval(".error", (es) => es.map((e) => e.textContent))).some(says)).toBe(true);
+    expect(await page.$eval(".live-control button", (b) => b.getAttribute("aria-pressed"))).toBe("false");
+    expect(await page.$eval(".live-state", (s) => s.getAttribute("data-state"))).toBe("off");
+
+    await page.goto(`${server.url}/#/subscriptions`, { waitUntil: "domcontentloaded" });
+    await page.waitForSelector("#sub-types option");
+    expect(await page.$eval("main", (m) => m.textContent)).toContain("Making a subscription is paid");
+    await page.click("xpath/.//button[text()='Subscribe']");
+    await page.waitForSelector("form.subscribe .error");
+    const error = await page.$eval("form.subscribe .error", (e) => e.textContent);
+    expect(error).toContain("402 payment_required");
+    expect(says(error)).toBe(true);
+    expect(await page.$(".secret-value")).toBeNull();
+    await screenshot(page, "console-subscribe-payment-required");
+  }, 120_000);
+
   test("a wrong token is 401, in the page and over HTTP; a forged cookie buys nothing", async () => {
     await page.goto(`${server.url}/#/signin`, { waitUntil: "domcontentloaded" });
     await page.waitForSelector("#token");
@@ -110,6 +134,13 @@ describe.skipIf(!available)("the console's sign-in, with payments on", () => {
     await page.goto(`${server.url}/#/signals`, { waitUntil: "domcontentloaded" });
     await page.waitForSelector(".dashboard[data-ready='yes']");
     await screenshot(page, "console-signed-in");
+    // A subscription is made without payment, its secret shown.
+    await page.goto(`${server.url}/#/subscriptions`, { waitUntil: "domcontentloaded" });
+    await page.waitForSelector("#sub-types option");
+    await page.click("xpath/.//button[text()='Subscribe']");
+    await page.waitForSelector(".secret-value", { timeout: 30_000 });
+    await page.waitForSelector("li.subscription [data-field='status']");
+    expect(await page.$eval("li.subscription [data-field='status']", (d) => d.textContent)).toBe("active");
     expect(await chain.balanceOf(PAY_TO)).toBe(balance);
     const ready = (await (await fetch(`${server.url}/readyz`)).json()) as { payments: { mode: string; ledger: Record<string, number> } };
     expect(ready.payments.ledger).toEqual({});

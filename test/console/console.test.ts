@@ -5,7 +5,7 @@
  * filtered and a signal's evidence opened; the changes feed and the status page. Every page is
  * saved as a screenshot (test-results/screenshots/), checked with axe-core (no serious or critical
  * violation) and walked with the keyboard alone (every control reachable). Sign-in, with payments
- * on, is in console-payments.test.ts.
+ * on, is in console-payments.test.ts; Live and the subscriptions page in console-push.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";

@@ -1,15 +1,32 @@
 /**
  * The signals dashboard: counts by type, severity and qualification over the days, filters kept in
- * the address, and each signal's evidence with its data points charted.
+ * the address, and each signal's evidence with its data points charted. Live puts the signals scans
+ * find from now on at the top of the list as they come (live.ts).
  */
+import type { ComponentChildren } from "preact";
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { type DataPoint, type Qualification, type Signal, type SignalListing, api, debounced } from "../api.ts";
-import { Chart, type ChartSeries } from "../components/chart.tsx";
+import { type Qualification, type Signal, type SignalFilters, type SignalListing, api, debounced } from "../api.ts";
+import { Chart } from "../components/chart.tsx";
+import { Evidence } from "../components/evidence.tsx";
+import { Arrivals, LiveControl } from "../components/live.tsx";
 import { ErrorBox, Loading, Synthetic } from "../components/notes.tsx";
-import { type Route, entityHref, replaceParams } from "../route.ts";
+import { type SignalEvent, useLiveSignals } from "../live.ts";
+import { type Route, replaceParams } from "../route.ts";
 
 const QUALIFICATIONS = ["all", "qualified", "screened", "pending", "rejected"];
 const SEVERITIES = ["high", "moderate", "low"] as const;
+/** The score bands' starts (low, moderate, high). */
+const MIN_SCORES = [0, 25, 50, 75];
+
+/** What Live subscribes to: the page's filters as a subscription's signal filters (the listing's look-back has no part in it). */
+function liveFilters(type: string, minScore: number, qualification: string, entity: string): SignalFilters {
+  const filters: SignalFilters = {};
+  if (type) filters.types = [type];
+  if (minScore > 0) filters.min_score = minScore;
+  if (qualification !== "all") filters.qualification = [qualification as Exclude<Qualification, "all">];
+  if (entity.trim()) filters.entities = [entity.trim()];
+  return filters;
+}
 
 export function SignalsPage({ route }: { route: Route }) {
   const [types, setTypes] = useState<string[]>([]);
@@ -17,14 +34,25 @@ export function SignalsPage({ route }: { route: Route }) {
   const [qualification, setQualification] = useState(route.params.get("qualification") ?? "all");
   const [entity, setEntity] = useState(route.params.get("entity") ?? "");
   const [days, setDays] = useState(Number(route.params.get("days") ?? 30));
+  const [minScore, setMinScore] = useState(Number(route.params.get("min_score") ?? 0));
   const [listing, setListing] = useState<SignalListing | null>(null);
   const [error, setError] = useState<unknown>(null);
+  // Live is not kept in the address: opening a link must not make a (possibly paid) subscription.
+  const [liveOn, setLiveOn] = useState(false);
+  const [liveError, setLiveError] = useState<unknown>(null);
+  const filters = useMemo(() => liveFilters(type, minScore, qualification, entity), [type, minScore, qualification, entity]);
+  // Made once per answer and score, not per render: Live's arrivals render often, the charts' counts need not be redone.
+  const shown = useMemo(() => listing && atLeast(listing, minScore), [listing, minScore]);
+  const live = useLiveSignals(liveOn ? filters : null, (failure) => {
+    setLiveOn(false);
+    setLiveError(failure);
+  });
 
   useEffect(() => {
     api("GET /api/signals/catalog").then((c) => setTypes(c.signal_types.map((t) => t.slug)), setError);
   }, []);
   useEffect(() => {
-    replaceParams({ type, qualification, entity, days });
+    replaceParams({ type, qualification, entity, days, min_score: minScore || undefined });
     setListing(null);
     return debounced(
       (signal) =>
@@ -65,14 +93,38 @@ export function SignalsPage({ route }: { route: Route }) {
             <option value={String(d)}>{d}</option>
           ))}
         </select>
+        <label for="min-score">Min score</label>
+        <select id="min-score" value={String(minScore)} onChange={(e) => setMinScore(Number(e.currentTarget.value))}>
+          {MIN_SCORES.map((m) => (
+            <option value={String(m)}>{m === 0 ? "any" : m}</option>
+          ))}
+        </select>
+        <LiveControl
+          on={liveOn}
+          state={live.state}
+          onToggle={() => {
+            setLiveError(null);
+            setLiveOn(!liveOn);
+          }}
+        />
       </form>
+      {live.note ? <p class="notice">{live.note}</p> : null}
+      <ErrorBox error={liveError} />
       <ErrorBox error={error} />
-      {listing ? <Dashboard listing={listing} /> : error ? null : <Loading />}
+      {shown ? <Dashboard listing={shown} arrivals={live.arrivals} /> : error ? null : <Loading />}
     </section>
   );
 }
 
-function Dashboard({ listing }: { listing: SignalListing }) {
+/**
+ * The listing's signals scoring at least `minScore`. The route has no score filter; its signals are
+ * the strongest first, so these are the strongest that score that much (the counts stay the route's).
+ */
+function atLeast(listing: SignalListing, minScore: number): SignalListing {
+  return minScore > 0 ? { ...listing, signals: listing.signals.filter((s) => s.score >= minScore) } : listing;
+}
+
+function Dashboard({ listing, arrivals }: { listing: SignalListing; arrivals: SignalEvent[] }) {
   const byDay = useMemo(() => {
     // The day of the data a signal was found on (its evidence window's end), not the wall-clock scan time.
     const dayOf = (s: Signal) => s.evidence.window.to;
@@ -136,16 +188,19 @@ function Dashboard({ listing }: { listing: SignalListing }) {
           </section>
         ) : null}
       </div>
-      <h2>Strongest</h2>
-      <SignalList signals={listing.signals} />
+      <h2>{arrivals.length > 0 ? `New while Live (${arrivals.length}), then the strongest` : "Strongest"}</h2>
+      <SignalList signals={listing.signals} first={arrivals.length > 0 ? <Arrivals events={arrivals} /> : null} />
     </div>
   );
 }
 
-/** Signals, strongest first; each opens to its evidence, its data points charted in their series. */
-export function SignalList({ signals }: { signals: Signal[] }) {
+/**
+ * Signals, strongest first; each opens to its evidence, its data points charted in their series.
+ * `first`: items above them (Live's arrivals).
+ */
+export function SignalList({ signals, first }: { signals: Signal[]; first?: ComponentChildren }) {
   const [open, setOpen] = useState<Set<string>>(new Set());
-  if (signals.length === 0) return <p>No signals.</p>;
+  if (signals.length === 0 && !first) return <p>No signals.</p>;
   const toggle = (id: string, isOpen: boolean) =>
     setOpen((now) => {
       const next = new Set(now);
@@ -155,6 +210,7 @@ export function SignalList({ signals }: { signals: Signal[] }) {
     });
   return (
     <ul class="signals">
+      {first}
       {signals.map((s) => (
         <li key={s.signal_id}>
           <details onToggle={(e) => toggle(s.signal_id, e.currentTarget.open)}>
@@ -167,72 +223,5 @@ export function SignalList({ signals }: { signals: Signal[] }) {
         </li>
       ))}
     </ul>
-  );
-}
-
-/** Up to this many of a signal's series are charted around its data points. */
-const MAX_SERIES = 3;
-const DAYS_BEFORE = 30;
-
-interface PointSeries {
-  title: string;
-  days: string[];
-  series: ChartSeries[];
-}
-
-/**
- * A signal's evidence: its figures, the entities it names, and each dated data point charted in
- * its own series over the month before it (read from the published table it names), the point
- * itself marked.
- */
-function Evidence({ signal }: { signal: Signal }) {
-  const [charts, setCharts] = useState<PointSeries[] | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  useEffect(() => {
-    const points = signal.evidence.data_points.filter((p): p is DataPoint & { date: string; value: number } => p.date !== null && typeof p.value === "number" && p.table.startsWith("ts_"));
-    const distinct = [...new Map(points.map((p) => [`${p.table} ${p.entity} ${p.column}`, p])).values()].slice(0, MAX_SERIES);
-    Promise.all(
-      distinct.map(async (p) => {
-        const from = new Date(Date.parse(`${p.date}T00:00:00Z`) - DAYS_BEFORE * 86_400_000).toISOString().slice(0, 10);
-        const column = `"${p.column.replaceAll('"', '""')}"`;
-        const answer = await api("POST /api/timeseries", {
-          body: {
-            sql_query: `SELECT CAST(date AS VARCHAR) AS day, ${column} AS value FROM ${p.table} WHERE entity_id = '${p.entity.replaceAll("'", "''")}' AND date BETWEEN DATE '${from}' AND DATE '${p.date}' ORDER BY date`,
-          },
-        });
-        const days = answer.data.map((r) => String(r.day));
-        return {
-          title: `${p.column} of ${p.entity} (${p.table})`,
-          days,
-          series: [
-            { label: p.column, values: answer.data.map((r) => (typeof r.value === "number" ? r.value : null)) },
-            { label: "data point", values: days.map((d) => (d === p.date ? p.value : null)) },
-          ],
-        };
-      }),
-    ).then(setCharts, setError);
-  }, [signal]);
-  return (
-    <div class="evidence">
-      <p>
-        {`${signal.evidence.metric}: ${signal.evidence.value} ${signal.evidence.unit}`} · first found {signal.created_at} · last seen{" "}
-        {signal.seen_at}
-      </p>
-      <p>
-        Entities:{" "}
-        {signal.entities.map((uri, i) => (
-          <>
-            {i > 0 ? ", " : ""}
-            {uri.startsWith("https://") ? <a href={entityHref(uri)}>{uri.replace(/^.*\/id\//, "")}</a> : uri}
-          </>
-        ))}
-      </p>
-      <ErrorBox error={error} />
-      {charts?.map((c) => (c.days.length > 0 ? <Chart title={c.title} days={c.days} series={c.series} height={180} /> : null))}
-      <details>
-        <summary>Evidence as JSON</summary>
-        <pre>{JSON.stringify(signal.evidence, null, 2)}</pre>
-      </details>
-    </div>
   );
 }
