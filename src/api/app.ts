@@ -25,7 +25,7 @@ import type { PriceList } from "../payments/prices.ts";
 import type { ApiServices } from "./services.ts";
 import { ConsoleSessions } from "./console-session.ts";
 import { consoleRoutes } from "./console-routes.ts";
-import { eventsRoute } from "./events-route.ts";
+import { OpenStreams, eventsRoute } from "./events-route.ts";
 import { type Run, operationRoutes, paymentRequired, sparqlProtocolRoutes } from "./operation-routes.ts";
 import { type Route, assertUniqueRoutes, unrouted } from "./routes.ts";
 import { healthEntry, readinessEntry, type healthSchema, type readinessSchema } from "./readiness.ts";
@@ -62,6 +62,7 @@ export function createApp(services: ApiServices, options: AppOptions) {
   const limiter = new RateLimiter(config.rate_limit_per_minute);
   const metrics = new Metrics(services);
   const sessions = new ConsoleSessions(config.console_token);
+  const streams = new OpenStreams();
   const states = new WeakMap<Request, RequestState>();
   let openapi: ReturnType<typeof buildOpenApi> | undefined;
   let docs: string | undefined;
@@ -130,7 +131,7 @@ export function createApp(services: ApiServices, options: AppOptions) {
         return (docs ??= renderDocsPage(operations, prices, baseUrl(), config));
       },
     },
-    eventsRoute(services),
+    eventsRoute(services, streams),
     ...consoleRoutes({ sessions, payments, secure: () => baseUrl().startsWith("https:") }),
     ...mounts.flatMap((mount) => mount.methods.map((method): Route => ({ method, path: mount.path, doc: undefined, handle: ({ request }) => mount.handle(request) }))),
   ];
@@ -173,7 +174,8 @@ export function createApp(services: ApiServices, options: AppOptions) {
     });
   // Every handler reads its own body (JSON with the 64 KiB limit, SPARQL text, MCP messages): Elysia parses none.
   for (const route of routes) app.route(route.method, route.path, (context) => route.handle(context), { parse: "none" });
-  return app;
+  /** Ends the open event streams (/api/events): a stopping server calls it before `stop()`, which waits for them. */
+  return Object.assign(app, { endEventStreams: (reason: string) => streams.closeAll(reason) });
 }
 
 export type App = ReturnType<typeof createApp>;

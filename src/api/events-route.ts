@@ -28,7 +28,22 @@ const queryParams = z.strictObject({
   last_event_id: z.string().max(40).optional(),
 });
 
-export function eventsRoute(services: OperationServices): Route {
+/** The streams open now, so a stopping server can end each (a stream never ends by itself, and the server's stop waits for it). */
+export class OpenStreams {
+  private readonly closers = new Set<(reason: string) => void>();
+
+  add(close: (reason: string) => void): () => void {
+    this.closers.add(close);
+    return () => this.closers.delete(close);
+  }
+
+  /** Ends every open stream with an `end` event saying why; a client resumes elsewhere or later by Last-Event-ID. */
+  closeAll(reason: string): void {
+    for (const close of [...this.closers]) close(reason);
+  }
+}
+
+export function eventsRoute(services: OperationServices, open: OpenStreams): Route {
   return {
     method: "GET",
     path: "/api/events",
@@ -48,14 +63,21 @@ export function eventsRoute(services: OperationServices): Route {
       }
       const resumeFrom = request.headers.get("last-event-id") ?? last_event_id;
       const from = resumeFrom ? furthest(subscription.start, decodeCursor(resumeFrom, "Last-Event-ID")) : subscription.start;
-      return new Response(eventStream(services, subscription.id, matcher(subscription.filters), from, request.signal), {
+      return new Response(eventStream(services, open, subscription.id, matcher(subscription.filters), from, request.signal), {
         headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", "x-accel-buffering": "no" },
       });
     },
   };
 }
 
-function eventStream(services: OperationServices, id: string, takes: (event: PushEvent) => boolean, from: Cursor, aborted: AbortSignal): ReadableStream<Uint8Array> {
+function eventStream(
+  services: OperationServices,
+  open: OpenStreams,
+  id: string,
+  takes: (event: PushEvent) => boolean,
+  from: Cursor,
+  aborted: AbortSignal,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let cursor = from;
   let live = false;
@@ -63,6 +85,7 @@ function eventStream(services: OperationServices, id: string, takes: (event: Pus
   let stopListening: (() => void) | undefined;
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   let closed = false;
+  let forget: (() => void) | undefined;
 
   return new ReadableStream<Uint8Array>({
     async start(controller) {
@@ -73,10 +96,12 @@ function eventStream(services: OperationServices, id: string, takes: (event: Pus
         if (closed) return;
         if (reason) write(`event: end\ndata: ${JSON.stringify({ reason })}\n\n`);
         closed = true;
+        forget?.();
         stopListening?.();
         clearInterval(heartbeat);
         controller.close();
       };
+      forget = open.add(close);
       /** Sends what is past the cursor in its own table, and moves the cursor past it either way. */
       const send = ({ event, after }: Positioned) => {
         const fresh = event.type === "change" ? after.change > cursor.change : after.signalEvent > cursor.signalEvent;
@@ -112,6 +137,7 @@ function eventStream(services: OperationServices, id: string, takes: (event: Pus
     },
     cancel() {
       closed = true;
+      forget?.();
       stopListening?.();
       clearInterval(heartbeat);
     },

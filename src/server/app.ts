@@ -60,10 +60,13 @@ export function createServer(services: Services, options: ServerOptions) {
   app.onStop(() => payments.close());
   return Object.assign(app, {
     /**
-     * Ends the streams that never end by themselves (MCP subscriptions/listen), each gracefully:
-     * call it before `stop()`, which waits for open requests.
+     * Ends the streams that never end by themselves (MCP subscriptions/listen, /api/events), each
+     * gracefully: call it before `stop()`, which waits for open requests.
      */
-    endStreams: () => mcp.close(),
+    endStreams: async () => {
+      app.endEventStreams("the server is stopping: reconnect with Last-Event-ID to resume");
+      await mcp.close();
+    },
   });
 }
 

@@ -104,6 +104,23 @@ test("a server killed (SIGKILL) mid-delivery delivers the event after its restar
   }
 });
 
+test("a stopping server (SIGTERM) ends an open event stream with an end event and exits 0", async () => {
+  const dir = await copyOfFixture();
+  dirs.push(dir);
+  const server = await serve(dir);
+  const made = await subscribe(server, { stream: true });
+  const stream = await fetch(`${server.url}/api/events?subscription_id=${made.subscription_id}`, { headers: { authorization: `Bearer ${made.secret}` } });
+  expect(stream.status).toBe(200);
+  const reader = stream.body!.getReader();
+  let text = new TextDecoder().decode((await reader.read()).value);
+  expect(text).toContain(": connected");
+  server.process.kill("SIGTERM");
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += new TextDecoder().decode(chunk.value);
+  expect(text).toContain("event: end");
+  expect(text).toContain("the server is stopping");
+  expect(await server.process.exited).toBe(0);
+});
+
 test.skipIf(!engine.available)("two replicas on PostgreSQL: each event reaches each subscription, repeats share one id", async () => {
   const url = await engine.freshUrl();
   const dir = await copyOfFixture();
