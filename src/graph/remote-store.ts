@@ -183,6 +183,14 @@ export class RemoteSparqlStore implements GraphStore {
       }
       throw new CkgError("not_ready", `The graph store at ${this.endpoint} did not answer: ${(error as Error).message}`, { retryAfterSeconds: 5, details: { endpoint: this.endpoint } });
     }
+    // Virtuoso refuses a query it estimates would run past its own limit (MaxQueryCostEstimationTime,
+    // minutes): past ours too, so it is the time-limit answer, whether the estimate or the clock says it.
+    if (status !== 200 && /estimated execution time .* exceeds the limit/i.test(text)) {
+      this.timeouts++;
+      throw new CkgError("query_timeout", `The graph store estimates this query would run past the ${timeoutMs} ms limit; narrow it (LIMIT, more specific patterns) and try again.`, {
+        details: { timeout_ms: timeoutMs, engine: firstLines(text) },
+      });
+    }
     if (status === 400) throw new CkgError("invalid_sparql", `The graph store refused the query: ${firstLines(text)}`, { details: { engine: firstLines(text) } });
     if (status !== 200) {
       // A store's own failure on this query (Virtuoso answers 500 for a refused plan), or its auth: 502 with what it said.

@@ -99,7 +99,7 @@ describe.skipIf(!available)("the graph on Virtuoso (CKG_SPARQL_URL)", () => {
       const { status, body } = await slow
         .request("POST", "/api/sparql", { query: "SELECT (COUNT(*) AS ?n) WHERE { ?a ?p ?b . ?c ?q ?d FILTER(?b != ?d) }" })
         .then(json);
-      expect(status).toBe(504);
+      expect(status, JSON.stringify(body)).toBe(504);
       expect(body.error.code).toBe("query_timeout");
     } finally {
       await slow.close();
