@@ -8,6 +8,7 @@
 import type { Logger } from "../log.ts";
 import { type StateQueries, placeholders } from "../store/state.ts";
 import { type Cursor, type PushEvent, START, encodeCursor, furthest } from "./events.ts";
+import { SingleFlight } from "./single-flight.ts";
 
 interface SignalEventRow {
   id: number;
@@ -137,14 +138,18 @@ export class EventFeed {
   private readonly listeners = new Set<Listener>();
   private tail: Cursor | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
-  private reading: Promise<void> | undefined;
-  private again = false;
+  private readonly reader: SingleFlight;
 
   constructor(
     private readonly state: StateQueries,
     private readonly pollMs: number,
-    private readonly log: Logger,
-  ) {}
+    log: Logger,
+  ) {
+    this.reader = new SingleFlight(
+      () => this.readNew(log),
+      (error) => log.warn({ err: error }, "push: reading new events failed (tried again at the next poll)"),
+    );
+  }
 
   /** Hears every event committed after the call; returns the way to stop hearing. */
   async listen(listener: Listener): Promise<() => void> {
@@ -172,20 +177,7 @@ export class EventFeed {
 
   /** Reads what is new now: called on this process's commits and by the poll. */
   wake(): void {
-    if (this.listeners.size === 0) return;
-    if (this.reading) {
-      this.again = true;
-      return;
-    }
-    this.reading = this.readNew()
-      .catch((error) => this.log.warn({ err: error }, "push: reading new events failed (tried again at the next poll)"))
-      .finally(() => {
-        this.reading = undefined;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
+    if (this.listeners.size > 0) this.reader.run();
   }
 
   stop(): void {
@@ -195,7 +187,7 @@ export class EventFeed {
     this.tail = undefined;
   }
 
-  private async readNew(): Promise<void> {
+  private async readNew(log: Logger): Promise<void> {
     for (;;) {
       const from = this.tail ?? START;
       const { events, more } = await readEvents(this.state, from, 1000);
@@ -205,7 +197,7 @@ export class EventFeed {
         try {
           listener(events);
         } catch (error) {
-          this.log.warn({ err: error }, "push: a listener failed on new events");
+          log.warn({ err: error }, "push: a listener failed on new events");
         }
       }
       if (!more) return;

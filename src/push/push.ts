@@ -10,6 +10,7 @@ import type { StateStore } from "../store/state.ts";
 import { type DeliverySettings, DeliveryWorker } from "./deliver.ts";
 import { dispatch } from "./dispatch.ts";
 import type { EventFeed } from "./feed.ts";
+import { SingleFlight } from "./single-flight.ts";
 
 /** How often retries are looked for (a retry's wait is at least seconds). */
 const RETRY_CHECK_MS = 1000;
@@ -17,8 +18,7 @@ const PRUNE_EVERY_MS = 3_600_000;
 
 export class Push {
   readonly worker: DeliveryWorker;
-  private running: Promise<void> | undefined;
-  private again = false;
+  private readonly rounds: SingleFlight;
   /** New events were heard (or the server started): the next round fans out before it sends. */
   private fanOut = true;
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -33,6 +33,10 @@ export class Push {
     private readonly log: Logger,
   ) {
     this.worker = new DeliveryWorker(state, settings, log);
+    this.rounds = new SingleFlight(
+      () => this.round(),
+      (error) => log.warn({ err: error }, "push: a delivery round failed (tried again in a second)"),
+    );
   }
 
   /** Catches up (events committed while no server ran, deliveries left mid-way by a crash), then follows the feed. */
@@ -47,24 +51,12 @@ export class Push {
   kick(fanOut = false): void {
     if (this.closed) return;
     if (fanOut) this.fanOut = true;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.round()
-      .catch((error) => this.log.warn({ err: error }, "push: a delivery round failed (tried again in a second)"))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        }
-      });
+    this.rounds.run();
   }
 
   /** Waits for the round in flight (tests, shutdown). */
-  async settled(): Promise<void> {
-    while (this.running) await this.running;
+  settled(): Promise<void> {
+    return this.rounds.settled();
   }
 
   async close(): Promise<void> {

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "puppeteer-core";
 import { selfCommand } from "../../src/runtime.ts";
-import { axeViolations, chromiumAvailable, launchBrowser, screenshot, unreachableByKeyboard } from "../support/browser.ts";
+import { checkPage as checkPageOf, chromiumAvailable, launchBrowser, openPage, screenshot } from "../support/browser.ts";
 import { copyOfFixture } from "../support/fixture.ts";
 import { type ServerProcess, startServer } from "../support/server.ts";
 import { until } from "../support/until.ts";
@@ -68,19 +68,9 @@ afterAll(async () => {
   rmSync(downloads, { recursive: true, force: true });
 });
 
-/** Opens a console address and waits for the page's own content. */
-async function open(hash: string, ready: string): Promise<void> {
-  await page.goto(`${server.url}/${hash}`, { waitUntil: "domcontentloaded" });
-  await page.waitForSelector(ready, { timeout: 30_000 });
-}
+const open = (hash: string, ready: string) => openPage(page, `${server.url}/${hash}`, ready);
 
-/** A screenshot, axe-core and the keyboard walk: what every page must pass. */
-async function checkPage(name: string): Promise<void> {
-  await screenshot(page, name);
-  const serious = (await axeViolations(page)).filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join("; ")})`)).toEqual([]);
-  expect(await unreachableByKeyboard(page)).toEqual([]);
-}
+const checkPage = (name: string) => checkPageOf(page, name);
 
 /** What the editor offers (Ctrl+Space) at the end of `text`. */
 async function completionsOf(text: string): Promise<(string | null)[]> {

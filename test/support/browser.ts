@@ -3,6 +3,7 @@
  * `.ci/run` installs it), driven by puppeteer-core (no browser download). Screenshots go to
  * test-results/screenshots/ (or CKG_SCREENSHOTS_DIR); axe-core checks accessibility in the page.
  */
+import { expect } from "bun:test";
 import { existsSync, mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
@@ -82,4 +83,18 @@ export async function unreachableByKeyboard(page: Page): Promise<string[]> {
     const groups = new Set([...state.reached].filter((el: any) => el?.type === "radio").map((el: any) => el.name));
     return state.visibleControls.filter((el) => !state.reached.has(el) && !(el.type === "radio" && groups.has(el.name))).map((el: any) => `${el.tagName.toLowerCase()} ${el.textContent?.trim().slice(0, 40) ?? ""} ${el.id ? `#${el.id}` : ""}`);
   });
+}
+
+/** Opens a console address and waits for the page's own content. */
+export async function openPage(page: Page, url: string, ready: string): Promise<void> {
+  await page.goto(url, { waitUntil: "domcontentloaded" });
+  await page.waitForSelector(ready, { timeout: 30_000 });
+}
+
+/** A screenshot, axe-core and the keyboard walk: what every page of the console must pass. */
+export async function checkPage(page: Page, name: string): Promise<void> {
+  await screenshot(page, name);
+  const serious = (await axeViolations(page)).filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join("; ")})`)).toEqual([]);
+  expect(await unreachableByKeyboard(page)).toEqual([]);
 }
