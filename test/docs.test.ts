@@ -23,6 +23,27 @@ describe("README", () => {
     }
   });
 
+  test("states every setting's default in its row, as the settings table has it", () => {
+    // A cell may say in words what a long or derived default is; the words must still match it.
+    const inWords: Record<string, (value: unknown) => string> = {
+      base_url: () => "from host and port",
+      prices: () => "spec prices",
+      ingest_providers: (value) => (String(value).split(",").length === 6 ? "all six" : "?"),
+      blockscout_urls: (value) => (String(value).split(",").length === 6 ? "six public instances" : "?"),
+      solana_network: (value) => (value === "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp" ? "mainnet" : "?"),
+    };
+    const rows = readme.split("\n").filter((line) => line.startsWith("| `CKG_"));
+    for (const [name, setting] of Object.entries(SETTINGS)) {
+      const row = rows.find((line) => line.split(" | ")[0]!.includes(`\`${envName(name)}\``));
+      expect(row, name).toBeDefined();
+      const cell = row!.split(" | ")[1];
+      const value = setting.default as unknown;
+      const expected = inWords[name]?.(value) ?? (value === undefined ? "none" : undefined);
+      if (expected !== undefined) expect(cell, name).toBe(expected);
+      else expect(cell, name).toContain(`\`${String(value)}\``);
+    }
+  });
+
   test("names every provider where it lists them: the table, the --providers example, CKG_INGEST_PROVIDERS", () => {
     const lines = readme.split("\n");
     const header = lines.indexOf("| Provider | What | Series tables |");
