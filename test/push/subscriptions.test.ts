@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { EventSource } from "eventsource";
 import { addDays } from "../../src/time.ts";
 import { type Running, json, startServices } from "../support/fixture.ts";
+import { republish } from "../support/republish.ts";
 import { until } from "../support/until.ts";
 import { scan, snapshotOf } from "../signals/support.ts";
 
@@ -15,7 +16,7 @@ let run: Running;
 let asOf: string;
 
 beforeAll(async () => {
-  run = await startServices({ push_poll_ms: 50 });
+  run = await startServices({ push_poll_ms: 50, snapshot_poll_ms: 100 });
   asOf = snapshotOf(run.dir).manifest.as_of.slice(0, 10);
 });
 afterAll(() => run.close());
@@ -128,6 +129,37 @@ describe("the outbox and the event stream", () => {
     const none = await run.request("GET", `/api/events?subscription_id=${made.body.subscription_id}&secret=wrong-secret-here`);
     expect(none.status).toBe(401);
   });
+});
+
+test("graph changes reach a stream that asked for them, by operation; signals do not when it said signals: false", async () => {
+  const made = await subscribe({ filters: { signals: false, changes: { operations: ["CREATE"] } }, stream: true });
+  const response = await run.request("GET", `/api/events?subscription_id=${made.body.subscription_id}`, undefined, bearer(made.body.secret));
+  const reader = response.body!.getReader();
+  const events: { type: string; data: { operation: string; snapshot_id: string; entity_uri: string } }[] = [];
+  let text = "";
+  const reading = (async () => {
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      text += new TextDecoder().decode(chunk.value);
+      const blocks = text.split("\n\n");
+      text = blocks.pop()!;
+      for (const block of blocks) {
+        const data = block.split("\n").find((line) => line.startsWith("data: "));
+        if (data) events.push(JSON.parse(data.slice(6)));
+      }
+    }
+  })();
+  try {
+    const id = await republish(run);
+    await scan(run.dir, run.services.state, addDays(asOf, 1));
+    const want = await run.services.state.all<{ entity_uri: string }>("SELECT entity_uri FROM changes WHERE snapshot_id = ? AND operation = 'CREATE' ORDER BY id", [id]);
+    expect(want.length).toBeGreaterThan(0);
+    await until(`the ${want.length} CREATE changes on the stream`, 60_000, () => events.length >= want.length, { seen: () => events.length });
+    expect(events.map((e) => e.data.entity_uri)).toEqual(want.map((w) => w.entity_uri));
+    expect(new Set(events.map((e) => `${e.type} ${e.data.operation} ${e.data.snapshot_id}`))).toEqual(new Set([`change CREATE ${id}`]));
+  } finally {
+    await reader.cancel();
+    await reading.catch(() => undefined);
+  }
 });
 
 /**
