@@ -1,6 +1,7 @@
 /**
  * Push delivery, measured (issue 34). Run by hand:
  *   bun scripts/bench/push.ts [--subscriptions 1,100,10000] [--rounds 10] [--streams 100] [--data-dir DIR]
+ *                             [--scan-data-dir DIR --scan-scale full]
  *
  * A real `ckg serve` process on a copy of a data directory (default: the small fixture world, built
  * once into /tmp), a webhook receiver in its own process (scripts/bench/push-receiver.ts), and up to
@@ -34,6 +35,9 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "10" },
     streams: { type: "string", default: "100" },
     "data-dir": { type: "string", default: "/tmp/ckg-bench-push-world" },
+    // The world whose scan measures the outbox's cost, and its scale when it must be built (full: the published size).
+    "scan-data-dir": { type: "string" },
+    "scan-scale": { type: "string", default: "default" },
   },
 });
 const counts = values.subscriptions!.split(",").map(Number);
@@ -206,8 +210,11 @@ try {
 }
 
 // The outbox's cost on a scan: apply time of a real scan, and what its events alone take to insert.
+const scanWorld = values["scan-data-dir"] ?? world;
+const scanScale = values["scan-scale"] === "full" ? "full" : "default";
+if (!currentSnapshotId(dataDir(scanWorld))) await buildSnapshot({ dir: dataDir(scanWorld), scale: scanScale, seed: 42, ontologyNs: "https://ckg.example/ontology#", log });
 const scanDir = `/tmp/ckg-bench-push-scan-${process.pid}`;
-cpSync(world, scanDir, { recursive: true });
+cpSync(scanWorld, scanDir, { recursive: true });
 const scanState = openSqliteState(join(scanDir, "state.sqlite"));
 try {
   const report = await runScan({ state: scanState, dir: dataDir(scanDir), narrator: new OfflineNarrator(), log, trigger: "bench" });
@@ -217,7 +224,7 @@ try {
   await scanState.transaction((tx) => tx.run(`INSERT INTO signal_events (${columns}) SELECT ${columns} FROM signal_events WHERE scan_id = ?`, [report.scan_id]));
   const eventsMs = performance.now() - t0;
   rows.push(
-    [`scan of the default world: apply with its outbox (ms, ${n} events)`, String(report.apply_ms)],
+    [`scan of ${scanWorld}: apply with its outbox (ms, ${n} events)`, String(report.apply_ms)],
     ["its events alone inserted again (ms)", eventsMs.toFixed(1)],
     ["apply without the outbox, estimated (ms)", (report.apply_ms - eventsMs).toFixed(0)],
     ["the outbox's share of the apply", `${((eventsMs / report.apply_ms) * 100).toFixed(1)} %`],
