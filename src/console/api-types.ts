@@ -39,7 +39,7 @@ export interface Answers {
       synthetic: boolean;
       attributes: {
         [k: string]: {
-          value: unknown;
+          value: string | number | boolean;
           source: string;
         }[];
       };
@@ -666,7 +666,12 @@ export interface Answers {
       sources: string[];
       real_data: "yes" | "partial" | "synthetic only";
       real_data_reason: string | null;
-      evidence_schema: unknown;
+      /**
+       * JSON Schema of this type's evidence object
+       */
+      evidence_schema: {
+        [k: string]: unknown;
+      };
     }[];
   };
   "GET /api/insights/signals": {

@@ -60,7 +60,8 @@ const categoryBlockSchema = z.object({
 });
 export type CategoryBlock = z.infer<typeof categoryBlockSchema>;
 
-const attributeValueSchema = z.object({ value: z.unknown(), source: z.string() });
+// A literal's plain JSON value (graph/sparql plainValue): typed, so the answer's schema says what it holds.
+const attributeValueSchema = z.object({ value: z.union([z.string(), z.number(), z.boolean()]), source: z.string() });
 export type AttributeValue = z.infer<typeof attributeValueSchema>;
 
 export const exploreResultSchema = z.object({

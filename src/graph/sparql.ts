@@ -142,7 +142,7 @@ const NUMERIC = new Set(
 );
 
 /** A term as plain JSON: numbers stay numbers when they fit a double exactly, else strings. */
-export function plainValue(term: Term): unknown {
+export function plainValue(term: Term): string | number | boolean {
   if (term.type === "uri") return term.value;
   if (term.type === "bnode") return `_:${term.value}`;
   if (term.datatype && NUMERIC.has(term.datatype)) {

@@ -32,7 +32,7 @@ export const catalogSchema = z.object({
       sources: z.array(z.string()),
       real_data: z.enum(["yes", "partial", "synthetic only"]),
       real_data_reason: z.string().nullable(),
-      evidence_schema: z.unknown(),
+      evidence_schema: z.record(z.string(), z.unknown()).describe("JSON Schema of this type's evidence object"),
     }),
   ),
 });

@@ -41,6 +41,6 @@ export function evidenceSchema(detector: Detector): z.ZodObject {
   return z.object({ ...commonEvidence, ...detector.details });
 }
 
-export function evidenceJsonSchema(detector: Detector): unknown {
-  return z.toJSONSchema(evidenceSchema(detector), { io: "output", unrepresentable: "any" });
+export function evidenceJsonSchema(detector: Detector): Record<string, unknown> {
+  return z.toJSONSchema(evidenceSchema(detector), { io: "output", unrepresentable: "any" }) as Record<string, unknown>;
 }
