@@ -81,21 +81,23 @@ export function buildOpenApi(routes: readonly Route[], prices: PriceList, baseUr
     paths,
     components: {
       schemas: { Error: errorSchema },
-      securitySchemes: {
-        x402: {
-          type: "apiKey",
-          in: "header",
-          name: "PAYMENT-SIGNATURE",
-          description:
-            "An x402 v2 payment (base64 JSON PaymentPayload), per request. Call without it to get 402 with the PAYMENT-REQUIRED header " +
-            "(the accepted payments, one per chain: scheme, network, asset, amount, pay-to; USDC on Base and/or Solana); each operation's " +
-            "x-price-usd is its price in USD. With sign-in-with-x on, a wallet that paid for a resource may send a signed CAIP-122 message " +
-            "in the SIGN-IN-WITH-X header instead, for the time the 402 declares.",
-        },
-      },
+      // Declared only where some route is paid: with payments off no operation names it.
+      securitySchemes: prices.charging ? { x402: X402_SCHEME } : {},
     },
   };
 }
+
+/** How a paid route is paid: the x402 payment header. */
+const X402_SCHEME = {
+  type: "apiKey",
+  in: "header",
+  name: "PAYMENT-SIGNATURE",
+  description:
+    "An x402 v2 payment (base64 JSON PaymentPayload), per request. Call without it to get 402 with the PAYMENT-REQUIRED header " +
+    "(the accepted payments, one per chain: scheme, network, asset, amount, pay-to; USDC on Base and/or Solana); each operation's " +
+    "x-price-usd is its price in USD. With sign-in-with-x on, a wallet that paid for a resource may send a signed CAIP-122 message " +
+    "in the SIGN-IN-WITH-X header instead, for the time the 402 declares.",
+};
 
 /** An operation's entry, from its schemas: parameters or body, its answer, the errors it can give. */
 function operationEntry(op: AnyOperation, settings: DescriptionSettings): OpenApiEntry {
@@ -111,8 +113,11 @@ function operationEntry(op: AnyOperation, settings: DescriptionSettings): OpenAp
   let requestBody: JsonSchema | undefined;
   if (!inQuery(op)) {
     const body = structuredClone(input) as { properties?: Record<string, JsonSchema>; required?: string[] };
+    // Path parameters are in the path, not the body: neither a property nor required there, nor in the example.
     for (const name of inPath) delete body.properties?.[name];
-    requestBody = { required: true, content: { "application/json": { schema: body, example: op.example } } };
+    if (body.required) body.required = body.required.filter((name) => !inPath.includes(name));
+    const example = Object.fromEntries(Object.entries(op.example as Record<string, unknown>).filter(([name]) => !inPath.includes(name)));
+    requestBody = { required: true, content: { "application/json": { schema: body, example } } };
   }
   const responses: Record<string, JsonSchema> = {
     "200": { description: "Success.", content: { "application/json": { schema: toJsonSchema(op.output, "output") } } },
