@@ -27,6 +27,7 @@ import { silentLogger } from "../../src/log.ts";
 import { OPERATIONS } from "../../src/operations/table/index.ts";
 import { PaymentGate } from "../../src/payments/gate.ts";
 import { PaymentRequiredError } from "../../src/payments/payment-required.ts";
+import { VALID_INPUT } from "../../src/payments/input-verdict.ts";
 import { PriceList } from "../../src/payments/prices.ts";
 import { createServer } from "../../src/server/app.ts";
 import { Services } from "../../src/server/services.ts";
@@ -82,7 +83,7 @@ try {
     await gate.start();
     return timed(challengeRuns, async () => {
       try {
-        await gate.begin(op, { resourceUrl: `${BASE}/api/search` }, "bench");
+        await gate.begin(op, { resourceUrl: `${BASE}/api/search`, input: VALID_INPUT }, "bench");
         throw new Error("expected a 402");
       } catch (error) {
         if (!(error instanceof PaymentRequiredError)) throw error;

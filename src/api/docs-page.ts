@@ -41,7 +41,7 @@ export function renderDocsPage(operations: readonly AnyOperation[], prices: Pric
 </head><body>
 <h1>ckg: crypto knowledge graph API</h1>
 <p>Server ${escape(VERSION)}. Machine-readable description: <a href="/openapi.json">/openapi.json</a>. Health: <a href="/healthz">/healthz</a>, readiness and data provenance: <a href="/readyz">/readyz</a>, metrics: <a href="/metrics">/metrics</a>.</p>
-<p>Errors: <code>{"error": {"code", "message", "details"}}</code>. Invalid requests are refused before any payment is asked.</p>
+<p>Errors: <code>{"error": {"code", "message", "details"}}</code>. A paid route answers an unpaid request 402 whatever its input; the 402 says whether the input would be answered (<code>extensions["ckg/input"]</code>), and a paid request with bad input gets its error and is never charged.</p>
 ${sections}
 </body></html>`;
 }

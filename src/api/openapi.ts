@@ -54,7 +54,8 @@ export function buildOpenApi(routes: readonly Route[], prices: PriceList, baseUr
       responses["402"] = {
         description:
           "Payment required (x402 v2): the PAYMENT-REQUIRED header (base64 JSON) lists accepted payments; repeat the request " +
-          "with a PAYMENT-SIGNATURE header. Invalid requests are answered with their 4xx before any payment is asked.",
+          "with a PAYMENT-SIGNATURE header. Asked whatever the input; extensions[\"ckg/input\"] says whether the input would be answered " +
+          "(valid, or the error a paid request would get: it is refused with its 4xx and never charged).",
       };
     }
     (paths[path.replace(/:([a-z_]+)/g, "{$1}")] ??= {})[method.toLowerCase()] = {

@@ -5,7 +5,8 @@
  * sparql operation (price, payment, limits) with the standard request and result formats.
  */
 import type { SparqlAnswer } from "../graph/sparql.ts";
-import { CkgError } from "../errors.ts";
+import { CkgError, isCkgError } from "../errors.ts";
+import { UnreadableInput } from "../operations/judge.ts";
 import { toJsonSchema } from "../operations/json-schema.ts";
 import { type AnyOperation, inQuery, pathParams } from "../operations/operation.ts";
 import { PaymentRequiredError } from "../payments/payment-required.ts";
@@ -14,7 +15,7 @@ import type { ResponseSet, Route } from "./routes.ts";
 import { SPARQL_PROTOCOL_PATH, protocolQuery, protocolResponse } from "./sparql-protocol.ts";
 
 /** Runs an operation for a request (payment in, settlement out); throws as `invoke` does. */
-export type Run = (op: AnyOperation, raw: Record<string, unknown>, request: Request, set: ResponseSet) => Promise<unknown>;
+export type Run = (op: AnyOperation, raw: Record<string, unknown> | UnreadableInput, request: Request, set: ResponseSet) => Promise<unknown>;
 
 export function operationRoutes(operations: readonly AnyOperation[], run: Run): Route[] {
   return operations.map((op): Route => {
@@ -25,10 +26,12 @@ export function operationRoutes(operations: readonly AnyOperation[], run: Run): 
       path: op.path,
       doc: { operation: op },
       async handle({ request, params: given, set }) {
-        const raw = inQuery(op) ? queryInput(request, queryTypes) : await readJsonObject(request);
-        for (const name of params) raw[name] = given[name];
-        const bearer = op.bearer && /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
-        if (op.bearer && bearer && raw[op.bearer] === undefined) raw[op.bearer] = bearer;
+        const raw = await readInput(async () => (inQuery(op) ? queryInput(request, queryTypes) : await readJsonObject(request)));
+        if (!(raw instanceof UnreadableInput)) {
+          for (const name of params) raw[name] = given[name];
+          const bearer = op.bearer && /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
+          if (op.bearer && bearer && raw[op.bearer] === undefined) raw[op.bearer] = bearer;
+        }
         try {
           return await run(op, raw, request, set);
         } catch (error) {
@@ -46,7 +49,8 @@ export function sparqlProtocolRoutes(operations: readonly AnyOperation[], run: R
   const sparql = operations.find((op) => op.name === "sparql");
   if (!sparql) return [];
   const handle: Route["handle"] = async ({ request, set }) => {
-    const answer = (await run(sparql, { query: await protocolQuery(request), typed: true }, request, set)) as SparqlAnswer;
+    const raw = await readInput(async () => ({ query: await protocolQuery(request), typed: true }));
+    const answer = (await run(sparql, raw, request, set)) as SparqlAnswer;
     const { contentType, body } = protocolResponse(answer, request.headers.get("accept"));
     set.headers["content-type"] = contentType;
     set.headers.vary = "Accept";
@@ -55,6 +59,21 @@ export function sparqlProtocolRoutes(operations: readonly AnyOperation[], run: R
     return body;
   };
   return (["GET", "POST"] as const).map((method) => ({ method, path: SPARQL_PROTOCOL_PATH, doc: undefined, handle }));
+}
+
+/**
+ * The input of a request, or why it cannot be read, to be judged after the offer (an unpaid request
+ * meets the 402 whatever it sent). A body over the 64 KiB limit is refused at once, 413, as
+ * before: the limit is there so the server never reads (or keeps) more than that of a request,
+ * and judging one would mean reading it; paid or not, it could never be answered.
+ */
+async function readInput(read: () => Promise<Record<string, unknown>>): Promise<Record<string, unknown> | UnreadableInput> {
+  try {
+    return await read();
+  } catch (error) {
+    if (isCkgError(error) && error.code !== "payload_too_large") return new UnreadableInput(error);
+    throw error;
+  }
 }
 
 /** 402: the x402 PaymentRequired object in the PAYMENT-REQUIRED header and as the JSON body. */

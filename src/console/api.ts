@@ -35,8 +35,12 @@ export function priceOf(paymentRequired: unknown): number | undefined {
 function paymentRequiredError(body: unknown): ApiError {
   const price = priceOf(body);
   const cost = price === undefined ? "This route is paid (x402)" : `This route costs $${price.toFixed(2)} (x402, in USDC)`;
-  return new ApiError(402, "payment_required", `${cost}. Signing in as the operator makes the console's calls free; anyone else calls it with an x402 client.`, {
+  // The 402 comes whatever the input; it says when the input would be refused anyway, which a visitor should hear too.
+  const verdict = (body as { extensions?: Record<string, { info?: { valid?: boolean; error?: { message?: string } } }> } | undefined)?.extensions?.["ckg/input"]?.info;
+  const refused = verdict?.valid === false && verdict.error?.message ? ` This input would be refused anyway: ${verdict.error.message}` : "";
+  return new ApiError(402, "payment_required", `${cost}. Signing in as the operator makes the console's calls free; anyone else calls it with an x402 client.${refused}`, {
     price_usd: price,
+    ...(refused ? { input_error: verdict!.error } : {}),
   });
 }
 

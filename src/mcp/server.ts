@@ -4,7 +4,9 @@
  * payments as the x402 MCP transport specifies (an unpaid call to a paid tool returns the
  * PaymentRequired object as an error result; the retry carries `_meta["x402/payment"]`; the answer
  * carries `_meta["x402/payment-response"]`). Calls go through the same invoke path as HTTP, so the
- * validation, no-charge-on-error, replay and settlement rules are the same.
+ * rules are the same: the offer first (an unpaid call gets the requirements whatever its
+ * arguments, saying in `extensions["ckg/input"]` whether they would be answered), no charge on an
+ * error, replays refused, settlement before the answer.
  *
  * Two protocol eras on one endpoint (official SDK v2): 2026-07-28, stateless by design, with
  * `subscriptions/listen` (mcp/listen), served by the SDK's entry; and 2025-era clients (up to

@@ -40,9 +40,10 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   needs: Need[];
   /**
    * The work that can fail on the caller's input (an entity exists, a query parses, a batch's
-   * size), done before payment is asked for so a request that would fail is answered 4xx and never
-   * charged; what it finds (the parsed query, the resolved entity) is handed to the handler, so
-   * nothing is done twice. Without it the handler gets the validated input.
+   * size), done before payment is taken so a request that would fail is answered 4xx and never
+   * charged (an unpaid one hears it in the 402: operations/invoke); what it finds (the parsed
+   * query, the resolved entity) is handed to the handler, so nothing is done twice. Without it the
+   * handler gets the validated input.
    */
   prepare?(input: z.output<I>, ctx: OperationContext): Promise<P> | P;
   handler(prepared: P, ctx: OperationContext): Promise<z.input<O>> | z.input<O>;

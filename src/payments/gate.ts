@@ -1,7 +1,10 @@
 /**
  * @module payments/gate
  * x402 v2 for the paid routes, on every configured rail (USDC on Base, on Solana: payments/rails.ts).
- * The route has validated its input (a request that would fail never meets a 402); then the gate:
+ * The offer comes first: an unpaid request is answered 402 whatever its input, and every 402 says
+ * whether the input would be answered (payments/input-verdict.ts); a request that pays or signs in
+ * with an input that would be refused gets the refusal without meeting the gate (operations/invoke).
+ * For a valid input, the gate:
  *   - with a valid sign-in-with-x message from a wallet that paid for the resource lately (when
  *     siwx_access_seconds is set; payments/sign-in.ts): the answer, not charged;
  *   - without a `payment-signature`: 402 with the PAYMENT-REQUIRED header and the same object as
@@ -13,10 +16,9 @@
  *     is recorded as unknown and reconciled against the chain, and answered 504, never a fresh 402.
  * The protocol objects (requirements, challenge, verify, settle, header encoding) are @x402/core's.
  */
-import { LRUCache } from "lru-cache";
 import { decodePaymentSignatureHeader } from "@x402/core/http";
 import { x402ResourceServer } from "@x402/core/server";
-import type { PaymentPayload, PaymentRequirements, ResourceInfo } from "@x402/core/types";
+import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
 import { ExactSvmScheme } from "@x402/svm/exact/server";
 import type { Config } from "../config/config.ts";
@@ -26,11 +28,11 @@ import type { StateStore } from "../store/state.ts";
 import { type PaymentMode, paymentMode } from "../config/settings-payments.ts";
 import { type Facilitation, createFacilitation } from "./facilitator.ts";
 import { PaymentLedger, whyRefused } from "./ledger.ts";
-import { PaymentRequiredError } from "./payment-required.ts";
 import type { PriceList } from "./prices.ts";
 import { reconcileSolana, reconcileUnknown } from "./reconcile.ts";
 import { mismatch, paymentKey } from "./matching.ts";
-import { PAYMENT_IDENTIFIER_DECLARATION, PaidAnswers, paymentIdentifier, provePayer } from "./idempotency.ts";
+import { PaidAnswers, paymentIdentifier, provePayer } from "./idempotency.ts";
+import { type Challenge, Challenges, type JudgedOffer } from "./challenge.ts";
 import { settleOnce } from "./settle.ts";
 import { Accepts } from "./accepts.ts";
 import { railsOf } from "./rails.ts";
@@ -49,8 +51,7 @@ export class PaymentGate {
   private accepts: Accepts | undefined;
   /** Repeat access by signing in, when siwx_access_seconds is set. */
   private readonly signIn: SignInAccess | undefined;
-  /** The plain challenge (no payment sent) by route and URL: the 402 path is the hot one under load. */
-  private readonly challenges = new LRUCache<string, PaymentRequiredError>({ max: 2000 });
+  private challenges: Challenges | undefined;
   private reconciler: ReturnType<typeof setInterval> | undefined;
   private startError: string | undefined;
   private started = false;
@@ -80,6 +81,7 @@ export class PaymentGate {
         if (!config.base_url) throw new Error("siwx_access_seconds needs base_url: the public URL signed-in messages are checked against");
         this.signIn = new SignInAccess(state, config.base_url, config.siwx_access_seconds, rails.map((rail) => rail.network), this.facilitation.chain);
       }
+      this.challenges = new Challenges(server, this.signIn);
     }
   }
 
@@ -132,10 +134,28 @@ export class PaymentGate {
     };
   }
 
-  /** For a paid route: the challenge, or a verified and claimed payment. Undefined when the route is free. */
-  async begin(op: PaidOperation, offer: PaymentOffer, requestId: string): Promise<PaidRequest | undefined> {
-    const price = this.prices.of(op.name);
-    if (price === 0 || !this.server || offer.operator) return undefined;
+  /** The price a request is charged: 0 when its route is free, payments are off or it is the operator's. */
+  private priceFor(op: PaidOperation, offer: PaymentOffer): number {
+    return !this.server || offer.operator ? 0 : this.prices.of(op.name);
+  }
+
+  /**
+   * For a request whose input would be refused (operations/invoke): the offer first. Throws the
+   * 402, verdict included, when the request would be asked to pay (it sends neither a payment nor
+   * a message to sign in with); returns when it would not, and the caller answers the refusal.
+   * Claims, verifies and uses up nothing: a payment sent with bad input stays usable.
+   */
+  async askFirst(op: PaidOperation, offer: JudgedOffer): Promise<void> {
+    const price = this.priceFor(op, offer);
+    if (price === 0 || (offer.payload ?? offer.header) || (offer.signIn && this.signIn)) return;
+    await this.ensureStarted();
+    throw await this.challenges!.unpaid(op, offer, await this.accepts!.of(op.name, price));
+  }
+
+  /** For a paid route and a valid input: the challenge, or a verified and claimed payment. Undefined when the request is not charged. */
+  async begin(op: PaidOperation, offer: JudgedOffer, requestId: string): Promise<PaidRequest | undefined> {
+    const price = this.priceFor(op, offer);
+    if (price === 0) return undefined;
     let signInRefused: string | undefined;
     // Signing in needs no facilitator: it is checked first.
     if (offer.signIn && this.signIn) {
@@ -147,29 +167,10 @@ export class PaymentGate {
       signInRefused = `sign-in-with-x not accepted (${outcome.reason})`;
     }
     await this.ensureStarted();
-    const server = this.server;
     const accepts = await this.accepts!.of(op.name, price);
-    let described: { resource: ResourceInfo; extensions?: Record<string, unknown> } | undefined;
-    const describe = () => {
-      const { extensions, ...meta } = offer.describe?.() ?? {};
-      return (described ??= { resource: { url: offer.resourceUrl, description: op.summary, mimeType: "application/json", ...meta }, extensions });
-    };
-    const challenge = async (reason: string) => {
-      const { resource, extensions } = describe();
-      const signIn = this.signIn ? await this.signIn.declare(offer.resourceUrl, accepts) : {};
-      const why = signInRefused ? `${signInRefused}; ${reason}` : reason;
-      return new PaymentRequiredError(await server.createPaymentRequiredResponse(accepts, resource, why, { ...PAYMENT_IDENTIFIER_DECLARATION, ...extensions, ...signIn }));
-    };
-
     const sent = offer.payload ?? offer.header;
-    if (!sent) {
-      // With sign-in on, each 402 carries a new message to sign: nothing to keep.
-      if (this.signIn) throw await challenge("payment required");
-      const key = `${op.name} ${offer.resourceUrl}`;
-      const plain = this.challenges.get(key) ?? (await challenge("payment required")).encoded();
-      this.challenges.set(key, plain);
-      throw plain;
-    }
+    if (!sent) throw await this.challenges!.unpaid(op, offer, accepts, signInRefused);
+    const challenge = this.challenges!.of(op, offer, accepts, signInRefused);
     let payload: PaymentPayload;
     try {
       payload = typeof sent === "string" ? decodePaymentSignatureHeader(sent) : (sent as PaymentPayload);
@@ -204,7 +205,7 @@ export class PaymentGate {
     accepts: PaymentRequirements[],
     id: string | undefined,
     requestId: string,
-    challenge: (reason: string) => Promise<PaymentRequiredError>,
+    challenge: Challenge,
   ): Promise<PaidRequest> {
     const server = this.server!;
     const matched = server.findMatchingRequirements(accepts, payload);

@@ -75,6 +75,16 @@ describe.skipIf(!available)("the console's sign-in, with payments on", () => {
     await screenshot(page, "console-payment-required");
     const direct = await fetch(`${server.url}/api/timeseries`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ sql_query: "SELECT 1" }) });
     expect(direct.status).toBe(402);
+    // The offer comes whatever the input, and says when the input would be refused anyway: the console passes that on.
+    await page.click(".cm-content");
+    await page.keyboard.down("Control");
+    await page.keyboard.press("a");
+    await page.keyboard.up("Control");
+    await page.keyboard.press("Backspace");
+    await page.evaluate((value) => document.execCommand("insertText", false, value), "DROP TABLE ts_synthetic_token");
+    await page.click("button.primary");
+    await page.waitForFunction(() => document.querySelector(".query-error")?.textContent.includes("refused anyway"));
+    expect(await page.$eval(".query-error", (e) => e.textContent)).toContain("402 payment_required");
   }, 120_000);
 
   test("anonymous: Live and a new subscription are 402, and the console says the price and that signing in makes them free", async () => {
@@ -126,6 +136,14 @@ describe.skipIf(!available)("the console's sign-in, with payments on", () => {
     await page.waitForSelector("xpath/.//h1[text()='Signed in']");
     const cookie = (await page.cookies()).find((c) => c.name === "ckg_console")!;
     expect(cookie.httpOnly).toBe(true);
+    // The operator is never asked to pay: bad input is its 4xx, as with payments off.
+    const bad = await fetch(`${server.url}/api/timeseries`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: `ckg_console=${cookie.value}` },
+      body: JSON.stringify({ sql_query: "DROP TABLE ts_synthetic_token" }),
+    });
+    expect(bad.status).toBe(403);
+    expect(bad.headers.get("payment-required")).toBeNull();
     expect(cookie.sameSite).toBe("Strict");
     expect(await page.evaluate(() => document.cookie)).not.toContain("ckg_console");
 

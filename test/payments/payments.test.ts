@@ -32,6 +32,8 @@ import { tempDir } from "../support/temp-dirs.ts";
 import { type Agent, ERAS } from "../mcp/clients.ts";
 import { postgresAvailable, startPostgres } from "../support/postgres.ts";
 import { engineAvailable } from "../support/engines.ts";
+import { INPUT_EXTENSION, type InputVerdict } from "../../src/payments/input-verdict.ts";
+import { MAX_BODY_BYTES } from "../../src/api/body.ts";
 
 /** What the 402s declare: a client echoes the declaration with its id (appendPaymentIdentifierToExtensions fills it in). */
 const PAYMENT_ID_DECLARED = { [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false) };
@@ -66,6 +68,11 @@ async function paymentFor(required: PaymentRequired, alter: (r: PaymentRequireme
   const payload = await new x402HTTPClient(client(true)).createPaymentPayload(altered);
   return encodePaymentSignatureHeader(payload);
 }
+
+/** What a 402 says of the request's input (`extensions["ckg/input"].info`). */
+const verdictOf = (required: PaymentRequired) => (required.extensions?.[INPUT_EXTENSION] as { info: InputVerdict } | undefined)?.info;
+/** Rows in the payment ledger: a payment the server claimed, verified or settled leaves one. */
+const ledgerRows = async () => (await services.state.get<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM payments"))!.n;
 
 async function challenge(r: { method: string; path: string; body?: unknown }): Promise<PaymentRequired> {
   const response = await send(`${BASE}${r.path}`, init(r));
@@ -109,6 +116,9 @@ describe("paid routes", () => {
     const header = decodePaymentRequiredHeader(unpaid.headers.get("payment-required")!);
     expect(await unpaid.json()).toEqual(header);
     expect(header.x402Version).toBe(2);
+    // A valid input's offer says so: paying will get the answer.
+    expect(verdictOf(header)).toEqual({ valid: true });
+    expect(header.error).toBe("payment required");
     const accept = header.accepts[0]!;
     const price = name === "timeseries" ? 0.15 : op.priceUsd;
     expect(accept).toMatchObject({ scheme: "exact", network: "eip155:84532", payTo: PAY_TO, amount: String(Math.round(price * 1e6)) });
@@ -130,8 +140,13 @@ describe("paid routes", () => {
     expect(unpaid.status).toBe(402);
     const accept = decodePaymentRequiredHeader(unpaid.headers.get("payment-required")!).accepts[0]!;
     expect(accept.amount).toBe(String(Math.round(OPERATIONS.find((o) => o.name === "sparql")!.priceUsd * 1e6)));
-    // A query that would fail is refused before any payment is asked for.
-    expect((await send(`${BASE}/sparql?${new URLSearchParams({ query: "SELECT WHERE {" })}`)).status).toBe(400);
+    // A query that would fail gets the offer too, saying so: no one pays to learn it.
+    const bad = await send(`${BASE}/sparql?${new URLSearchParams({ query: "SELECT WHERE {" })}`);
+    expect(bad.status).toBe(402);
+    expect(verdictOf(decodePaymentRequiredHeader(bad.headers.get("payment-required")!))).toMatchObject({ valid: false, error: { code: "invalid_sparql" } });
+    const noQuery = await send(`${BASE}/sparql`);
+    expect(noQuery.status).toBe(402);
+    expect(verdictOf((await noQuery.json()) as PaymentRequired)).toMatchObject({ valid: false, error: { code: "invalid_request", details: { field: "query" } } });
 
     const before = await chain.balanceOf(PAY_TO);
     const paid = await paying()(url, { headers: { accept: "text/csv" } });
@@ -173,22 +188,53 @@ describe("paid routes", () => {
     }
   });
 
-  test("a request that would fail validation gets its 4xx, not a 402, and nothing moves", async () => {
-    const before = await chain.balanceOf(PAY_TO);
-    const cases: [RequestInit & { path: string }, number][] = [
-      [{ path: "/api/sparql", method: "POST", body: JSON.stringify({ query: "SELEC nonsense" }) }, 400],
-      [{ path: "/api/timeseries", method: "POST", body: JSON.stringify({ sql_query: "DROP TABLE ts_synthetic_token" }) }, 403],
-      [{ path: "/api/explore", method: "POST", body: JSON.stringify({ entity_name: "No Such Entity Anywhere" }) }, 404],
-      [{ path: "/api/insights/signals/moon-signal", method: "GET" }, 404],
-      [{ path: "/api/insights/batch", method: "POST", body: JSON.stringify({ entities: Array.from({ length: 11 }, (_, i) => `e${i}`) }) }, 422],
-      [{ path: "/api/search", method: "POST", body: "{not json" }, 400],
+  test("bad input: the unpaid request gets the offer saying what is wrong; paid anyway by @x402/fetch, its 4xx, and nothing is claimed, settled or moved", async () => {
+    const before = { payTo: await chain.balanceOf(PAY_TO), payer: await chain.balanceOf(payer.address), ledger: await ledgerRows() };
+    const json = (body: unknown) => JSON.stringify(body);
+    const cases: [RequestInit & { path: string }, number, string][] = [
+      [{ path: "/api/sparql", method: "POST", body: json({ query: "SELEC nonsense" }) }, 400, "invalid_sparql"],
+      [{ path: "/api/timeseries", method: "POST", body: json({ sql_query: "DROP TABLE ts_synthetic_token" }) }, 403, "read_only"],
+      [{ path: "/api/explore", method: "POST", body: json({ entity_name: "No Such Entity Anywhere" }) }, 404, "entity_not_found"],
+      [{ path: "/api/insights/signals/moon-signal", method: "GET" }, 404, "unknown_signal_type"],
+      [{ path: "/api/insights/batch", method: "POST", body: json({ entities: Array.from({ length: 11 }, (_, i) => `e${i}`) }) }, 422, "too_many_entities"],
+      [{ path: "/api/search", method: "POST", body: "{not json" }, 400, "invalid_request"],
+      [{ path: "/api/search", method: "POST" }, 400, "invalid_request"],
+      [{ path: "/api/search", method: "POST", body: json({ query: 5 }) }, 400, "invalid_request"],
     ];
-    for (const [{ path, ...rest }, status] of cases) {
-      const response = await paying()(`${BASE}${path}`, { ...rest, headers: { "content-type": "application/json" } });
-      expect(response.status, path).toBe(status);
-      expect(response.headers.get("payment-required")).toBeNull();
+    for (const [{ path, ...rest }, status, code] of cases) {
+      const what = `${rest.method} ${path} ${String(rest.body)}`;
+      const request = { ...rest, headers: { "content-type": "application/json" } };
+      const unpaid = await send(`${BASE}${path}`, request);
+      expect(unpaid.status, what).toBe(402);
+      const required = decodePaymentRequiredHeader(unpaid.headers.get("payment-required")!);
+      expect(verdictOf(required), what).toMatchObject({ valid: false, error: { code, message: expect.any(String), details: expect.any(Object) } });
+      expect(required.error, what).toContain("would be refused, paid or not");
+      // The client pays what the 402 asks (it does not read the verdict): refused all the same, and not charged.
+      const paid = await paying()(`${BASE}${path}`, request);
+      expect(paid.status, what).toBe(status);
+      expect(((await paid.json()) as { error: { code: string } }).error.code, what).toBe(code);
+      expect(paid.headers.get("payment-required"), what).toBeNull();
+      expect(paid.headers.get("payment-response"), what).toBeNull();
     }
-    expect(await chain.balanceOf(PAY_TO)).toBe(before);
+    expect(await ledgerRows()).toBe(before.ledger);
+    expect(await chain.balanceOf(PAY_TO)).toBe(before.payTo);
+    expect(await chain.balanceOf(payer.address)).toBe(before.payer);
+  });
+
+  test("a body over 64 KiB is 413 before the offer (never read, and paid or not it could not be answered); one just under it gets the offer, its verdict cut to fit a header", async () => {
+    const post = (body: string) => send(`${BASE}/api/insights/batch`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    const over = await post(JSON.stringify({ entities: ["x".repeat(MAX_BODY_BYTES)] }));
+    expect(over.status).toBe(413);
+    expect(over.headers.get("payment-required")).toBeNull();
+    // Unknown fields are named in the refusal: 60 KB of them would not fit in a header.
+    const junk = JSON.stringify(Object.fromEntries(Array.from({ length: 2400 }, (_, i) => [`zz_unknown_field_${i}`, 1])));
+    expect(junk.length).toBeLessThan(MAX_BODY_BYTES);
+    const under = await post(junk);
+    expect(under.status).toBe(402);
+    expect(under.headers.get("payment-required")!.length).toBeLessThan(16 * 1024);
+    const verdict = verdictOf(decodePaymentRequiredHeader(under.headers.get("payment-required")!));
+    expect(verdict).toMatchObject({ valid: false, error: { code: "invalid_request", details: { truncated: expect.any(String) } } });
+    if (!verdict!.valid) expect(verdict!.error.message.length).toBeLessThanOrEqual(301);
   });
 });
 
@@ -213,6 +259,42 @@ describe("discovery before payment", () => {
       }
       expect(required.resource).toMatchObject({ serviceName: "ckg" });
       expect(required.resource.tags!.length).toBeGreaterThan(1);
+    }
+  });
+
+  test("a crawler's probes of every paid operation (no input, an empty object, garbage) get the offer, a parseable 402 with the bazaar extension and the verdict", async () => {
+    for (const op of paidOps) {
+      const path = op.path.replace(/:([a-z_]+)/g, "zz-no-such-thing");
+      const probes: { what: string; url: string; init: RequestInit; invalid: boolean }[] =
+        op.method === "GET"
+          ? [
+              // With no query a GET may be valid (every parameter optional): the verdict says which.
+              { what: "no query", url: path, init: {}, invalid: path !== op.path },
+              { what: "garbage query", url: `${path}?limit=banana&zz_unknown=%ZZ`, init: {}, invalid: true },
+              { what: "a parameter twice", url: `${path}?limit=1&limit=2`, init: {}, invalid: true },
+            ]
+          : [
+              { what: "no body", url: path, init: { method: "POST" }, invalid: true },
+              { what: "{}", url: path, init: { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }, invalid: op.name !== "subscribe" },
+              { what: "garbage", url: path, init: { method: "POST", headers: { "content-type": "application/json" }, body: "\u0000garbage{" }, invalid: true },
+              { what: "an array", url: path, init: { method: "POST", headers: { "content-type": "application/json" }, body: "[1,2]" }, invalid: true },
+              { what: "wrong types", url: path, init: { method: "POST", headers: { "content-type": "text/plain" }, body: JSON.stringify({ zz_unknown: { deep: [1] }, limit: "many" }) }, invalid: true },
+            ];
+      for (const probe of probes) {
+        const what = `${op.name}: ${op.method} ${probe.url} (${probe.what})`;
+        const response = await send(`${BASE}${probe.url}`, { method: op.method, ...probe.init });
+        expect(response.status, what).toBe(402);
+        // Node's clients (undici) take at most 16 KiB of headers.
+        expect(response.headers.get("payment-required")!.length, what).toBeLessThan(16 * 1024);
+        const required = decodePaymentRequiredHeader(response.headers.get("payment-required")!);
+        expect(await response.json(), what).toEqual(required);
+        expect(required.x402Version, what).toBe(2);
+        expect(required.accepts.length, what).toBeGreaterThan(0);
+        expect(validateDiscoveryExtension(required.extensions?.bazaar as never), what).toEqual({ valid: true });
+        const verdict = verdictOf(required);
+        expect(verdict?.valid, what).toBe(!probe.invalid);
+        if (verdict && !verdict.valid) expect(verdict.error.message.length, what).toBeGreaterThan(0);
+      }
     }
   });
 
@@ -496,6 +578,7 @@ describe(`payments over MCP (x402 MCP transport), protocol ${era.revision} (${er
 
   test("an unpaid tool call's requirements carry the bazaar extension of the tool (type mcp)", async () => {
     const required = (await callTool("explore", { entity_name: "Aave" })).structuredContent as unknown as PaymentRequired;
+    expect(verdictOf(required)).toEqual({ valid: true });
     const bazaar = required.extensions!.bazaar as { info: { input: Record<string, unknown> } };
     expect(validateDiscoveryExtension(bazaar as never)).toEqual({ valid: true });
     expect(validateDiscoveryExtensionSpec(bazaar as never).valid).toBe(true);
@@ -506,8 +589,21 @@ describe(`payments over MCP (x402 MCP transport), protocol ${era.revision} (${er
   test("free tools stay free; errors are not charged, paid or not", async () => {
     expect((await callTool("signals_catalog", {})).isError).toBeFalsy();
     const before = await chain.balanceOf(PAY_TO);
-    const invalid = await callTool("entity_insights", { entity_name: "No Such Entity Anywhere" });
+    const ledger = await ledgerRows();
+    // Unpaid, bad arguments get the requirements first, saying what is wrong; paid anyway, the error, not charged.
+    const unknown = { entity_name: "No Such Entity Anywhere" };
+    const offered = await callTool("entity_insights", unknown);
+    expect(offered.isError).toBe(true);
+    const offer = offered.structuredContent as unknown as PaymentRequired;
+    expect(offer.accepts[0]).toMatchObject({ payTo: PAY_TO });
+    expect(verdictOf(offer)).toMatchObject({ valid: false, error: { code: "entity_not_found" } });
+    const invalid = await callTool("entity_insights", unknown, { "x402/payment": await new x402HTTPClient(client()).createPaymentPayload(offer) });
     expect(invalid.structuredContent!.error.code).toBe("entity_not_found");
+    expect(invalid._meta?.["x402/payment-response"]).toBeUndefined();
+    expect(await ledgerRows()).toBe(ledger);
+    const wrongTypes = (await callTool("search", { query: 5, zz_unknown: true })).structuredContent as unknown as PaymentRequired;
+    expect(verdictOf(wrongTypes)).toMatchObject({ valid: false, error: { code: "invalid_request" } });
+    expect(validateDiscoveryExtension(wrongTypes.extensions!.bazaar as never)).toEqual({ valid: true });
     const bad = { sql_query: "SELECT CAST(entity_id AS INTEGER) AS n FROM ts_synthetic_token" };
     const required = (await callTool("timeseries", bad)).structuredContent as unknown as PaymentRequired;
     const payload = await new x402HTTPClient(client()).createPaymentPayload(required);

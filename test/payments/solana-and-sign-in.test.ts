@@ -24,6 +24,7 @@ import { baseSepolia } from "viem/chains";
 import { silentLogger } from "../../src/log.ts";
 import { PaymentGate } from "../../src/payments/gate.ts";
 import { PaymentRequiredError } from "../../src/payments/payment-required.ts";
+import { VALID_INPUT } from "../../src/payments/input-verdict.ts";
 import { PriceList } from "../../src/payments/prices.ts";
 import { OPERATIONS } from "../../src/operations/table/index.ts";
 import { createServer } from "../../src/server/app.ts";
@@ -119,7 +120,7 @@ describe("paying from Solana beside Base", () => {
     const config = testConfig({ ...solanaOnly, data_dir: dir, solana_network: "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1" });
     const gate = new PaymentGate(config, PriceList.forConfig(OPERATIONS, config), services.state, silentLogger);
     const op = OPERATIONS.find((o) => o.name === "timeseries")!;
-    const refused = await gate.begin(op, { resourceUrl: `${BASE}/api/timeseries` }, "devnet").catch((error: unknown) => error);
+    const refused = await gate.begin(op, { resourceUrl: `${BASE}/api/timeseries`, input: VALID_INPUT }, "devnet").catch((error: unknown) => error);
     gate.close();
     expect(refused).toBeInstanceOf(PaymentRequiredError);
     expect((refused as PaymentRequiredError).paymentRequired.accepts.map((a) => [a.network, a.asset, a.payTo])).toEqual([
@@ -353,6 +354,10 @@ describe("sign-in-with-x: a wallet that paid signs in instead of paying again", 
     expect(spoofed.error).toContain('Domain mismatch: expected "127.0.0.1:8402", got "evil.example"');
 
     const good = encodeSIWxHeader(await signed(declared.info));
+    // Signed in with an input that would be refused: the refusal, as when paying (no offer), and the message is not used up by it.
+    const badInput = await send(`${BASE}${search.path}`, init({ ...search, body: { query: 5 } }, { [SIGN_IN_WITH_X]: good }));
+    expect(badInput.status).toBe(400);
+    expect(badInput.headers.get("payment-required")).toBeNull();
     expect((await attempt(good)).status).toBe(200);
     const replayed = await attempt(good);
     expect(replayed.status).toBe(402);
