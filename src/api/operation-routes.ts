@@ -1,17 +1,15 @@
 /**
  * @module api/operation-routes
  * The routes of the operations table: one per operation (its input from the query string or the
- * JSON body, plus the path parameters), and the SPARQL 1.1 Protocol at /sparql, which runs the
- * sparql operation (price, payment, limits) with the standard request and result formats.
+ * JSON body, plus the path parameters). The SPARQL 1.1 Protocol at /sparql, which runs the sparql
+ * operation with the standard request and result formats, is sparql-protocol.ts.
  */
-import type { SparqlAnswer } from "../graph/sparql.ts";
 import { CkgError } from "../errors.ts";
 import { toJsonSchema } from "../operations/json-schema.ts";
 import { type AnyOperation, inQuery, pathParams } from "../operations/operation.ts";
 import { PaymentRequiredError } from "../payments/payment-required.ts";
 import { readJsonObject } from "./body.ts";
 import type { ResponseSet, Route } from "./routes.ts";
-import { SPARQL_PROTOCOL_PATH, protocolQuery, protocolResponse } from "./sparql-protocol.ts";
 
 /** Runs an operation for a request (payment in, settlement out); throws as `invoke` does. */
 export type Run = (op: AnyOperation, raw: Record<string, unknown>, request: Request, set: ResponseSet) => Promise<unknown>;
@@ -39,22 +37,6 @@ export function operationRoutes(operations: readonly AnyOperation[], run: Run): 
       },
     };
   });
-}
-
-/** GET and POST /sparql, when the table has the sparql operation. */
-export function sparqlProtocolRoutes(operations: readonly AnyOperation[], run: Run): Route[] {
-  const sparql = operations.find((op) => op.name === "sparql");
-  if (!sparql) return [];
-  const handle: Route["handle"] = async ({ request, set }) => {
-    const answer = (await run(sparql, { query: await protocolQuery(request), typed: true }, request, set)) as SparqlAnswer;
-    const { contentType, body } = protocolResponse(answer, request.headers.get("accept"));
-    set.headers["content-type"] = contentType;
-    set.headers.vary = "Accept";
-    // The standard formats have no field for it: a cut answer says so in a header.
-    if (answer.truncated) set.headers["x-ckg-truncated"] = "true";
-    return body;
-  };
-  return (["GET", "POST"] as const).map((method) => ({ method, path: SPARQL_PROTOCOL_PATH, doc: undefined, handle }));
 }
 
 /** 402: the x402 PaymentRequired object in the PAYMENT-REQUIRED header and as the JSON body. */

@@ -1,0 +1,77 @@
+/**
+ * @module graph/remote-http
+ * One query to an external SPARQL 1.1 store (remote-store.ts) over the Protocol: a form POST with
+ * the query, the dataset, and the answer format in Accept; the store's refusals and failures mapped
+ * to ckg's error codes (400 invalid_sparql, 504 query_timeout, 503 not_ready, 502).
+ */
+import { CkgError } from "../errors.ts";
+import type { Dataset } from "./protocol.ts";
+
+/**
+ * A graph no store holds: named so that an empty part of a dataset stays empty (a request without
+ * `default-graph-uri` would leave the store's own default graph in its place).
+ */
+const EMPTY_GRAPH = "urn:ckg:no-graph";
+
+export interface RemoteCall {
+  endpoint: string;
+  headers: Record<string, string>;
+  query: string;
+  accept: string;
+  timeoutMs: number;
+  /** The dataset sent with the query; none leaves the store's own (or the query's FROM). */
+  dataset?: Dataset;
+}
+
+/** The store's 200 answer: its text and media type. Throws the mapped CkgError otherwise. */
+export async function postQuery(call: RemoteCall): Promise<{ text: string; contentType: string }> {
+  const { endpoint, timeoutMs } = call;
+  const signal = AbortSignal.timeout(timeoutMs);
+  const body = new URLSearchParams({ query: call.query });
+  if (call.dataset) {
+    for (const graph of call.dataset.defaultGraphs.length ? call.dataset.defaultGraphs : [EMPTY_GRAPH]) body.append("default-graph-uri", graph);
+    for (const graph of call.dataset.namedGraphs.length ? call.dataset.namedGraphs : [EMPTY_GRAPH]) body.append("named-graph-uri", graph);
+  }
+  let status: number;
+  let text: string;
+  let contentType: string;
+  try {
+    const response = await fetch(endpoint, { method: "POST", headers: { ...call.headers, accept: call.accept }, body, signal });
+    status = response.status;
+    contentType = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+    text = await response.text();
+  } catch (error) {
+    if (signal.aborted) {
+      throw new CkgError("query_timeout", `The query ran longer than the ${timeoutMs} ms limit on the graph store; narrow it (LIMIT, more specific patterns) and try again.`, {
+        details: { timeout_ms: timeoutMs },
+      });
+    }
+    throw new CkgError("not_ready", `The graph store at ${endpoint} did not answer: ${(error as Error).message}`, { retryAfterSeconds: 5, details: { endpoint } });
+  }
+  // Virtuoso refuses a query it estimates would run past its own limit (MaxQueryCostEstimationTime,
+  // minutes): past ours too, so it is the time-limit answer, whether the estimate or the clock says it.
+  if (status !== 200 && /estimated execution time .* exceeds the limit/i.test(text)) {
+    throw new CkgError("query_timeout", `The graph store estimates this query would run past the ${timeoutMs} ms limit; narrow it (LIMIT, more specific patterns) and try again.`, {
+      details: { timeout_ms: timeoutMs, engine: firstLines(text) },
+    });
+  }
+  if (status === 400) throw new CkgError("invalid_sparql", `The graph store refused the query: ${firstLines(text)}`, { details: { engine: firstLines(text) } });
+  if (status !== 200) {
+    // A store's own failure on this query (Virtuoso answers 500 for a refused plan), or its auth: 502 with what it said.
+    throw new CkgError("upstream_unavailable", `The graph store at ${endpoint} answered HTTP ${status}: ${firstLines(text)}`, {
+      details: { endpoint, status },
+    });
+  }
+  return { text, contentType };
+}
+
+/** An answer the store sent that is not what was asked for: 502 with its first lines. */
+export function unreadable(endpoint: string, what: string, text: string): CkgError {
+  return new CkgError("upstream_unavailable", `The graph store at ${endpoint} answered something other than ${what}: ${firstLines(text)}`, { details: { endpoint } });
+}
+
+/** An engine's error text (or HTML page), cut to what fits in a message. */
+export function firstLines(text: string): string {
+  const plain = /^\s*<(!doctype|html)/i.test(text) ? text.replace(/<[^>]+>/g, " ") : text;
+  return plain.replace(/\s+/g, " ").trim().slice(0, 500);
+}
