@@ -146,7 +146,8 @@ describe("GET and POST /sparql", () => {
     expect(objects("supportedLanguage")).toEqual([`${SD}SPARQL11Query`]);
     expect(objects("resultFormat")).toContain("http://www.w3.org/ns/formats/SPARQL_Results_XML");
     expect(objects("feature")).toEqual([`${SD}UnionDefaultGraph`]);
-    const graphs = (await (await get("SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }")).json()).results.bindings.map((b: { g: { value: string } }) => b.g.value);
+    const results = (await (await get("SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }")).json()) as { results: { bindings: { g: { value: string } }[] } };
+    const graphs = results.results.bindings.map((b) => b.g.value);
     expect(objects("name").sort()).toEqual(graphs.sort());
     const jsonld = await fetch(endpoint, { headers: { accept: "application/ld+json" } });
     expect(jsonld.headers.get("content-type")).toBe("application/ld+json");

@@ -12,6 +12,8 @@ import { oxigraph } from "../../src/graph/oxigraph.ts";
 import type { Running } from "./fixture.ts";
 
 type Fact = { s: string; p: string; o: string };
+type Results = { results: { bindings: Record<string, { value: string }>[] } };
+const resultsOf = async (response: Response) => ((await response.json()) as Results).results.bindings;
 
 export function describeProtocolConformance(store: string, current: () => Running): void {
   const send = (path: string, init: RequestInit = {}) => current().app.handle(new Request(`http://127.0.0.1:8402${path}`, init));
@@ -32,12 +34,12 @@ export function describeProtocolConformance(store: string, current: () => Runnin
 
   describe(`the SPARQL 1.1 Protocol tests on ${store}`, () => {
     beforeAll(async () => {
-      const sizes = await (await get([["query", "SELECT ?g (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } FILTER(STRSTARTS(STR(?g), 'https://ckg.example/source/')) } GROUP BY ?g ORDER BY DESC(?n) ?g"]])).json();
-      [graphA, graphB] = sizes.results.bindings.map((b: { g: { value: string } }) => b.g.value);
+      const sizes = await resultsOf(await get([["query", "SELECT ?g (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } FILTER(STRSTARTS(STR(?g), 'https://ckg.example/source/')) } GROUP BY ?g ORDER BY DESC(?n) ?g"]]));
+      [graphA, graphB] = sizes.map((b) => b.g!.value) as [string, string];
       const only = async (inGraph: string, notIn: string): Promise<Fact> => {
         const query = `SELECT ?s ?p ?o WHERE { GRAPH <${inGraph}> { ?s ?p ?o } FILTER(isIRI(?o)) FILTER NOT EXISTS { GRAPH <${notIn}> { ?s ?p ?o } } } ORDER BY ?s ?p ?o LIMIT 1`;
-        const row = (await (await get([["query", query]])).json()).results.bindings[0];
-        return { s: row.s.value, p: row.p.value, o: `<${row.o.value}>` };
+        const row = (await resultsOf(await get([["query", query]])))[0]!;
+        return { s: row.s!.value, p: row.p!.value, o: `<${row.o!.value}>` };
       };
       [onlyA, onlyB] = await Promise.all([only(graphA, graphB), only(graphB, graphA)]);
     });
@@ -66,7 +68,7 @@ export function describeProtocolConformance(store: string, current: () => Runnin
       for (const send of [get, postForm]) {
         const answer = await send([["query", query], ["named-graph-uri", graphA], ["named-graph-uri", graphB]]);
         expect(answer.status).toBe(200);
-        const seen = (await answer.json()).results.bindings.map((b: { g: { value: string } }) => b.g.value);
+        const seen = (await resultsOf(answer)).map((b) => b.g!.value);
         expect(seen).toEqual([graphA, graphB].sort());
         expect(await ask(await send([["query", "ASK { ?s ?p ?o }"], ["named-graph-uri", graphA]]))).toBe(false);
       }
@@ -146,7 +148,7 @@ export function describeProtocolConformance(store: string, current: () => Runnin
         const response = await sent;
         const status = response.status;
         expect({ name, client_error: status >= 400 && status < 500 }).toEqual({ name, client_error: true });
-        expect((await response.json()).error.message.length).toBeGreaterThan(0);
+        expect(((await response.json()) as { error: { message: string } }).error.message.length).toBeGreaterThan(0);
       }
     });
   });
