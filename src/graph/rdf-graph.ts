@@ -6,35 +6,58 @@
  * JSON-LD). Used by the graph processes on their own answers and by the server on an external
  * store's N-Triples (remote-store.ts), so both write the same documents.
  */
-import { oxigraph, type Quad } from "./oxigraph.ts";
+import { oxigraph, type Quad, type Store } from "./oxigraph.ts";
 import { RDF_FORMATS, type GraphResult, type RdfFormat } from "./protocol.ts";
 
-/** The distinct triples of `quads`, at most `max` of them, and whether more were left out. */
-export function capTriples(quads: Iterable<Quad>, max: number): { graph: InstanceType<typeof oxigraph.Store>; truncated: boolean } {
-  const graph = new oxigraph.Store();
-  const defaultGraph = oxigraph.defaultGraph();
-  for (const quad of quads) {
-    // Triples only: an engine's CONSTRUCT quads are in the default graph already, a parser's too.
-    const triple = quad.graph.termType === "DefaultGraph" ? quad : oxigraph.quad(quad.subject, quad.predicate, quad.object, defaultGraph);
-    if (graph.has(triple)) continue;
-    if (graph.size === max) return { graph, truncated: true };
-    graph.add(triple);
-  }
-  return { graph, truncated: false };
+interface Cap {
+  format: RdfFormat;
+  maxTriples: number;
 }
 
-/** The graph written in `format`. */
-export function writeGraph(graph: InstanceType<typeof oxigraph.Store>, format: RdfFormat): string {
-  return graph.dump({ format: RDF_FORMATS[format], from_graph_name: oxigraph.defaultGraph() });
+/** Distinct triples gathered up to a cap: `add` says false once one more than the cap was offered. */
+class CappedGraph {
+  readonly graph: Store = new oxigraph.Store();
+  truncated = false;
+  private readonly defaultGraph = oxigraph.defaultGraph();
+
+  constructor(private readonly max: number) {}
+
+  add(quad: Quad): boolean {
+    // Triples only: an engine's CONSTRUCT quads are in the default graph already, a parser's too.
+    const triple = quad.graph.termType === "DefaultGraph" ? quad : oxigraph.quad(quad.subject, quad.predicate, quad.object, this.defaultGraph);
+    if (this.graph.has(triple)) return true;
+    if (this.graph.size >= this.max) {
+      this.truncated = true;
+      return false;
+    }
+    this.graph.add(triple);
+    return true;
+  }
+
+  result(format: RdfFormat): GraphResult {
+    const text = this.graph.dump({ format: RDF_FORMATS[format], from_graph_name: this.defaultGraph });
+    return { text, triples: this.graph.size, truncated: this.truncated };
+  }
 }
 
 /** Capped and written: what a graph query answers. */
-export function graphResult(quads: Iterable<Quad>, options: { format: RdfFormat; maxTriples: number }): GraphResult {
-  const { graph, truncated } = capTriples(quads, options.maxTriples);
-  return { text: writeGraph(graph, options.format), triples: graph.size, truncated };
+export function graphResult(quads: Iterable<Quad>, options: Cap): GraphResult {
+  const capped = new CappedGraph(options.maxTriples);
+  for (const quad of quads) if (!capped.add(quad)) break;
+  return capped.result(options.format);
 }
 
-/** Parses an RDF document (an external store's answer); throws on text that is not `mediaType`. */
+/**
+ * The same from a stream of RDF text (an external store's answer), parsed as it comes and left
+ * unread past the cap: a store that sends a million triples costs the parse of the first 10,001.
+ */
+export async function graphResultOfStream(body: AsyncIterable<Uint8Array>, mediaType: string, options: Cap): Promise<GraphResult> {
+  const capped = new CappedGraph(options.maxTriples);
+  for await (const quad of oxigraph.parse(body, { format: mediaType, lenient: true })) if (!capped.add(quad)) break;
+  return capped.result(options.format);
+}
+
+/** Parses an RDF document; throws on text that is not `mediaType`. */
 export function parseTriples(text: string, mediaType: string): Quad[] {
   return oxigraph.parse(text, { format: mediaType, lenient: true });
 }

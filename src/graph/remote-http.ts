@@ -25,29 +25,40 @@ export interface RemoteCall {
 
 /** The store's 200 answer: its text and media type. Throws the mapped CkgError otherwise. */
 export async function postQuery(call: RemoteCall): Promise<{ text: string; contentType: string }> {
+  const { response, contentType, signal } = await sendQuery(call);
+  try {
+    return { text: await response.text(), contentType };
+  } catch (error) {
+    throw failed(call, signal, error);
+  }
+}
+
+/**
+ * The store's 200 answer unread, for a caller that reads it as it comes (`failed` maps what reading
+ * it throws), with a controller to stop reading it early.
+ */
+export async function sendQuery(call: RemoteCall): Promise<{ response: Response; contentType: string; signal: AbortSignal; stop: AbortController }> {
   const { endpoint, timeoutMs } = call;
-  const signal = AbortSignal.timeout(timeoutMs);
+  const stop = new AbortController();
+  const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), stop.signal]);
   const body = new URLSearchParams({ query: call.query });
   if (call.dataset) {
     for (const graph of call.dataset.defaultGraphs.length ? call.dataset.defaultGraphs : [EMPTY_GRAPH]) body.append("default-graph-uri", graph);
     for (const graph of call.dataset.namedGraphs.length ? call.dataset.namedGraphs : [EMPTY_GRAPH]) body.append("named-graph-uri", graph);
   }
-  let status: number;
-  let text: string;
-  let contentType: string;
+  let response: Response;
+  let text = "";
   try {
-    const response = await fetch(endpoint, { method: "POST", headers: { ...call.headers, accept: call.accept }, body, signal });
-    status = response.status;
-    contentType = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+    response = await fetch(endpoint, { method: "POST", headers: { ...call.headers, accept: call.accept }, body, signal });
+    if (response.status === 200) {
+      const contentType = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+      return { response, contentType, signal, stop };
+    }
     text = await response.text();
   } catch (error) {
-    if (signal.aborted) {
-      throw new CkgError("query_timeout", `The query ran longer than the ${timeoutMs} ms limit on the graph store; narrow it (LIMIT, more specific patterns) and try again.`, {
-        details: { timeout_ms: timeoutMs },
-      });
-    }
-    throw new CkgError("not_ready", `The graph store at ${endpoint} did not answer: ${(error as Error).message}`, { retryAfterSeconds: 5, details: { endpoint } });
+    throw failed(call, signal, error);
   }
+  const status = response.status;
   // Virtuoso refuses a query it estimates would run past its own limit (MaxQueryCostEstimationTime,
   // minutes): past ours too, so it is the time-limit answer, whether the estimate or the clock says it.
   if (status !== 200 && /estimated execution time .* exceeds the limit/i.test(text)) {
@@ -56,13 +67,20 @@ export async function postQuery(call: RemoteCall): Promise<{ text: string; conte
     });
   }
   if (status === 400) throw new CkgError("invalid_sparql", `The graph store refused the query: ${firstLines(text)}`, { details: { engine: firstLines(text) } });
-  if (status !== 200) {
-    // A store's own failure on this query (Virtuoso answers 500 for a refused plan), or its auth: 502 with what it said.
-    throw new CkgError("upstream_unavailable", `The graph store at ${endpoint} answered HTTP ${status}: ${firstLines(text)}`, {
-      details: { endpoint, status },
+  // A store's own failure on this query (Virtuoso answers 500 for a refused plan), or its auth: 502 with what it said.
+  throw new CkgError("upstream_unavailable", `The graph store at ${endpoint} answered HTTP ${status}: ${firstLines(text)}`, {
+    details: { endpoint, status },
+  });
+}
+
+/** A request or answer cut short: by the time limit (504), or the store going away (503). */
+export function failed(call: Pick<RemoteCall, "endpoint" | "timeoutMs">, signal: AbortSignal, error: unknown): CkgError {
+  if (signal.aborted) {
+    return new CkgError("query_timeout", `The query ran longer than the ${call.timeoutMs} ms limit on the graph store; narrow it (LIMIT, more specific patterns) and try again.`, {
+      details: { timeout_ms: call.timeoutMs },
     });
   }
-  return { text, contentType };
+  return new CkgError("not_ready", `The graph store at ${call.endpoint} did not answer: ${(error as Error).message}`, { retryAfterSeconds: 5, details: { endpoint: call.endpoint } });
 }
 
 /** An answer the store sent that is not what was asked for: 502 with its first lines. */

@@ -17,7 +17,7 @@ import type { Logger } from "../log.ts";
 import { parseResults } from "./graph-results.ts";
 import type { GraphStatus, GraphStore, SnapshotGraph } from "./graph-store.ts";
 import type { ConstructOptions, Dataset, GraphResult, QueryScope, SelectResult, Term } from "./protocol.ts";
-import { postQuery, unreadable } from "./remote-http.ts";
+import { failed, postQuery, sendQuery, unreadable } from "./remote-http.ts";
 
 /** The quad `ckg export` adds so a store says which snapshot it holds (in a graph of its own). */
 export const SNAPSHOT_MARKER = { graph: "urn:ckg:snapshot", subject: "urn:ckg:snapshot", predicate: "urn:ckg:snapshot-id" } as const;
@@ -101,22 +101,23 @@ export class RemoteSparqlStore implements GraphStore {
   }
 
   /**
-   * A CONSTRUCT (DESCRIBE arrives rewritten as one) asked for as N-Triples, parsed, capped and
-   * written here (rdf-graph.ts, loaded on first use: it brings Oxigraph into the server), so the
-   * answer is the embedded store's document whatever the store writes.
+   * A CONSTRUCT (DESCRIBE arrives rewritten as one) asked for as N-Triples, parsed as it arrives,
+   * capped and written here (rdf-graph.ts, loaded on first use: it brings Oxigraph into the
+   * server), so the answer is the embedded store's document whatever the store writes; the rest of
+   * an answer past the cap is not read.
    */
   construct(query: string, options: ConstructOptions, timeoutMs: number, snapshotId?: string): Promise<GraphResult> {
     return this.run(snapshotId, async (snapshot) => {
-      const dataset = this.datasetFor(snapshot, options);
-      const { text, contentType } = await postQuery({ endpoint: this.endpoint, headers: this.headers, query, timeoutMs, dataset, accept: GRAPH_ACCEPT });
-      const { graphResult, parseTriples } = await import("./rdf-graph.ts");
-      let triples: ReturnType<typeof parseTriples>;
+      const call = { endpoint: this.endpoint, headers: this.headers, query, timeoutMs, dataset: this.datasetFor(snapshot, options), accept: GRAPH_ACCEPT };
+      const [{ graphResultOfStream }, { response, contentType, signal, stop }] = await Promise.all([import("./rdf-graph.ts"), sendQuery(call)]);
       try {
-        triples = parseTriples(text, READABLE.has(contentType) ? contentType : "application/n-triples");
-      } catch {
-        throw unreadable(this.endpoint, "N-Triples or Turtle", text);
+        return await graphResultOfStream(response.body!, READABLE.has(contentType) ? contentType : "application/n-triples", options);
+      } catch (error) {
+        if (signal.aborted) throw failed(call, signal, error);
+        throw unreadable(this.endpoint, "N-Triples or Turtle", (error as Error).message);
+      } finally {
+        stop.abort(); // past the cap, or done: nothing more is read
       }
-      return graphResult(triples, options);
     });
   }
 
