@@ -60,8 +60,6 @@ export function describeAsConstruct(query: ParsedDescribe): ConstructQuery {
   return {
     type: "query",
     queryType: "CONSTRUCT",
-    // No BASE: the parser resolved relative IRIs already, and a BASE after the prefixes (where the
-    // generator writes it, behind ckg's prologue) is a syntax error to Virtuoso.
     prefixes: query.prefixes,
     from: query.from,
     template: [facts, name, label],

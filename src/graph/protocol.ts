@@ -61,6 +61,8 @@ export interface GraphResult {
 export interface ConstructOptions extends QueryScope {
   format: RdfFormat;
   maxTriples: number;
+  /** The query's solutions were capped at this many, each marked (graph/construct-cap.ts): as many markers means more were left out. */
+  solutionCap?: number;
 }
 
 export type GraphRequest =

@@ -7,26 +7,36 @@
  * store's N-Triples (remote-store.ts), so both write the same documents.
  */
 import { oxigraph, type Quad, type Store } from "./oxigraph.ts";
+import { SOLUTION_MARKER } from "./construct-cap.ts";
 import { RDF_FORMATS, type GraphResult, type RdfFormat } from "./protocol.ts";
 
 interface Cap {
   format: RdfFormat;
   maxTriples: number;
+  solutionCap?: number;
 }
 
-/** Distinct triples gathered up to a cap: `add` says false once one more than the cap was offered. */
+/**
+ * Distinct triples gathered up to a cap: `add` says false once one more than the cap was offered.
+ * The solution markers of a capped CONSTRUCT (construct-cap.ts) are counted, not kept.
+ */
 class CappedGraph {
   readonly graph: Store = new oxigraph.Store();
   truncated = false;
+  private solutions = 0;
   private readonly defaultGraph = oxigraph.defaultGraph();
 
-  constructor(private readonly max: number) {}
+  constructor(private readonly cap: Cap) {}
 
   add(quad: Quad): boolean {
+    if (quad.predicate.value === SOLUTION_MARKER) {
+      if (++this.solutions >= (this.cap.solutionCap ?? Number.POSITIVE_INFINITY)) this.truncated = true;
+      return true;
+    }
     // Triples only: an engine's CONSTRUCT quads are in the default graph already, a parser's too.
     const triple = quad.graph.termType === "DefaultGraph" ? quad : oxigraph.quad(quad.subject, quad.predicate, quad.object, this.defaultGraph);
     if (this.graph.has(triple)) return true;
-    if (this.graph.size >= this.max) {
+    if (this.graph.size >= this.cap.maxTriples) {
       this.truncated = true;
       return false;
     }
@@ -42,7 +52,7 @@ class CappedGraph {
 
 /** Capped and written: what a graph query answers. */
 export function graphResult(quads: Iterable<Quad>, options: Cap): GraphResult {
-  const capped = new CappedGraph(options.maxTriples);
+  const capped = new CappedGraph(options);
   for (const quad of quads) if (!capped.add(quad)) break;
   return capped.result(options.format);
 }
@@ -52,7 +62,7 @@ export function graphResult(quads: Iterable<Quad>, options: Cap): GraphResult {
  * unread past the cap: a store that sends a million triples costs the parse of the first 10,001.
  */
 export async function graphResultOfStream(body: AsyncIterable<Uint8Array>, mediaType: string, options: Cap): Promise<GraphResult> {
-  const capped = new CappedGraph(options.maxTriples);
+  const capped = new CappedGraph(options);
   for await (const quad of oxigraph.parse(body, { format: mediaType, lenient: true })) if (!capped.add(quad)) break;
   return capped.result(options.format);
 }

@@ -19,6 +19,8 @@ export interface Scan {
   usesService: boolean;
   /** The query names its dataset (FROM, FROM NAMED). */
   fromQuery: boolean;
+  /** CONSTRUCT: its solutions capped at this many (set by the full parse: construct-cap.ts). */
+  solutionCap?: number;
   /** The query with its outermost LIMIT set to at most `maxRows + 1` (SELECT only). */
   capped: string;
 }
@@ -116,7 +118,7 @@ export function scanQuery(text: string, maxRows: number): Scan | undefined {
   if (UPDATE_WORDS.has(keyword)) return { form: "UPDATE", usesService, fromQuery, capped: text };
   if (!FORMS.has(keyword)) return undefined;
   const form = keyword as QueryForm;
-  // CONSTRUCT's cap is on triples, counted as they come; DESCRIBE is rewritten from a full parse (sparql.ts).
+  // CONSTRUCT and DESCRIBE are capped and rewritten from a full parse (sparql.ts).
   if (form !== "SELECT") return { form, usesService, fromQuery, capped: text };
 
   // The WHERE group is the first `{` outside any parentheses (SELECT expressions may hold EXISTS { }).

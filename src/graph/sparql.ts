@@ -1,8 +1,8 @@
 /**
  * @module graph/sparql
  * The read-only SPARQL endpoint's logic: refuse updates and SERVICE, cap SELECT's rows (LIMIT
- * max+1, so truncation is known) and CONSTRUCT's triples (the same number, counted as the engine
- * makes them), rewrite DESCRIBE into the CONSTRUCT it means here (describe.ts), then run it on the
+ * max+1, so truncation is known) and CONSTRUCT's solutions and triples (construct-cap.ts: the same
+ * number), rewrite DESCRIBE into the CONSTRUCT it means here (describe.ts), then run it on the
  * graph store and shape the answer.
  *
  * Answer rows are objects keyed by variable. By default values are plain JSON: IRIs and blank
@@ -15,6 +15,7 @@
 import { Generator, Parser, type SparqlQuery } from "sparqljs";
 import { z } from "zod";
 import { CkgError, isCkgError } from "../errors.ts";
+import { capSolutions } from "./construct-cap.ts";
 import { describeAsConstruct } from "./describe.ts";
 import type { GraphStore } from "./graph-store.ts";
 import { type Dataset, type GraphResult, RDF_FORMATS, type RdfFormat, type SelectResult, type Term } from "./protocol.ts";
@@ -74,6 +75,8 @@ export interface PreparedQuery {
   form: "SELECT" | "ASK" | "CONSTRUCT" | "DESCRIBE";
   /** The query names its own dataset (FROM): it runs on that, not on the union of every graph. */
   fromQuery: boolean;
+  /** CONSTRUCT, DESCRIBE: the solutions were capped at this many, each marked (construct-cap.ts). */
+  solutionCap?: number;
   /** The user's own text and what it was prepared with: an engine error is explained on them. */
   text: string;
   ns: Namespaces;
@@ -92,13 +95,13 @@ function prologue(ns: Namespaces): string {
  */
 export function prepareQuery(text: string, ns: Namespaces, maxRows = MAX_ROWS): PreparedQuery {
   const scanned = scanQuery(text, maxRows);
-  // DESCRIBE runs as the CONSTRUCT it means here (describe.ts), written from the full parse.
-  const scan = scanned && scanned.form !== "DESCRIBE" ? scanned : parseQuery(text, ns, maxRows);
+  // CONSTRUCT and DESCRIBE are rewritten (construct-cap.ts, describe.ts) from the full parse.
+  const scan = scanned && scanned.form !== "CONSTRUCT" && scanned.form !== "DESCRIBE" ? scanned : parseQuery(text, ns, maxRows);
   if (scan.form === "UPDATE") throw readOnly();
   if (scan.usesService) {
     throw new CkgError("read_only", "SERVICE is not allowed: queries run on this graph only and never reach the network.");
   }
-  return { query: `${prologue(ns)}\n${scan.capped}`, form: scan.form, fromQuery: scan.fromQuery, text, ns, maxRows };
+  return { query: `${prologue(ns)}\n${scan.capped}`, form: scan.form, fromQuery: scan.fromQuery, solutionCap: scan.solutionCap, text, ns, maxRows };
 }
 
 /** The slow path: a full parse (sparqljs), for text the lexer guard does not follow. */
@@ -114,7 +117,11 @@ function parseQuery(text: string, ns: Namespaces, maxRows: number): Scan {
   if (parsed.queryType === "SELECT" && (parsed.limit === undefined || parsed.limit > maxRows)) parsed.limit = maxRows + 1;
   const fromQuery = (parsed.from?.default.length ?? 0) + (parsed.from?.named.length ?? 0) > 0;
   const sent = parsed.queryType === "DESCRIBE" ? describeAsConstruct(parsed) : parsed;
-  return { form: parsed.queryType, usesService: containsService(parsed), fromQuery, capped: new Generator().stringify(sent) };
+  const solutionCap = sent.queryType === "CONSTRUCT" ? capSolutions(sent, maxRows) : undefined;
+  // The parser resolved relative IRIs already; a BASE written after the prefixes (where the
+  // generator puts it, behind ckg's prologue) is a syntax error to Virtuoso.
+  delete sent.base;
+  return { form: parsed.queryType, usesService: containsService(parsed), fromQuery, solutionCap, capped: new Generator().stringify(sent) };
 }
 
 /**
@@ -146,7 +153,8 @@ export async function runSparql(graph: GraphStore, prepared: PreparedQuery, opti
   try {
     if (prepared.form === "CONSTRUCT" || prepared.form === "DESCRIBE") {
       const format = options.rdfFormat ?? "json-ld";
-      const result = await graph.construct(prepared.query, { ...scope, format, maxTriples: prepared.maxRows }, options.timeoutMs, options.snapshotId);
+      const cap = { format, maxTriples: prepared.maxRows, solutionCap: prepared.solutionCap };
+      const result = await graph.construct(prepared.query, { ...scope, ...cap }, options.timeoutMs, options.snapshotId);
       return graphAnswer(result, prepared.form, format);
     }
     return shapeAnswer(await graph.select(prepared.query, options.timeoutMs, options.snapshotId, scope), { typed: options.typed, maxRows: prepared.maxRows });

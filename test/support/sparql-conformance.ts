@@ -109,9 +109,17 @@ export function describeSparqlConformance(store: string, current: () => Running,
       expect(body.count).toBe(10_000);
       expect(body.truncated).toBe(true);
       expect(new Set(body.rdf.trim().split("\n")).size).toBe(10_000);
-      // A template repeating one triple for every solution is one triple, not a truncated answer.
-      const one = (await sparql("CONSTRUCT { <chain/ethereum> a ckg:Chain } WHERE { ?s ?p ?o }")).body;
-      expect({ count: one.count, truncated: one.truncated }).toEqual({ count: 1, truncated: false });
+      // The solutions are capped too (10,001): many solutions making one triple are one triple, cut
+      // when solutions were left out, whole when they were not.
+      const cut = (await sparql("CONSTRUCT { <chain/ethereum> a ckg:Chain } WHERE { ?s ?p ?o }")).body;
+      expect({ count: cut.count, truncated: cut.truncated }).toEqual({ count: 1, truncated: true });
+      const whole = (await sparql("CONSTRUCT { <chain/ethereum> a ckg:Chain } WHERE { ?c a ckg:Chain }")).body;
+      expect({ count: whole.count, truncated: whole.truncated }).toEqual({ count: 1, truncated: false });
+      // The short form, and a LIMIT of the query's own under the cap.
+      const short = (await sparql("CONSTRUCT WHERE { <chain/ethereum> schema:name ?n }", { rdf_format: "n-triples" })).body;
+      expect(short.rdf).toBe('<https://ckg.example/id/chain/ethereum> <http://schema.org/name> "Ethereum" .\n');
+      const limited = (await sparql("CONSTRUCT { ?s a ckg:Chain } WHERE { ?s a ckg:Chain } LIMIT 3")).body;
+      expect({ count: limited.count, truncated: limited.truncated }).toEqual({ count: 3, truncated: false });
     });
 
     test("DESCRIBE: the resource's own facts and the names of what it points at", async () => {
