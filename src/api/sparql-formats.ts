@@ -2,9 +2,10 @@
  * @module api/sparql-formats
  * The answer formats of /sparql and how one is chosen from `Accept` (RFC 9110: q-values, `type/*`
  * and `*\/*`, the most specific range deciding a type's weight; a tie goes to the type named
- * rather than covered by a wildcard, then to the first listed here). SELECT and ASK answer SPARQL Query Results JSON, XML, CSV or TSV; CONSTRUCT and
- * DESCRIBE an RDF document. A request accepting none of them gets the default (JSON results,
- * Turtle) rather than 406: clients that send `text/html` or nothing still get an answer.
+ * rather than covered by a wildcard, then to the first listed here). SELECT and ASK answer SPARQL
+ * Query Results JSON, XML, CSV or TSV; CONSTRUCT and DESCRIBE an RDF document. A request accepting
+ * none of them gets the default (JSON results, Turtle) rather than 406: clients that send
+ * `text/html` or nothing still get an answer.
  */
 import type { SparqlAnswer } from "../graph/sparql.ts";
 import { RDF_FORMATS, type RdfFormat, type Term } from "../graph/protocol.ts";

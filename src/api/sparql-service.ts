@@ -41,7 +41,6 @@ export async function serviceDescription(endpoint: string, graphs: readonly stri
   const turtle = serviceTurtle(endpoint, graphs);
   const { format, mediaType } = negotiateGraph(accept);
   if (format === "turtle") return { contentType: `${mediaType}; charset=utf-8`, body: turtle };
-  const { graphResult, parseTriples } = await import("../graph/rdf-graph.ts");
-  const result = graphResult(parseTriples(turtle, RDF_FORMATS.turtle), { format, maxTriples: Number.POSITIVE_INFINITY });
-  return { contentType: format === "n-triples" ? `${mediaType}; charset=utf-8` : mediaType, body: result.text };
+  const { rewrite } = await import("../graph/rdf-graph.ts");
+  return { contentType: format === "n-triples" ? `${mediaType}; charset=utf-8` : mediaType, body: rewrite(turtle, RDF_FORMATS.turtle, format) };
 }

@@ -6,11 +6,11 @@
  */
 import { closeSync, openSync, readSync, fstatSync } from "node:fs";
 import { EXIT } from "../exit-codes.ts";
-import { oxigraph, type NamedNode, type Quad } from "./oxigraph.ts";
+import { oxigraph, type NamedNode } from "./oxigraph.ts";
 import { encodeGraphResult, parseResults } from "./graph-results.ts";
 import { LineReader, SocketWriter, encodeFrame } from "./graph-channel.ts";
 import type { ConstructOptions, GraphRequest, GraphResult, QueryScope, SelectResult } from "./protocol.ts";
-import { graphResult } from "./rdf-graph.ts";
+import { graphResultOfNTriples } from "./rdf-graph.ts";
 
 const CHUNK = 16 << 20;
 
@@ -61,7 +61,8 @@ export class OxigraphStore {
 
   /** Runs a prepared CONSTRUCT (DESCRIBE arrives rewritten as one): its distinct triples, capped, in `format`. */
   construct(query: string, options: ConstructOptions): GraphResult {
-    return graphResult(this.store.query(query, datasetOptions(options)) as Quad[], options);
+    const ntriples = this.store.query(query, { ...datasetOptions(options), results_format: "application/n-triples" }) as string;
+    return graphResultOfNTriples(ntriples, options);
   }
 }
 

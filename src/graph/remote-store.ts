@@ -2,9 +2,10 @@
  * @module graph/remote-store
  * The graph on an external SPARQL 1.1 store (`CKG_SPARQL_URL`): Virtuoso, QLever, Oxigraph server,
  * GraphDB, Fuseki or any endpoint of the SPARQL 1.1 Protocol, loaded by the operator from
- * `ckg export` (README: each store's load commands). Queries arrive guarded (read-only, row cap) and
- * go out as a form POST asking for SPARQL JSON results, within the same time limit; the answer is
- * mapped to the embedded store's terms. Nothing is loaded into this process, so a graph past the
+ * `ckg export` (README: each store's load commands). Queries arrive guarded (read-only, row and
+ * solution caps) and go out as a form POST (remote-http.ts) within the same time limit: SELECT and
+ * ASK asking for SPARQL JSON results, mapped to the embedded store's terms; CONSTRUCT (and DESCRIBE,
+ * rewritten as one) asking for N-Triples, capped and written as the embedded store writes them. Nothing is loaded into this process, so a graph past the
  * embedded WebAssembly store's 4 GiB heap is served as well as a small one.
  *
  * The export carries one marker quad naming its snapshot (SNAPSHOT_MARKER); the store is checked for

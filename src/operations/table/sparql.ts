@@ -50,10 +50,12 @@ export const sparql = defineOperation({
  */
 function datasetOf(defaultGraphs: string[] | undefined, namedGraphs: string[] | undefined, known: string[]): Dataset | undefined {
   if (defaultGraphs === undefined && namedGraphs === undefined) return undefined;
-  const unknown = [...(defaultGraphs ?? []), ...(namedGraphs ?? [])].filter((graph) => !known.includes(graph));
+  const unknownIn = (graphs: string[] | undefined) => [...new Set(graphs ?? [])].filter((graph) => !known.includes(graph));
+  const unknown = [...new Set([...unknownIn(defaultGraphs), ...unknownIn(namedGraphs)])];
   if (unknown.length > 0) {
+    const field = unknownIn(defaultGraphs).length > 0 ? "default_graph_uri" : "named_graph_uri";
     throw new CkgError("invalid_request", `No such graph: ${unknown.join(", ")}. The graphs are the sources' (GET /api/schema; GET /sparql describes the dataset): ${known.join(", ")}.`, {
-      details: { field: "default_graph_uri", unknown, graphs: known },
+      details: { field, unknown, graphs: known },
     });
   }
   return { defaultGraphs: [...new Set(defaultGraphs)], namedGraphs: [...new Set(namedGraphs)] };
