@@ -132,6 +132,9 @@ describe("paid routes", () => {
     expect(accept.amount).toBe(String(Math.round(OPERATIONS.find((o) => o.name === "sparql")!.priceUsd * 1e6)));
     // A query that would fail is refused before any payment is asked for.
     expect((await send(`${BASE}/sparql?${new URLSearchParams({ query: "SELECT WHERE {" })}`)).status).toBe(400);
+    expect((await send(`${BASE}/sparql?${new URLSearchParams({ query, "default-graph-uri": "urn:no-such-graph" })}`)).status).toBe(400);
+    // The service description is free.
+    expect((await send(`${BASE}/sparql`)).status).toBe(200);
 
     const before = await chain.balanceOf(PAY_TO);
     const paid = await paying()(url, { headers: { accept: "text/csv" } });
