@@ -141,7 +141,7 @@ export interface RunOptions {
   timeoutMs: number;
   typed: boolean;
   snapshotId?: string;
-  /** The dataset the request named (checked against the snapshot's graphs: sparql-dataset.ts). */
+  /** The dataset the request named (checked against the snapshot's graphs by the sparql operation). */
   dataset?: Dataset;
   /** CONSTRUCT and DESCRIBE: the format of the graph (JSON-LD unless said). */
   rdfFormat?: RdfFormat;
