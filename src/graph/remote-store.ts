@@ -5,8 +5,9 @@
  * `ckg export` (README: each store's load commands). Queries arrive guarded (read-only, row and
  * solution caps) and go out as a form POST (remote-http.ts) within the same time limit: SELECT and
  * ASK asking for SPARQL JSON results, mapped to the embedded store's terms; CONSTRUCT (and DESCRIBE,
- * rewritten as one) asking for N-Triples, capped and written as the embedded store writes them. Nothing is loaded into this process, so a graph past the
- * embedded WebAssembly store's 4 GiB heap is served as well as a small one.
+ * rewritten as one) asking for N-Triples, capped and written as the embedded store writes them.
+ * Nothing is loaded into this process, so a graph past the embedded WebAssembly store's 4 GiB heap
+ * is served as well as a small one.
  *
  * The export carries one marker quad naming its snapshot (SNAPSHOT_MARKER); the store is checked for
  * it at load and every CHECK_EVERY_MS, and /readyz shows whether it holds the live snapshot. A store
