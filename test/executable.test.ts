@@ -27,6 +27,12 @@ describe("the single executable (npm run build)", () => {
         body: JSON.stringify({ query: "SELECT ?n WHERE { <chain/ethereum> schema:name ?n }" }),
       });
       expect(((await sparql.json()) as any).data).toEqual([{ n: "Ethereum" }]);
+      // A graph answer (Oxigraph's serializers in the graph process) and the service description
+      // in JSON-LD (Oxigraph loaded into the server on first use) work inside the executable.
+      const described = await fetch(`${server.url}/sparql?${new URLSearchParams({ query: "DESCRIBE <chain/ethereum>" })}`, { headers: { accept: "text/turtle" } });
+      expect(await described.text()).toContain('"Ethereum"');
+      const description = await fetch(`${server.url}/sparql`, { headers: { accept: "application/ld+json" } });
+      expect(JSON.stringify(await description.json())).toContain("sparql-service-description#Service");
       const explore = await fetch(`${server.url}/api/explore`, { method: "POST", body: JSON.stringify({ entity_name: "Base" }) });
       expect(explore.status).toBe(200);
       expect((await fetch(`${server.url}/api/changes?limit=1`)).status).toBe(200);

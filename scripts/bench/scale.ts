@@ -15,17 +15,12 @@
  *      through Virtuoso (--big-only: this part alone).
  * No assertion: a benchmark prints figures.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { selfCommand } from "../../src/runtime.ts";
 import { readManifest } from "../../src/store/manifest.ts";
 import { type DataDir, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
-import { openDuck, sqlString } from "../../src/store/duckdb.ts";
-import { type ServerProcess, startServer } from "../../test/support/server.ts";
-import { startVirtuoso } from "../../test/support/virtuoso.ts";
 import { runLoad } from "./closed-loop.ts";
+import { sampleEntities, serve, onVirtuoso } from "./ckg-stores.ts";
 import { processTree } from "./processes.ts";
 import { percentile, printTable } from "./stats.ts";
 import { workingCopy } from "./working-copy.ts";
@@ -50,18 +45,6 @@ const note = (name: string, value: string) => {
   console.log(`${name}: ${value}`);
 };
 const ms = (samples: number[]) => `p50 ${percentile(samples, 50).toFixed(2)} / p99 ${percentile(samples, 99).toFixed(1)} ms`;
-
-/** A few entities of each kind the point set asks about, from the snapshot's entities table. */
-async function sampleEntities(dir: DataDir, id: string, n: number): Promise<string[]> {
-  const duck = await openDuck({ threads: 2 });
-  const c = await duck.connect();
-  const file = join(snapshotPath(dir, id), readManifest(snapshotPath(dir, id)).files.entities);
-  const reader = await c.runAndReadAll(`SELECT id FROM read_parquet(${sqlString(file)}) ORDER BY hash(id) LIMIT ${n}`);
-  const ids = reader.getRowsJS().map((r) => String(r[0]));
-  c.closeSync();
-  duck.closeSync();
-  return ids;
-}
 
 const ANALYTIC: { name: string; sparql: string; sql: string }[] = [
   {
@@ -95,22 +78,6 @@ async function post(url: string, path: string, body: unknown): Promise<number> {
   return performance.now() - started;
 }
 
-async function serve(dir: DataDir, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const server = await startServer(selfCommand("serve", "--data-dir", dir.root, "--port", "0", "--rate-limit-per-minute", "0"), {
-    CKG_LOG_LEVEL: "info", // startServer learns the port from the "listening" line
-    CKG_SCAN_CRON: "off",
-    CKG_FIRST_SCAN: "false",
-    ...env,
-  });
-  try {
-    await server.waitReady(1_800_000);
-  } catch (error) {
-    await server.stop(); // a server that failed to start (a graph too large for it) must not linger
-    throw error;
-  }
-  return server;
-}
-
 /** The point and analytic SPARQL sets on each server in turn; the analytic set as SQL on the first. */
 async function compare(label: string, servers: { name: string; url: string }[], entities: string[], sqlOn?: string): Promise<void> {
   const point = (i: number) => ({ query: `SELECT ?p ?o WHERE { <${entities[i % entities.length]}> ?p ?o } LIMIT 200` });
@@ -130,18 +97,8 @@ async function compare(label: string, servers: { name: string; url: string }[], 
   }
 }
 
-async function withVirtuoso(source: DataDir, label: string, fn: (endpoint: string) => Promise<void>): Promise<void> {
-  const exported = join(mkdtempSync(join(tmpdir(), "ckg-scale-export-")), "export");
-  const exporting = Bun.spawn([...selfCommand("export", exported), "--data-dir", source.root], { stdout: "ignore", stderr: "pipe" });
-  if ((await exporting.exited) !== 0) throw new Error(`ckg export: ${await new Response(exporting.stderr).text()}`);
-  const virtuoso = await startVirtuoso({ buffers: Number(values.buffers), loadDirs: [exported] });
-  try {
-    note(`${label}: Virtuoso bulk load of ckg export (s)`, (await virtuoso.loadDir(exported) / 1000).toFixed(1));
-    await fn(virtuoso.endpoint);
-  } finally {
-    await virtuoso.stop();
-    rmSync(join(exported, ".."), { recursive: true, force: true });
-  }
+function withVirtuoso(source: DataDir, label: string, fn: (endpoint: string) => Promise<void>): Promise<void> {
+  return onVirtuoso(source, Number(values.buffers), (seconds) => note(`${label}: Virtuoso bulk load of ckg export (s)`, seconds.toFixed(1)), fn);
 }
 
 /** 1-3 on one data directory: embedded beside Virtuoso, SQL over the graph tables, one vs two replicas. */

@@ -26,7 +26,9 @@ import type { ApiServices } from "./services.ts";
 import { ConsoleSessions } from "./console-session.ts";
 import { consoleRoutes } from "./console-routes.ts";
 import { OpenStreams, eventsRoute } from "./events-route.ts";
-import { type Run, operationRoutes, paymentRequired, sparqlProtocolRoutes } from "./operation-routes.ts";
+import { type Run, operationRoutes, paymentRequired } from "./operation-routes.ts";
+import { sparqlProtocolRoutes } from "./sparql-protocol.ts";
+import { snapshotGraphs } from "../store/manifest.ts";
 import { type Route, assertUniqueRoutes, unrouted } from "./routes.ts";
 import { healthEntry, readinessEntry, type healthSchema, type readinessSchema } from "./readiness.ts";
 import type { z } from "zod";
@@ -84,7 +86,7 @@ export function createApp(services: ApiServices, options: AppOptions) {
 
   const routes: Route[] = [
     ...operationRoutes(operations, run),
-    ...sparqlProtocolRoutes(operations, run),
+    ...sparqlProtocolRoutes(operations, run, () => snapshotGraphs(services.snapshot().manifest)),
     {
       method: "GET",
       path: "/healthz",

@@ -31,17 +31,27 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
   return body as Record<string, unknown>;
 }
 
-/** A text body (a SPARQL query, a form) with the same limit. */
-export async function readTextBody(request: Request, limit = MAX_BODY_BYTES): Promise<string> {
+/**
+ * A text body (a SPARQL query, a form) with the same limit. `strict`: bytes that are not UTF-8 are
+ * refused (400) instead of read as U+FFFD, for a protocol that requires UTF-8 (SPARQL's).
+ */
+export async function readTextBody(request: Request, limit = MAX_BODY_BYTES, options: { strict?: boolean } = {}): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? "NaN");
   if (declared > limit) throw tooLarge(limit, declared);
-  return readText(request, limit);
+  return readText(request, limit, options.strict === true);
 }
 
-async function readText(request: Request, limit: number): Promise<string> {
+async function readText(request: Request, limit: number, strict = false): Promise<string> {
   if (!request.body) return "";
+  const decode = (bytes: Uint8Array): string => {
+    try {
+      return new TextDecoder("utf-8", { fatal: strict }).decode(bytes);
+    } catch {
+      throw new CkgError("invalid_request", "The request body is not UTF-8 text.", { details: { body: "not_utf8" } });
+    }
+  };
   // A declared length is enforced by the HTTP parser: the body can be read whole (cheaper than a stream).
-  if (request.headers.has("content-length")) return request.text();
+  if (request.headers.has("content-length")) return strict ? decode(new Uint8Array(await request.arrayBuffer())) : request.text();
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -55,7 +65,7 @@ async function readText(request: Request, limit: number): Promise<string> {
     }
     chunks.push(value);
   }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  return decode(Buffer.concat(chunks));
 }
 
 function tooLarge(limit: number, size: number): CkgError {

@@ -1,10 +1,9 @@
 /**
  * @module api/operation-routes
  * The routes of the operations table: one per operation (its input from the query string or the
- * JSON body, plus the path parameters), and the SPARQL 1.1 Protocol at /sparql, which runs the
- * sparql operation (price, payment, limits) with the standard request and result formats.
+ * JSON body, plus the path parameters). The SPARQL 1.1 Protocol at /sparql, which runs the sparql
+ * operation with the standard request and result formats, is sparql-protocol.ts.
  */
-import type { SparqlAnswer } from "../graph/sparql.ts";
 import { CkgError, isCkgError } from "../errors.ts";
 import { UnreadableInput } from "../operations/judge.ts";
 import { toJsonSchema } from "../operations/json-schema.ts";
@@ -12,7 +11,6 @@ import { type AnyOperation, inQuery, pathParams } from "../operations/operation.
 import { PaymentRequiredError } from "../payments/payment-required.ts";
 import { readJsonObject } from "./body.ts";
 import type { ResponseSet, Route } from "./routes.ts";
-import { SPARQL_PROTOCOL_PATH, protocolQuery, protocolResponse } from "./sparql-protocol.ts";
 
 /** Runs an operation for a request (payment in, settlement out); throws as `invoke` does. */
 export type Run = (op: AnyOperation, raw: Record<string, unknown> | UnreadableInput, request: Request, set: ResponseSet) => Promise<unknown>;
@@ -44,30 +42,13 @@ export function operationRoutes(operations: readonly AnyOperation[], run: Run): 
   });
 }
 
-/** GET and POST /sparql, when the table has the sparql operation. */
-export function sparqlProtocolRoutes(operations: readonly AnyOperation[], run: Run): Route[] {
-  const sparql = operations.find((op) => op.name === "sparql");
-  if (!sparql) return [];
-  const handle: Route["handle"] = async ({ request, set }) => {
-    const raw = await readInput(async () => ({ query: await protocolQuery(request), typed: true }));
-    const answer = (await run(sparql, raw, request, set)) as SparqlAnswer;
-    const { contentType, body } = protocolResponse(answer, request.headers.get("accept"));
-    set.headers["content-type"] = contentType;
-    set.headers.vary = "Accept";
-    // The standard formats have no field for it: a cut answer says so in a header.
-    if (answer.truncated) set.headers["x-ckg-truncated"] = "true";
-    return body;
-  };
-  return (["GET", "POST"] as const).map((method) => ({ method, path: SPARQL_PROTOCOL_PATH, doc: undefined, handle }));
-}
-
 /**
  * The input of a request, or why it cannot be read, to be judged after the offer (an unpaid request
  * meets the 402 whatever it sent). A body over the 64 KiB limit is refused at once, 413, as
  * before: the limit is there so the server never reads (or keeps) more than that of a request,
  * and judging one would mean reading it; paid or not, it could never be answered.
  */
-async function readInput(read: () => Promise<Record<string, unknown>>): Promise<Record<string, unknown> | UnreadableInput> {
+export async function readInput<T>(read: () => Promise<T>): Promise<T | UnreadableInput> {
   try {
     return await read();
   } catch (error) {

@@ -1,59 +1,77 @@
 /**
  * @module api/sparql-protocol
- * The SPARQL 1.1 Protocol at /sparql, so SPARQL clients (YASGUI, rdflib, Jena, Comunica) work
- * against ckg unchanged: the query from `?query=` (GET), an `application/sparql-query` body or an
- * `application/x-www-form-urlencoded` body (POST), answered as SPARQL 1.1 Query Results JSON, CSV
- * or TSV by Accept. The query runs through the `sparql` operation (same guard, limits, time limit,
- * price and payment) with typed terms; this module only reads the request and writes the result
- * formats. Errors keep ckg's JSON error shape.
+ * The SPARQL 1.1 Protocol at /sparql, so SPARQL clients (YASGUI, rdflib, SPARQLWrapper, Jena,
+ * Comunica) work against ckg unchanged: the query from `?query=` (GET), an `application/sparql-query`
+ * body or an `application/x-www-form-urlencoded` body (POST), with the dataset in
+ * `default-graph-uri` and `named-graph-uri` (beside the query: in the URL for GET and a direct
+ * POST, in the form for a form POST). The query runs through the `sparql` operation (same guard,
+ * limits, time limit, price and payment) with typed terms; sparql-formats.ts writes the answer in
+ * the format `Accept` asks for. A GET without a query is answered with the service description
+ * (sparql-service.ts). Errors keep ckg's JSON error shape.
  */
 import { CkgError } from "../errors.ts";
-import type { SparqlAnswer } from "../graph/sparql.ts";
-import type { Term } from "../graph/protocol.ts";
+import type { GraphAnswer, SparqlAnswer } from "../graph/sparql.ts";
 import { MAX_BODY_BYTES, readTextBody } from "./body.ts";
+import { type Run, readInput } from "./operation-routes.ts";
+import { UnreadableInput } from "../operations/judge.ts";
+import type { AnyOperation } from "../operations/operation.ts";
+import type { Route } from "./routes.ts";
+import { negotiateGraph, negotiateResults, writeResults } from "./sparql-formats.ts";
+import { serviceDescription } from "./sparql-service.ts";
 
 export const SPARQL_PROTOCOL_PATH = "/sparql";
 
-const FORMATS = {
-  json: "application/sparql-results+json",
-  csv: "text/csv",
-  tsv: "text/tab-separated-values",
-} as const;
+/** A protocol request: the query and the dataset it names (each list absent when not given). */
+export interface ProtocolRequest {
+  query: string;
+  defaultGraphs?: string[];
+  namedGraphs?: string[];
+}
 
-/** The query text of a protocol request (GET or POST); 400 when there is none or it is not a query. */
-export async function protocolQuery(request: Request): Promise<string> {
-  let params: URLSearchParams;
+/** The query and dataset of a protocol request (GET or POST); undefined for a GET without any (the service description). */
+export async function protocolRequest(request: Request): Promise<ProtocolRequest | undefined> {
+  const url = new URL(request.url).searchParams;
+  let params = url;
   if (request.method === "GET") {
-    params = new URL(request.url).searchParams;
+    if (![...url.keys()].some((k) => k === "query" || k === "update")) return undefined;
   } else {
-    const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-    const body = await readTextBody(request, MAX_BODY_BYTES);
-    if (type === "application/sparql-query") return nonEmpty(body);
+    const [type = "", ...typeParams] = (request.headers.get("content-type") ?? "").toLowerCase().split(";").map((p) => p.trim());
+    // The protocol's text is UTF-8: a body declared in another charset is refused, not misread.
+    const charset = typeParams.find((p) => p.startsWith("charset="))?.slice(8).replaceAll('"', "");
+    if (charset !== undefined && charset !== "utf-8" && charset !== "utf8") {
+      throw new CkgError("invalid_request", `The body must be UTF-8, not ${charset}.`, { details: { content_type: type, charset } });
+    }
     if (type === "application/sparql-update") throw readOnly();
-    if (type !== "application/x-www-form-urlencoded") {
+    if (type !== "application/sparql-query" && type !== "application/x-www-form-urlencoded") {
       throw new CkgError(
         "invalid_request",
         `POST /sparql takes a body of type application/sparql-query or application/x-www-form-urlencoded (query=...), not ${type || "none"}.`,
         { details: { content_type: type || null } },
       );
     }
+    const body = await readTextBody(request, MAX_BODY_BYTES, { strict: true });
+    if (type === "application/sparql-query") {
+      if (url.has("update")) throw readOnly();
+      return { query: nonEmpty(body), ...datasetParams(url) };
+    }
     params = new URLSearchParams(body);
   }
   if (params.has("update")) throw readOnly();
-  for (const unsupported of ["default-graph-uri", "named-graph-uri"]) {
-    if (params.has(unsupported)) {
-      throw new CkgError("invalid_request", `${unsupported} is not supported: the default graph is the union of all sources; use GRAPH ?g { ... } to name one.`, {
-        details: { field: unsupported },
-      });
-    }
-  }
   const queries = params.getAll("query");
   if (queries.length !== 1) {
     throw new CkgError("invalid_request", queries.length === 0 ? "Give the SPARQL query as the query parameter." : "Give the query parameter once.", {
       details: { field: "query" },
     });
   }
-  return nonEmpty(queries[0]!);
+  return { query: nonEmpty(queries[0]!), ...datasetParams(params) };
+}
+
+/** `default-graph-uri` and `named-graph-uri` as given (either may repeat); a list is absent when not given. */
+function datasetParams(params: URLSearchParams): Omit<ProtocolRequest, "query"> {
+  const out: Omit<ProtocolRequest, "query"> = {};
+  if (params.has("default-graph-uri")) out.defaultGraphs = params.getAll("default-graph-uri");
+  if (params.has("named-graph-uri")) out.namedGraphs = params.getAll("named-graph-uri");
+  return out;
 }
 
 function nonEmpty(query: string): string {
@@ -65,46 +83,36 @@ function readOnly(): CkgError {
   return new CkgError("read_only", "The SPARQL endpoint is read-only: updates are refused.");
 }
 
-/** The format the client accepts most (q-values weigh; JSON when it names none of the three). */
-export function negotiate(accept: string | null): keyof typeof FORMATS {
-  let best: { format: keyof typeof FORMATS; q: number } = { format: "json", q: -1 };
-  for (const part of (accept ?? "").split(",")) {
-    const [range, ...params] = part.trim().toLowerCase().split(";");
-    const q = Number(params.find((p) => p.trim().startsWith("q="))?.split("=")[1] ?? 1);
-    const format = range === FORMATS.csv ? "csv" : range === FORMATS.tsv ? "tsv" : range === FORMATS.json || range === "application/json" ? "json" : undefined;
-    if (format && q > best.q) best = { format, q };
-  }
-  return best.format;
-}
-
-/** The answer in the negotiated format. ASK answers are JSON whatever is asked: CSV and TSV have no boolean form. */
-export function protocolResponse(answer: SparqlAnswer, accept: string | null): { contentType: string; body: string } {
-  const format = answer.boolean === undefined ? negotiate(accept) : "json";
-  const rows = answer.data as Record<string, Term>[];
-  if (format === "csv") {
-    const lines = [answer.variables.map(csvField), ...rows.map((row) => answer.variables.map((v) => csvField(row[v] ? row[v]!.value : "")))];
-    return { contentType: `${FORMATS.csv}; charset=utf-8`, body: lines.map((fields) => `${fields.join(",")}\r\n`).join("") };
-  }
-  if (format === "tsv") {
-    const lines = [answer.variables.map((v) => `?${v}`), ...rows.map((row) => answer.variables.map((v) => (row[v] ? tsvTerm(row[v]!) : "")))];
-    return { contentType: `${FORMATS.tsv}; charset=utf-8`, body: lines.map((fields) => `${fields.join("\t")}\n`).join("") };
-  }
-  const body =
-    answer.boolean === undefined ? { head: { vars: answer.variables }, results: { bindings: rows } } : { head: {}, boolean: answer.boolean };
-  return { contentType: FORMATS.json, body: JSON.stringify(body) };
-}
-
-/** A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break. */
-function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-}
-
-/** A term in the TSV results format: IRIs in <>, blank nodes as _:, literals quoted and escaped with their datatype or language. */
-function tsvTerm(term: Term): string {
-  if (term.type === "uri") return `<${term.value}>`;
-  if (term.type === "bnode") return `_:${term.value}`;
-  const escaped = term.value.replaceAll("\\", "\\\\").replaceAll('"', '\\"').replaceAll("\n", "\\n").replaceAll("\r", "\\r").replaceAll("\t", "\\t");
-  if (term["xml:lang"]) return `"${escaped}"@${term["xml:lang"]}`;
-  if (term.datatype && term.datatype !== "http://www.w3.org/2001/XMLSchema#string") return `"${escaped}"^^<${term.datatype}>`;
-  return `"${escaped}"`;
+/** GET and POST /sparql, when the table has the sparql operation; `graphs` are the live snapshot's named graphs. */
+export function sparqlProtocolRoutes(operations: readonly AnyOperation[], run: Run, graphs: () => string[]): Route[] {
+  const sparql = operations.find((op) => op.name === "sparql");
+  if (!sparql) return [];
+  const handle: Route["handle"] = async ({ request, set }) => {
+    const accept = request.headers.get("accept");
+    set.headers.vary = "Accept";
+    // A request that cannot be read is judged after the offer, as every paid route's (operation-routes).
+    const asked = await readInput(() => protocolRequest(request));
+    if (!asked) {
+      const description = await serviceDescription(new URL(SPARQL_PROTOCOL_PATH, request.url).href, graphs(), accept);
+      set.headers["content-type"] = description.contentType;
+      return description.body;
+    }
+    // The graph format is chosen before the query is read: a SELECT leaves it unused.
+    const graphFormat = negotiateGraph(accept);
+    const input =
+      asked instanceof UnreadableInput
+        ? asked
+        : { query: asked.query, typed: true, default_graph_uri: asked.defaultGraphs, named_graph_uri: asked.namedGraphs, rdf_format: graphFormat.format };
+    const answer = (await run(sparql, input, request, set)) as SparqlAnswer | GraphAnswer;
+    // The standard formats have no field for it: a cut answer says so in a header.
+    if (answer.truncated) set.headers["x-ckg-truncated"] = "true";
+    if ("form" in answer) {
+      set.headers["content-type"] = graphFormat.format === "turtle" || graphFormat.format === "n-triples" ? `${graphFormat.mediaType}; charset=utf-8` : graphFormat.mediaType;
+      return answer.rdf ?? JSON.stringify(answer["@graph"]);
+    }
+    const { contentType, body } = writeResults(answer, negotiateResults(accept, answer.boolean !== undefined).format);
+    set.headers["content-type"] = contentType;
+    return body;
+  };
+  return (["GET", "POST"] as const).map((method) => ({ method, path: SPARQL_PROTOCOL_PATH, doc: undefined, handle }));
 }

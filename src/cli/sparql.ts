@@ -11,7 +11,7 @@ import { type Command, UsageError } from "./command.ts";
 
 export const sparql: Command = {
   name: "sparql",
-  summary: "Run a read-only SPARQL SELECT or ASK query on the data directory's live snapshot and print JSON.",
+  summary: "Run a read-only SPARQL query (SELECT, ASK, CONSTRUCT, DESCRIBE) on the data directory's live snapshot and print JSON.",
   usage: "[options] <query>",
   settings: COMMAND_SETTINGS.sparql,
   options: {
@@ -21,7 +21,7 @@ export const sparql: Command = {
   async run({ config, positionals, options }) {
     const query = typeof options.file === "string" ? readFileSync(options.file, "utf8") : positionals.join(" ");
     if (query.trim() === "") throw new UsageError("give a query, or --file <path>. Run 'ckg sparql --help'.");
-    const [{ liveSnapshotId, dataDir, snapshotPath }, { readManifest }, { OxigraphStore }, { prepareQuery, shapeAnswer, explainEngineError }] =
+    const [{ liveSnapshotId, dataDir, snapshotPath }, { readManifest }, { OxigraphStore }, { prepareQuery, shapeAnswer, graphAnswer, explainEngineError }] =
       await Promise.all([import("../store/data-dir.ts"), import("../store/manifest.ts"), import("../graph/graph-process.ts"), import("../graph/sparql.ts")]);
     const log = createLogger(config.log_level, 2);
     const dir = dataDir(config.data_dir);
@@ -31,12 +31,17 @@ export const sparql: Command = {
     const store = new OxigraphStore();
     const loaded = store.load(join(snapshotPath(dir, id), manifest.files.graph));
     log.info({ snapshot: id, quads: loaded.quads, ms: loaded.ms }, "graph loaded");
-    let result: ReturnType<typeof store.select>;
+    const scope = { fromQuery: prepared.fromQuery };
+    let answer: unknown;
     try {
-      result = store.select(prepared.query);
+      // CONSTRUCT and DESCRIBE as on /api/sparql: JSON-LD, capped at as many triples as SELECT's rows.
+      answer =
+        prepared.form === "CONSTRUCT" || prepared.form === "DESCRIBE"
+          ? graphAnswer(store.construct(prepared.query, { ...scope, format: "json-ld", maxTriples: prepared.maxRows }), prepared.form, "json-ld")
+          : shapeAnswer(store.select(prepared.query, scope), { typed: options.typed === true, maxRows: prepared.maxRows });
     } catch (error) {
       throw explainEngineError(query, manifest.namespaces, (error as Error).message);
     }
-    console.log(JSON.stringify(shapeAnswer(result, { typed: options.typed === true, maxRows: prepared.maxRows }), null, 2));
+    console.log(JSON.stringify(answer, null, 2));
   },
 };

@@ -4,16 +4,28 @@
  * The answer of each documented route, by method and path: its JSON (status 200), or null (204, no content).
  */
 export interface Answers {
-  "POST /api/sparql": {
-    status: "success";
-    variables: string[];
-    data: {
-      [k: string]: unknown;
-    }[];
-    count: number;
-    truncated: boolean;
-    boolean?: boolean;
-  };
+  "POST /api/sparql":
+    | {
+        status: "success";
+        variables: string[];
+        data: {
+          [k: string]: unknown;
+        }[];
+        count: number;
+        truncated: boolean;
+        boolean?: boolean;
+      }
+    | {
+        status: "success";
+        form: "CONSTRUCT" | "DESCRIBE";
+        format: "turtle" | "n-triples" | "rdf-xml" | "json-ld";
+        count: number;
+        truncated: boolean;
+        "@graph"?: {
+          [k: string]: unknown;
+        }[];
+        rdf?: string;
+      };
   "POST /api/search": {
     status: "success";
     query: string;
@@ -1138,6 +1150,22 @@ export interface Bodies {
      * return SPARQL JSON terms ({type, value, datatype}) instead of plain values
      */
     typed?: boolean;
+    /**
+     * the graphs whose merge is the default graph (SPARQL 1.1 Protocol default-graph-uri); source graphs as /api/schema lists them
+     *
+     * @maxItems 100
+     */
+    default_graph_uri?: string[];
+    /**
+     * the graphs GRAPH sees (named-graph-uri); with either field, a field left out names no graph
+     *
+     * @maxItems 100
+     */
+    named_graph_uri?: string[];
+    /**
+     * CONSTRUCT and DESCRIBE: json-ld (@graph) or turtle, n-triples, rdf-xml (the document in rdf)
+     */
+    rdf_format?: "turtle" | "n-triples" | "rdf-xml" | "json-ld";
   };
   "POST /api/search": {
     query: string;

@@ -7,10 +7,10 @@
  */
 import { CkgError } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import { parseResults } from "./graph-results.ts";
+import { decodeGraphResult, parseResults } from "./graph-results.ts";
 import { Hub, type Job, Replica, type UnnumberedRequest } from "./graph-replica.ts";
 import type { GraphPhase, GraphStatus, GraphStore, SnapshotGraph } from "./graph-store.ts";
-import type { SelectResult } from "./protocol.ts";
+import type { ConstructOptions, GraphResult, QueryScope, SelectResult } from "./protocol.ts";
 
 /** Oxigraph loads roughly this many quads per second here; used to tell clients when to retry. */
 const LOAD_RATE_PER_SECOND = 300_000;
@@ -98,8 +98,12 @@ export class GraphPool implements GraphStore {
     if (generation && generation !== this.current) this.retire(generation);
   }
 
-  async select(query: string, timeoutMs: number, snapshotId?: string): Promise<SelectResult> {
-    return parseResults(await this.submit({ kind: "select", query }, timeoutMs, snapshotId));
+  async select(query: string, timeoutMs: number, snapshotId?: string, scope: QueryScope = {}): Promise<SelectResult> {
+    return parseResults(await this.submit({ kind: "select", query, ...scope }, timeoutMs, snapshotId));
+  }
+
+  async construct(query: string, options: ConstructOptions, timeoutMs: number, snapshotId?: string): Promise<GraphResult> {
+    return decodeGraphResult(await this.submit({ kind: "construct", query, ...options }, timeoutMs, snapshotId));
   }
 
   status(): GraphStatus {

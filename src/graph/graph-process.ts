@@ -6,10 +6,11 @@
  */
 import { closeSync, openSync, readSync, fstatSync } from "node:fs";
 import { EXIT } from "../exit-codes.ts";
-import { oxigraph } from "./oxigraph.ts";
-import { parseResults } from "./graph-results.ts";
+import { oxigraph, type NamedNode } from "./oxigraph.ts";
+import { encodeGraphResult, parseResults } from "./graph-results.ts";
 import { LineReader, SocketWriter, encodeFrame } from "./graph-channel.ts";
-import type { GraphRequest, SelectResult } from "./protocol.ts";
+import type { ConstructOptions, GraphRequest, GraphResult, QueryScope, SelectResult } from "./protocol.ts";
+import { graphResultOfNTriples } from "./rdf-graph.ts";
 
 const CHUNK = 16 << 20;
 
@@ -48,15 +49,32 @@ export class OxigraphStore {
     return this.store.size;
   }
 
-  /** Runs a prepared (already guarded) SELECT or ASK query; the default graph is the union of all sources. */
-  select(query: string): SelectResult {
-    return parseResults(this.selectJson(query));
+  /** Runs a prepared (already guarded) SELECT or ASK query; the default graph is the union of all sources unless `scope` says otherwise. */
+  select(query: string, scope: QueryScope = {}): SelectResult {
+    return parseResults(this.selectJson(query, scope));
   }
 
   /** The same, as SPARQL 1.1 JSON results text: what crosses the process boundary, parsed once on the other side. */
-  selectJson(query: string): string {
-    return this.store.query(query, { use_default_graph_as_union: true, results_format: "json" }) as string;
+  selectJson(query: string, scope: QueryScope = {}): string {
+    return this.store.query(query, { ...datasetOptions(scope), results_format: "json" }) as string;
   }
+
+  /** Runs a prepared CONSTRUCT (DESCRIBE arrives rewritten as one): its distinct triples, capped, in `format`. */
+  construct(query: string, options: ConstructOptions): GraphResult {
+    const ntriples = this.store.query(query, { ...datasetOptions(options), results_format: "application/n-triples" }) as string;
+    return graphResultOfNTriples(ntriples, options);
+  }
+}
+
+/**
+ * Oxigraph's dataset options for a scope. Oxigraph lets the options override the query's own FROM,
+ * so a query that names its dataset gets none (and so the query's), as SPARQL says.
+ */
+function datasetOptions(scope: QueryScope): { use_default_graph_as_union?: boolean; default_graph?: NamedNode[]; named_graphs?: NamedNode[] } {
+  if (scope.dataset) {
+    return { default_graph: scope.dataset.defaultGraphs.map((g) => oxigraph.namedNode(g)), named_graphs: scope.dataset.namedGraphs.map((g) => oxigraph.namedNode(g)) };
+  }
+  return scope.fromQuery ? {} : { use_default_graph_as_union: true };
 }
 
 /** Entry point of `ckg __graph-worker`: serve requests from the server until it goes away. */
@@ -77,12 +95,15 @@ export async function runGraphProcess(): Promise<void> {
           text = JSON.stringify(store.load(message.file));
           break;
         case "select":
-          text = store.selectJson(message.query);
+          text = store.selectJson(message.query, message);
+          break;
+        case "construct":
+          text = encodeGraphResult(store.construct(message.query, message));
           break;
       }
       return encodeFrame(message.id, true, encoder.encode(text));
     } catch (error) {
-      const code = message.kind === "select" ? "invalid_sparql" : "internal";
+      const code = message.kind === "load" ? "internal" : "invalid_sparql";
       return encodeFrame(message.id, false, encoder.encode(JSON.stringify({ code, message: (error as Error).message ?? String(error) })));
     }
   };

@@ -6,7 +6,7 @@
  * row cap); both answer in the same shape and with the same error codes. Explore, search and the
  * signal scans read the snapshot's Parquet files, never this.
  */
-import type { SelectResult } from "./protocol.ts";
+import type { ConstructOptions, GraphResult, QueryScope, SelectResult } from "./protocol.ts";
 
 export interface SnapshotGraph {
   id: string;
@@ -51,9 +51,12 @@ export interface GraphStore {
   /**
    * Runs a guarded SELECT or ASK within `timeoutMs` (504 query_timeout past it), on the graph of
    * `snapshotId` when given (a request pinned to its snapshot: 503 once that graph is gone, never
-   * another snapshot's answer), else on the live one.
+   * another snapshot's answer), else on the live one; on the dataset `scope` names (the union of
+   * every graph by default).
    */
-  select(query: string, timeoutMs: number, snapshotId?: string): Promise<SelectResult>;
+  select(query: string, timeoutMs: number, snapshotId?: string, scope?: QueryScope): Promise<SelectResult>;
+  /** Runs a guarded CONSTRUCT likewise: its distinct triples, at most `options.maxTriples`, written in `options.format`. */
+  construct(query: string, options: ConstructOptions, timeoutMs: number, snapshotId?: string): Promise<GraphResult>;
   status(): GraphStatus;
   readonly ready: boolean;
   /** Throws 503 not_ready (with a Retry-After estimate) unless queries can be answered. */

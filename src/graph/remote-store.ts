@@ -2,21 +2,24 @@
  * @module graph/remote-store
  * The graph on an external SPARQL 1.1 store (`CKG_SPARQL_URL`): Virtuoso, QLever, Oxigraph server,
  * GraphDB, Fuseki or any endpoint of the SPARQL 1.1 Protocol, loaded by the operator from
- * `ckg export` (README: each store's load commands). Queries arrive guarded (read-only, row cap) and
- * go out as a form POST asking for SPARQL JSON results, within the same time limit; the answer is
- * mapped to the embedded store's terms. Nothing is loaded into this process, so a graph past the
- * embedded WebAssembly store's 4 GiB heap is served as well as a small one.
+ * `ckg export` (README: each store's load commands). Queries arrive guarded (read-only, row and
+ * solution caps) and go out as a form POST (remote-http.ts) within the same time limit: SELECT and
+ * ASK asking for SPARQL JSON results, mapped to the embedded store's terms; CONSTRUCT (and DESCRIBE,
+ * rewritten as one) asking for N-Triples, capped and written as the embedded store writes them.
+ * Nothing is loaded into this process, so a graph past the embedded WebAssembly store's 4 GiB heap
+ * is served as well as a small one.
  *
  * The export carries one marker quad naming its snapshot (SNAPSHOT_MARKER); the store is checked for
  * it at load and every CHECK_EVERY_MS, and /readyz shows whether it holds the live snapshot. A store
  * that is down or out of date does not stop the server: SPARQL answers 503 (down) or the store's data
  * (stale, with a warning in the log and /readyz) while every other route serves from the snapshot.
  */
-import { CkgError } from "../errors.ts";
+import { CkgError, isCkgError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { parseResults } from "./graph-results.ts";
 import type { GraphStatus, GraphStore, SnapshotGraph } from "./graph-store.ts";
-import type { SelectResult, Term } from "./protocol.ts";
+import type { ConstructOptions, Dataset, GraphResult, QueryScope, SelectResult, Term } from "./protocol.ts";
+import { failed, postQuery, sendQuery, unreadable } from "./remote-http.ts";
 
 /** The quad `ckg export` adds so a store says which snapshot it holds (in a graph of its own). */
 export const SNAPSHOT_MARKER = { graph: "urn:ckg:snapshot", subject: "urn:ckg:snapshot", predicate: "urn:ckg:snapshot-id" } as const;
@@ -28,6 +31,9 @@ export function snapshotMarkerQuad(id: string): string {
 const CHECK_EVERY_MS = 30_000;
 const CHECK_TIMEOUT_MS = 10_000;
 const XSD_STRING = "http://www.w3.org/2001/XMLSchema#string";
+/** What graph answers are asked for in: N-Triples (a line per triple, the cheapest to parse), Turtle else. */
+const GRAPH_ACCEPT = "application/n-triples, text/plain;q=0.9, text/turtle;q=0.8";
+const READABLE = new Set(["application/n-triples", "text/turtle", "application/rdf+xml", "application/ld+json"]);
 
 export interface RemoteStoreOptions {
   /** The query endpoint; user:password in it is sent as HTTP Basic auth. */
@@ -59,7 +65,7 @@ export class RemoteSparqlStore implements GraphStore {
 
   constructor(private readonly options: RemoteStoreOptions) {
     const url = new URL(options.url);
-    this.headers = { accept: "application/sparql-results+json", "content-type": "application/x-www-form-urlencoded" };
+    this.headers = { "content-type": "application/x-www-form-urlencoded" };
     if (url.username) {
       this.headers.authorization = `Basic ${btoa(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`)}`;
       url.username = "";
@@ -92,16 +98,29 @@ export class RemoteSparqlStore implements GraphStore {
   }
 
   /** A pinned query names its own snapshot's graphs: the store's data, never another snapshot's graph list. */
-  async select(query: string, timeoutMs: number, snapshotId?: string): Promise<SelectResult> {
-    this.assertReady();
-    const snapshot = snapshotId === undefined ? this.snapshot : this.known.get(snapshotId);
-    if (!snapshot) throw new CkgError("not_ready", "The snapshot this request began on has been replaced; try again.", { retryAfterSeconds: 1 });
-    this.running++;
-    try {
-      return await this.post(query, timeoutMs, this.options.dataset === "store" ? undefined : snapshot.graphs);
-    } finally {
-      this.running--;
-    }
+  select(query: string, timeoutMs: number, snapshotId?: string, scope: QueryScope = {}): Promise<SelectResult> {
+    return this.run(snapshotId, (snapshot) => this.post(query, timeoutMs, snapshot, scope));
+  }
+
+  /**
+   * A CONSTRUCT (DESCRIBE arrives rewritten as one) asked for as N-Triples, parsed as it arrives,
+   * capped and written here (rdf-graph.ts, loaded on first use: it brings Oxigraph into the
+   * server), so the answer is the embedded store's document whatever the store writes; the rest of
+   * an answer past the cap is not read.
+   */
+  construct(query: string, options: ConstructOptions, timeoutMs: number, snapshotId?: string): Promise<GraphResult> {
+    return this.run(snapshotId, async (snapshot) => {
+      const call = { endpoint: this.endpoint, headers: this.headers, query, timeoutMs, dataset: this.datasetFor(snapshot, options), accept: GRAPH_ACCEPT };
+      const [{ graphResultOfStream }, { response, contentType, signal, stop }] = await Promise.all([import("./rdf-graph.ts"), sendQuery(call)]);
+      try {
+        return await graphResultOfStream(response.body!, READABLE.has(contentType) ? contentType : "application/n-triples", options);
+      } catch (error) {
+        if (signal.aborted) throw failed(call, signal, error);
+        throw unreadable(this.endpoint, "N-Triples or Turtle", (error as Error).message);
+      } finally {
+        stop.abort(); // past the cap, or done: nothing more is read
+      }
+    });
   }
 
   status(): GraphStatus {
@@ -159,52 +178,42 @@ export class RemoteSparqlStore implements GraphStore {
     }
   }
 
-  private async post(query: string, timeoutMs: number, dataset?: readonly string[]): Promise<SelectResult> {
-    const signal = AbortSignal.timeout(timeoutMs);
-    let status: number;
-    let text: string;
-    const body = new URLSearchParams({ query });
-    // The snapshot's graphs alone (SPARQL 1.1 Protocol): their merge is the default graph, as in the
-    // embedded store, and a store's own graphs (Virtuoso's system graphs, the marker) stay out.
-    for (const graph of dataset ?? []) {
-      body.append("default-graph-uri", graph);
-      body.append("named-graph-uri", graph);
-    }
+  /** The snapshot a query reads (503 once a pinned one is gone), counting it as running. */
+  private async run<T>(snapshotId: string | undefined, work: (snapshot: SnapshotGraph) => Promise<T>): Promise<T> {
+    this.assertReady();
+    const snapshot = snapshotId === undefined ? this.snapshot : this.known.get(snapshotId);
+    if (!snapshot) throw new CkgError("not_ready", "The snapshot this request began on has been replaced; try again.", { retryAfterSeconds: 1 });
+    this.running++;
     try {
-      const response = await fetch(this.endpoint, { method: "POST", headers: this.headers, body, signal });
-      status = response.status;
-      text = await response.text();
+      return await work(snapshot);
     } catch (error) {
-      if (signal.aborted) {
-        this.timeouts++;
-        throw new CkgError("query_timeout", `The query ran longer than the ${timeoutMs} ms limit on the graph store; narrow it (LIMIT, more specific patterns) and try again.`, {
-          details: { timeout_ms: timeoutMs },
-        });
-      }
-      throw new CkgError("not_ready", `The graph store at ${this.endpoint} did not answer: ${(error as Error).message}`, { retryAfterSeconds: 5, details: { endpoint: this.endpoint } });
+      if (isCkgError(error) && error.code === "query_timeout") this.timeouts++;
+      throw error;
+    } finally {
+      this.running--;
     }
-    // Virtuoso refuses a query it estimates would run past its own limit (MaxQueryCostEstimationTime,
-    // minutes): past ours too, so it is the time-limit answer, whether the estimate or the clock says it.
-    if (status !== 200 && /estimated execution time .* exceeds the limit/i.test(text)) {
-      this.timeouts++;
-      throw new CkgError("query_timeout", `The graph store estimates this query would run past the ${timeoutMs} ms limit; narrow it (LIMIT, more specific patterns) and try again.`, {
-        details: { timeout_ms: timeoutMs, engine: firstLines(text) },
-      });
-    }
-    if (status === 400) throw new CkgError("invalid_sparql", `The graph store refused the query: ${firstLines(text)}`, { details: { engine: firstLines(text) } });
-    if (status !== 200) {
-      // A store's own failure on this query (Virtuoso answers 500 for a refused plan), or its auth: 502 with what it said.
-      throw new CkgError("upstream_unavailable", `The graph store at ${this.endpoint} answered HTTP ${status}: ${firstLines(text)}`, {
-        details: { endpoint: this.endpoint, status },
-      });
-    }
+  }
+
+  /**
+   * The dataset sent with a query: the request's own; none for a query naming its own (FROM) or
+   * with CKG_SPARQL_DATASET=store; else the snapshot's graphs alone, whose merge is the default
+   * graph as in the embedded store, so a store's own graphs (Virtuoso's system graphs, the marker)
+   * stay out.
+   */
+  private datasetFor(snapshot: SnapshotGraph | undefined, scope: QueryScope): Dataset | undefined {
+    if (scope.dataset) return scope.dataset;
+    if (scope.fromQuery || this.options.dataset === "store" || !snapshot) return undefined;
+    return { defaultGraphs: snapshot.graphs, namedGraphs: snapshot.graphs };
+  }
+
+  private async post(query: string, timeoutMs: number, snapshot?: SnapshotGraph, scope: QueryScope = {}): Promise<SelectResult> {
+    const call = { endpoint: this.endpoint, headers: this.headers, query, timeoutMs, dataset: this.datasetFor(snapshot, scope) };
+    const { text } = await postQuery({ ...call, accept: "application/sparql-results+json" });
     let result: SelectResult;
     try {
       result = parseResults(text);
     } catch {
-      throw new CkgError("upstream_unavailable", `The graph store at ${this.endpoint} answered something other than SPARQL JSON results: ${firstLines(text)}`, {
-        details: { endpoint: this.endpoint },
-      });
+      throw unreadable(this.endpoint, "SPARQL JSON results", text);
     }
     for (const row of result.rows) for (const [variable, term] of Object.entries(row)) row[variable] = standardTerm(term);
     return result;
@@ -219,10 +228,4 @@ function standardTerm(term: Term | { type: "typed-literal"; value: string; datat
   if (term.type === "typed-literal") return term.datatype === XSD_STRING ? { type: "literal", value: term.value } : { type: "literal", value: term.value, datatype: term.datatype };
   if (term.type === "literal" && term.datatype === XSD_STRING) return { type: "literal", value: term.value };
   return term;
-}
-
-/** An engine's error text (or HTML page), cut to what fits in a message. */
-function firstLines(text: string): string {
-  const plain = /^\s*<(!doctype|html)/i.test(text) ? text.replace(/<[^>]+>/g, " ") : text;
-  return plain.replace(/\s+/g, " ").trim().slice(0, 500);
 }

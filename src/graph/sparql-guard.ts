@@ -5,6 +5,7 @@
  * millisecond, more than a point query itself:
  *   - the query form (SELECT, ASK, CONSTRUCT, DESCRIBE, or an update keyword),
  *   - SERVICE anywhere outside strings and IRIs,
+ *   - FROM (the query names its own dataset),
  *   - the outermost LIMIT, to cap the rows (LIMIT max+1 tells truncation apart).
  * Syntax is checked by Oxigraph's own parser when the query runs. Oxigraph's query() also refuses
  * updates and its WebAssembly build refuses SERVICE, so this guard is one of two walls, not the only one.
@@ -16,6 +17,10 @@ export type QueryForm = "SELECT" | "ASK" | "CONSTRUCT" | "DESCRIBE" | "UPDATE";
 export interface Scan {
   form: QueryForm;
   usesService: boolean;
+  /** The query names its dataset (FROM, FROM NAMED). */
+  fromQuery: boolean;
+  /** CONSTRUCT: its solutions capped at this many (set by the full parse: construct-cap.ts). */
+  solutionCap?: number;
   /** The query with its outermost LIMIT set to at most `maxRows + 1` (SELECT only). */
   capped: string;
 }
@@ -109,10 +114,12 @@ export function scanQuery(text: string, maxRows: number): Scan | undefined {
   if (!first || first.kind !== "word") return undefined;
   const keyword = first.text.toUpperCase();
   const usesService = tokens.some((t) => t.kind === "word" && t.text.toUpperCase() === "SERVICE");
-  if (UPDATE_WORDS.has(keyword)) return { form: "UPDATE", usesService, capped: text };
+  const fromQuery = tokens.some((t) => t.kind === "word" && t.text.toUpperCase() === "FROM");
+  if (UPDATE_WORDS.has(keyword)) return { form: "UPDATE", usesService, fromQuery, capped: text };
   if (!FORMS.has(keyword)) return undefined;
   const form = keyword as QueryForm;
-  if (form !== "SELECT") return { form, usesService, capped: text };
+  // CONSTRUCT and DESCRIBE are capped and rewritten from a full parse (sparql.ts).
+  if (form !== "SELECT") return { form, usesService, fromQuery, capped: text };
 
   // The WHERE group is the first `{` outside any parentheses (SELECT expressions may hold EXISTS { }).
   let braces = 0;
@@ -170,5 +177,5 @@ export function scanQuery(text: string, maxRows: number): Scan | undefined {
   } else {
     capped = `${text}\nLIMIT ${cap}`;
   }
-  return { form, usesService, capped };
+  return { form, usesService, fromQuery, capped };
 }

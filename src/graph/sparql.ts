@@ -1,23 +1,30 @@
 /**
  * @module graph/sparql
- * The read-only SPARQL endpoint's logic: parse the query (sparqljs) to refuse anything but SELECT
- * and ASK, refuse SERVICE, cap the rows (LIMIT max+1, so truncation is known), then run it on the
- * graph processes and shape the answer.
+ * The read-only SPARQL endpoint's logic: refuse updates and SERVICE, cap SELECT's rows (LIMIT
+ * max+1, so truncation is known) and CONSTRUCT's solutions and triples (construct-cap.ts: the same
+ * number), rewrite DESCRIBE into the CONSTRUCT it means here (describe.ts), then run it on the
+ * graph store and shape the answer.
  *
  * Answer rows are objects keyed by variable. By default values are plain JSON: IRIs and blank
  * nodes (`_:b0`) as strings, numeric literals as numbers, booleans as booleans, every other literal
  * as its lexical string. With `typed: true` each value is the SPARQL 1.1 JSON term
- * (`{type, value, datatype, xml:lang}`).
+ * (`{type, value, datatype, xml:lang}`). CONSTRUCT and DESCRIBE answer a graph: JSON-LD node
+ * objects in `@graph` (the answer is then a JSON-LD document), or the document as text in `rdf` in
+ * another RDF format.
  */
 import { Generator, Parser, type SparqlQuery } from "sparqljs";
 import { z } from "zod";
 import { CkgError, isCkgError } from "../errors.ts";
+import { capSolutions } from "./construct-cap.ts";
+import { describeAsConstruct } from "./describe.ts";
 import type { GraphStore } from "./graph-store.ts";
-import type { SelectResult, Term } from "./protocol.ts";
+import { type Dataset, type GraphResult, RDF_FORMATS, type RdfFormat, type SelectResult, type Term } from "./protocol.ts";
 import { type Scan, scanQuery } from "./sparql-guard.ts";
 import { OWL, RDFS, SCHEMA, XSD, type Namespaces } from "../entities/vocabulary.ts";
 
 export const MAX_ROWS = 10_000;
+/** CONSTRUCT and DESCRIBE: at most this many distinct triples, like SELECT's rows. */
+export const MAX_TRIPLES = MAX_ROWS;
 
 export const sparqlAnswerSchema = z.object({
   status: z.literal("success"),
@@ -29,6 +36,23 @@ export const sparqlAnswerSchema = z.object({
   boolean: z.boolean().optional(),
 });
 export type SparqlAnswer = z.infer<typeof sparqlAnswerSchema>;
+
+const RDF_FORMAT_NAMES = Object.keys(RDF_FORMATS) as [RdfFormat, ...RdfFormat[]];
+export const rdfFormatSchema = z.enum(RDF_FORMAT_NAMES);
+
+export const graphAnswerSchema = z.object({
+  status: z.literal("success"),
+  form: z.enum(["CONSTRUCT", "DESCRIBE"]),
+  format: rdfFormatSchema,
+  /** Distinct triples in the answer. */
+  count: z.number().int(),
+  truncated: z.boolean(),
+  /** json-ld: the node objects (the answer is a JSON-LD document). */
+  "@graph": z.array(z.record(z.string(), z.unknown())).optional(),
+  /** Any other format: the document. */
+  rdf: z.string().optional(),
+});
+export type GraphAnswer = z.infer<typeof graphAnswerSchema>;
 
 /** Prefixes every query may use without declaring them. */
 export function defaultPrefixes(ns: Namespaces): Record<string, string> {
@@ -46,9 +70,13 @@ export function defaultPrefixes(ns: Namespaces): Record<string, string> {
 const UPDATE_START = /^\s*(?:(?:PREFIX\s+\S*:\s*<[^>]*>|BASE\s+<[^>]*>)\s*)*(INSERT|DELETE|LOAD|CLEAR|CREATE|DROP|COPY|MOVE|ADD|WITH)\b/i;
 
 export interface PreparedQuery {
-  /** The text sent to the graph: one prologue line, then the (row-capped) query. */
+  /** The text sent to the graph: one prologue line, then the (row-capped) query; DESCRIBE as its CONSTRUCT. */
   query: string;
-  form: "SELECT" | "ASK";
+  form: "SELECT" | "ASK" | "CONSTRUCT" | "DESCRIBE";
+  /** The query names its own dataset (FROM): it runs on that, not on the union of every graph. */
+  fromQuery: boolean;
+  /** CONSTRUCT, DESCRIBE: the solutions were capped at this many, each marked (construct-cap.ts). */
+  solutionCap?: number;
   /** The user's own text and what it was prepared with: an engine error is explained on them. */
   text: string;
   ns: Namespaces;
@@ -66,17 +94,14 @@ function prologue(ns: Namespaces): string {
  * handles ordinary queries; what it does not follow goes through the full sparqljs parser.
  */
 export function prepareQuery(text: string, ns: Namespaces, maxRows = MAX_ROWS): PreparedQuery {
-  const scan = scanQuery(text, maxRows) ?? parseQuery(text, ns, maxRows);
+  const scanned = scanQuery(text, maxRows);
+  // CONSTRUCT and DESCRIBE are rewritten (construct-cap.ts, describe.ts) from the full parse.
+  const scan = scanned && scanned.form !== "CONSTRUCT" && scanned.form !== "DESCRIBE" ? scanned : parseQuery(text, ns, maxRows);
   if (scan.form === "UPDATE") throw readOnly();
   if (scan.usesService) {
     throw new CkgError("read_only", "SERVICE is not allowed: queries run on this graph only and never reach the network.");
   }
-  if (scan.form !== "SELECT" && scan.form !== "ASK") {
-    throw new CkgError("invalid_sparql", `${scan.form} queries are not supported; use SELECT (or ASK).`, {
-      details: { query_type: scan.form },
-    });
-  }
-  return { query: `${prologue(ns)}\n${scan.capped}`, form: scan.form, text, ns, maxRows };
+  return { query: `${prologue(ns)}\n${scan.capped}`, form: scan.form, fromQuery: scan.fromQuery, solutionCap: scan.solutionCap, text, ns, maxRows };
 }
 
 /** The slow path: a full parse (sparqljs), for text the lexer guard does not follow. */
@@ -88,9 +113,15 @@ function parseQuery(text: string, ns: Namespaces, maxRows: number): Scan {
     if (UPDATE_START.test(text.replace(/#[^\n<>"']*$/gm, ""))) throw readOnly();
     throw syntaxError(error as Error & { hash?: ParseHash });
   }
-  if (parsed.type === "update") return { form: "UPDATE", usesService: false, capped: text };
+  if (parsed.type === "update") return { form: "UPDATE", usesService: false, fromQuery: false, capped: text };
   if (parsed.queryType === "SELECT" && (parsed.limit === undefined || parsed.limit > maxRows)) parsed.limit = maxRows + 1;
-  return { form: parsed.queryType, usesService: containsService(parsed), capped: new Generator().stringify(parsed) };
+  const fromQuery = (parsed.from?.default.length ?? 0) + (parsed.from?.named.length ?? 0) > 0;
+  const sent = parsed.queryType === "DESCRIBE" ? describeAsConstruct(parsed) : parsed;
+  const solutionCap = sent.queryType === "CONSTRUCT" ? capSolutions(sent, maxRows) : undefined;
+  // The parser resolved relative IRIs already; a BASE written after the prefixes (where the
+  // generator puts it, behind ckg's prologue) is a syntax error to Virtuoso.
+  delete sent.base;
+  return { form: parsed.queryType, usesService: containsService(parsed), fromQuery, solutionCap, capped: new Generator().stringify(sent) };
 }
 
 /**
@@ -106,15 +137,38 @@ export function explainEngineError(text: string, ns: Namespaces, message: string
   return new CkgError("invalid_sparql", `SPARQL error: ${message.replace(/^error at \d+:\d+: /, "")}`, { details: { engine: message } });
 }
 
-/** Runs a prepared query (prepareQuery) on the graph processes and shapes the answer. */
-export async function runSparql(graph: GraphStore, prepared: PreparedQuery, options: { timeoutMs: number; typed: boolean; snapshotId?: string }): Promise<SparqlAnswer> {
-  let result: SelectResult;
+export interface RunOptions {
+  timeoutMs: number;
+  typed: boolean;
+  snapshotId?: string;
+  /** The dataset the request named (checked against the snapshot's graphs by the sparql operation). */
+  dataset?: Dataset;
+  /** CONSTRUCT and DESCRIBE: the format of the graph (JSON-LD unless said). */
+  rdfFormat?: RdfFormat;
+}
+
+/** Runs a prepared query (prepareQuery) on the graph store and shapes the answer. */
+export async function runSparql(graph: GraphStore, prepared: PreparedQuery, options: RunOptions): Promise<SparqlAnswer | GraphAnswer> {
+  const scope = { dataset: options.dataset, fromQuery: prepared.fromQuery };
   try {
-    result = await graph.select(prepared.query, options.timeoutMs, options.snapshotId);
+    if (prepared.form === "CONSTRUCT" || prepared.form === "DESCRIBE") {
+      const format = options.rdfFormat ?? "json-ld";
+      const cap = { format, maxTriples: prepared.maxRows, solutionCap: prepared.solutionCap };
+      const result = await graph.construct(prepared.query, { ...scope, ...cap }, options.timeoutMs, options.snapshotId);
+      return graphAnswer(result, prepared.form, format);
+    }
+    return shapeAnswer(await graph.select(prepared.query, options.timeoutMs, options.snapshotId, scope), { typed: options.typed, maxRows: prepared.maxRows });
   } catch (error) {
     throw isCkgError(error) && error.code === "invalid_sparql" ? explainEngineError(prepared.text, prepared.ns, error.message) : error;
   }
-  return shapeAnswer(result, { typed: options.typed, maxRows: prepared.maxRows });
+}
+
+/** A graph result as the answer of POST /api/sparql: JSON-LD's node objects as `@graph`, another format's document as `rdf`. */
+export function graphAnswer(result: GraphResult, form: "CONSTRUCT" | "DESCRIBE", format: RdfFormat): GraphAnswer {
+  const answer: GraphAnswer = { status: "success", form, format, count: result.triples, truncated: result.truncated };
+  if (format === "json-ld") answer["@graph"] = JSON.parse(result.text) as Record<string, unknown>[];
+  else answer.rdf = result.text;
+  return answer;
 }
 
 /** The engine's result as the answer of POST /api/sparql (also `ckg sparql`'s output). */
@@ -173,7 +227,7 @@ function syntaxError(error: Error & { hash?: ParseHash }): CkgError {
 }
 
 function readOnly(): CkgError {
-  return new CkgError("read_only", "Only SELECT and ASK queries are allowed; this endpoint never changes the graph.");
+  return new CkgError("read_only", "Only queries (SELECT, ASK, CONSTRUCT, DESCRIBE) are allowed; this endpoint never changes the graph.");
 }
 
 function containsService(node: unknown): boolean {

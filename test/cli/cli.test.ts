@@ -91,8 +91,12 @@ describe("ckg command line", () => {
     const ask = ckg("sparql", "--data-dir", dir, "ASK { <chain/ethereum> schema:name \"Ethereum\" }");
     expect(ask.code).toBe(0);
     expect(JSON.parse(ask.out)).toEqual({ status: "success", variables: ["boolean"], data: [{ boolean: true }], count: 1, truncated: false, boolean: true });
+    // CONSTRUCT and DESCRIBE as on the route: JSON-LD.
+    const described = ckg("sparql", "--data-dir", dir, "DESCRIBE <chain/ethereum>");
+    expect(described.code).toBe(0);
+    expect(JSON.parse(described.out)).toMatchObject({ status: "success", form: "DESCRIBE", format: "json-ld", truncated: false });
     const refused = ckg("sparql", "--data-dir", dir, "DROP ALL");
     expect(refused.code).toBe(EXIT.failure);
-    expect(refused.err).toContain("SELECT and ASK");
+    expect(refused.err).toContain("never changes the graph");
   });
 });

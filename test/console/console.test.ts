@@ -146,6 +146,13 @@ describe.skipIf(!available)("the web console in Chromium", () => {
     expect(await page.$eval(".query-error", (e) => e.textContent)).toContain("400 invalid_sparql");
     expect(await page.$eval(".query-error .where", (e) => e.textContent)).toMatch(/line 3, column \d+/);
     await screenshot(page, "sparql-error");
+
+    // CONSTRUCT and DESCRIBE: the graph's triples, a row each.
+    await typeQuery("DESCRIBE <chain/ethereum>");
+    await page.click("button.primary");
+    await page.waitForFunction(() => document.querySelector(".results thead")?.textContent?.includes("predicate"));
+    const triples = await page.$$eval(".results tbody tr", (rows) => rows.map((r) => [...r.querySelectorAll("td")].map((c) => c.textContent)));
+    expect(triples).toContainEqual(["https://ckg.example/id/chain/ethereum", "http://schema.org/name", '"Ethereum"']);
   }, 120_000);
 
   test("a SQL query -> a table and a CSV download; an error at its line and column", async () => {

@@ -36,6 +36,18 @@ describe("graph query time limit", () => {
     expect(run.services.graph.status().timeouts).toBe(1);
   });
 
+  test("a runaway CONSTRUCT or DESCRIBE is stopped the same way", async () => {
+    for (const query of [`CONSTRUCT { <chain/ethereum> <urn:n> ?n } WHERE { { ${RUNAWAY} } }`, `DESCRIBE ?x WHERE { { ${RUNAWAY} } BIND(<chain/ethereum> AS ?x) }`]) {
+      await waitReady(run);
+      const before = run.services.graph.status().replicas[0]!.pid;
+      const { status, body } = await json(await run.request("POST", "/api/sparql", { query }));
+      expect({ query, status, code: body.error?.code }).toEqual({ query, status: 504, code: "query_timeout" });
+      // Its process is killed; the next query waits for the fresh one.
+      await until(`graph process ${before} to be gone`, 10_000, () => !isAlive(before));
+      await until("the killed process to be noticed", 10_000, () => !run.services.graph.status().replicas.some((r) => r.pid === before && r.state === "ready"));
+    }
+  });
+
   test("non-graph routes answer while a query runs", async () => {
     await waitReady(run);
     const slow = run.request("POST", "/api/sparql", { query: RUNAWAY });

@@ -14,6 +14,7 @@ import { snapshotMarkerQuad } from "../../src/graph/remote-store.ts";
 import { engineAvailable } from "../support/engines.ts";
 import { type Running, json, startServices } from "../support/fixture.ts";
 import { describeSparqlConformance } from "../support/sparql-conformance.ts";
+import { describeProtocolConformance } from "../support/sparql-protocol-conformance.ts";
 import { type Virtuoso, startVirtuoso, virtuosoAvailable } from "../support/virtuoso.ts";
 
 const available = engineAvailable("virtuoso-opensource-7", virtuosoAvailable(), "the external SPARQL store tests", "apt-get install virtuoso-opensource-7; .ci/run installs it");
@@ -44,6 +45,22 @@ describe.skipIf(!available)("the graph on Virtuoso (CKG_SPARQL_URL)", () => {
   });
 
   describeSparqlConformance("Virtuoso", () => remote, { booleans: false });
+  describeProtocolConformance("Virtuoso", () => remote);
+
+  test("CONSTRUCT and DESCRIBE give the embedded store's triples", async () => {
+    const queries = [
+      "DESCRIBE <chain/ethereum>",
+      "DESCRIBE ?e WHERE { ?e a ckg:Exchange } ORDER BY ?e LIMIT 5",
+      "CONSTRUCT { ?investor ckg:investedIn ?x } WHERE { ?investor ckg:investedIn ?x } ",
+      "CONSTRUCT { ?s schema:name ?n } WHERE { GRAPH ?g { ?s schema:name ?n } FILTER(STRENDS(STR(?g), 'ckg-aliases')) }",
+    ];
+    for (const query of queries) {
+      const [a, b] = (await Promise.all([embedded, remote].map((r) => r.request("POST", "/api/sparql", { query, rdf_format: "n-triples" }).then(json)))) as [Answer, Answer];
+      expect(b.status, JSON.stringify(b.body)).toBe(200);
+      const lines = (answer: Answer) => answer.body.rdf.trim().split("\n").sort();
+      expect({ query, count: b.body.count, triples: lines(b) }).toEqual({ query, count: a.body.count, triples: lines(a) });
+    }
+  });
 
   test("/readyz names the store and the snapshot it holds; no graph process is started", async () => {
     const { body } = await remote.request("GET", "/readyz").then(json);

@@ -144,9 +144,14 @@ describe("paid routes", () => {
     const bad = await send(`${BASE}/sparql?${new URLSearchParams({ query: "SELECT WHERE {" })}`);
     expect(bad.status).toBe(402);
     expect(verdictOf(decodePaymentRequiredHeader(bad.headers.get("payment-required")!))).toMatchObject({ valid: false, error: { code: "invalid_sparql" } });
-    const noQuery = await send(`${BASE}/sparql`);
+    const noGraph = await send(`${BASE}/sparql?${new URLSearchParams({ query, "default-graph-uri": "urn:no-such-graph" })}`);
+    expect(noGraph.status).toBe(402);
+    expect(verdictOf((await noGraph.json()) as PaymentRequired)).toMatchObject({ valid: false });
+    const noQuery = await send(`${BASE}/sparql`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "" });
     expect(noQuery.status).toBe(402);
     expect(verdictOf((await noQuery.json()) as PaymentRequired)).toMatchObject({ valid: false, error: { code: "invalid_request", details: { field: "query" } } });
+    // GET with no query is the service description, which is free.
+    expect((await send(`${BASE}/sparql`)).status).toBe(200);
 
     const before = await chain.balanceOf(PAY_TO);
     const paid = await paying()(url, { headers: { accept: "text/csv" } });

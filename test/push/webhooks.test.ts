@@ -66,10 +66,10 @@ test("each event reaches each subscription that takes it, signed, once per id; a
   expect([...distinct(receiver.received, "/strong").values()].map((r) => r.body.data.signal_id).sort()).toEqual(wantStrong.sort());
   expect(receiver.unverified).toBe(0);
   for (const r of receiver.received.filter((r) => r.path === "/strong")) expect(r.verifiedBy).toHaveLength(2);
-  await until("the deliveries recorded delivered", 10_000, async () => {
-    const read = await json(await run.request("GET", `/api/subscriptions/${subs.byType.subscription_id}`, undefined, { authorization: `Bearer ${subs.byType.secret}` }));
-    return read.body.deliveries.counts.delivered === wantByType.length;
-  });
+  // A batch's outcomes are written after its requests come back: wait for both subscriptions' records.
+  const delivered = async (s: { subscription_id: string; secret: string }) =>
+    (await json(await run.request("GET", `/api/subscriptions/${s.subscription_id}`, undefined, { authorization: `Bearer ${s.secret}` }))).body.deliveries.counts.delivered;
+  await until("the deliveries recorded delivered", 30_000, async () => (await delivered(subs.byType)) === wantByType.length && (await delivered(subs.strong)) === wantStrong.length);
   const metrics = await (await run.request("GET", "/metrics")).text();
   expect(Number(/ckg_webhook_deliveries\{state="delivered"\} (\d+)/.exec(metrics)?.[1])).toBeGreaterThanOrEqual(wantByType.length + wantStrong.length);
 });

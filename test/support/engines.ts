@@ -1,6 +1,6 @@
 /**
- * The engines some tests need and the machine may lack: PostgreSQL 15, Virtuoso 7, Chromium, a
- * tmpfs to fill, ptrace for strace. `.ci/run` provides them all and sets CKG_REQUIRE_ENGINES=1:
+ * The engines some tests need and the machine may lack: PostgreSQL 15, Virtuoso 7, Chromium,
+ * Python's SPARQLWrapper and rdflib, a tmpfs to fill, ptrace for strace. `.ci/run` provides them all and sets CKG_REQUIRE_ENGINES=1:
  * there a missing one fails the test file that needs it, since a skip would pass CI with the test
  * never run. Elsewhere (a developer's machine) its tests are skipped, and the run says which and
  * why, once per engine and reason.

@@ -52,8 +52,10 @@ export function QueryPage({ route, language }: { route: Route; language: "sparql
         const found = await api("POST /api/timeseries", { body: { sql_query: q } });
         setAnswer({ columns: found.columns.map((c) => c.name), rows: found.data, truncated: found.truncated });
       } else {
-        const found = await api("POST /api/sparql", { body: { query: q } });
-        setAnswer({ columns: found.variables, rows: found.data, truncated: found.truncated });
+        const found = await api("POST /api/sparql", { body: { query: q, rdf_format: "n-triples" } });
+        // CONSTRUCT and DESCRIBE: the graph's triples, a row each.
+        if ("form" in found) setAnswer({ columns: ["subject", "predicate", "object"], rows: tripleRows(found.rdf ?? ""), truncated: found.truncated });
+        else setAnswer({ columns: found.variables, rows: found.data, truncated: found.truncated });
       }
     } catch (e) {
       setAnswer(null);
@@ -76,7 +78,7 @@ export function QueryPage({ route, language }: { route: Route; language: "sparql
       <p class="muted">
         {language === "sql"
           ? "Read-only SQL (DuckDB) over the ts_* time-series tables and the graph_entities and graph_facts tables."
-          : `Read-only SPARQL SELECT and ASK; prefixes ${Object.keys(schema.prefixes).join(", ")} are predeclared, <token/usd-coin> is an entity.`}
+          : `Read-only SPARQL SELECT, ASK, CONSTRUCT and DESCRIBE; prefixes ${Object.keys(schema.prefixes).join(", ")} are predeclared, <token/usd-coin> is an entity.`}
       </p>
       <div class="toolbar">
         <label for="example">Example</label>
@@ -116,4 +118,16 @@ export function QueryPage({ route, language }: { route: Route; language: "sparql
       {answer ? <Results columns={answer.columns} rows={answer.rows} truncated={answer.truncated} name={`ckg-${language}`} /> : null}
     </section>
   );
+}
+
+/** N-Triples lines as table rows: IRIs bare, literals as written (quoted, with their datatype or language). */
+function tripleRows(ntriples: string): Record<string, unknown>[] {
+  const term = /<([^>]*)>|(_:\S+)|("(?:[^"\\]|\\.)*"(?:@[\w-]+|\^\^<[^>]*>)?)/g;
+  return ntriples
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => {
+      const [subject, predicate, object] = [...line.matchAll(term)].map((m) => m[1] ?? m[2] ?? m[3]);
+      return { subject, predicate, object };
+    });
 }
