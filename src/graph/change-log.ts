@@ -22,7 +22,7 @@ export const changeQuerySchema = z.strictObject({
 });
 export type ChangeQuery = z.output<typeof changeQuerySchema>;
 
-const changeSchema = z.object({
+export const changeSchema = z.object({
   id: z.number().int(),
   entity_uri: z.string(),
   entity_name: z.string(),

@@ -12,6 +12,7 @@
  */
 import { z } from "zod";
 import { CkgError } from "../errors.ts";
+import { changeSchema } from "../graph/change-log.ts";
 import { SEVERITIES } from "../signals/bands.ts";
 import { QUALIFICATIONS } from "../signals/store.ts";
 
@@ -32,16 +33,8 @@ export const signalEventDataSchema = z.object({
 });
 export type SignalEventData = z.infer<typeof signalEventDataSchema>;
 
-export const changeEventDataSchema = z.object({
-  change_id: z.number().int(),
-  entity_uri: z.string(),
-  entity_name: z.string(),
-  entity_type: z.string(),
-  operation: z.enum(["CREATE", "UPDATE"]),
-  changed_fields: z.array(z.string()),
-  source: z.string(),
-  snapshot_id: z.string(),
-});
+/** A change as the changes feed lists it (GET /api/changes), by its id, with the snapshot that brought it. */
+export const changeEventDataSchema = changeSchema.omit({ id: true, timestamp: true }).extend({ change_id: z.number().int(), snapshot_id: z.string() });
 export type ChangeEventData = z.infer<typeof changeEventDataSchema>;
 
 /** One event as webhooks and the event stream send it (the Standard Webhooks payload shape). */

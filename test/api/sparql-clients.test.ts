@@ -11,24 +11,20 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { SparqlEndpointFetcher } from "fetch-sparql-endpoint";
 import { engineAvailable } from "../support/engines.ts";
-import { type Running, json, startServices } from "../support/fixture.ts";
+import { type Running, json, startListening } from "../support/fixture.ts";
 
 const PYTHON = "/usr/bin/python3";
 const ETHEREUM = "https://ckg.example/id/chain/ethereum";
 const present = spawnSync(PYTHON, ["-c", "import SPARQLWrapper, rdflib"], { stdio: "ignore" }).status === 0;
 const python = engineAvailable("python3-sparqlwrapper and python3-rdflib", present, "the Python SPARQL client tests", "apt-get install python3-sparqlwrapper python3-rdflib; .ci/run installs them");
 
-let run: Running;
+let run: Running & { url: string };
 let endpoint: string;
 beforeAll(async () => {
-  run = await startServices();
-  run.app.listen({ hostname: "127.0.0.1", port: 0 });
-  endpoint = `http://127.0.0.1:${run.app.server!.port}/sparql`;
+  run = await startListening();
+  endpoint = `${run.url}/sparql`;
 });
-afterAll(async () => {
-  await run.app.stop();
-  await run.close();
-});
+afterAll(() => run.close());
 
 describe.skipIf(!python)("Python's SPARQLWrapper and rdflib", () => {
   let seen: Record<string, any>;

@@ -9,19 +9,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SparqlEndpointFetcher } from "fetch-sparql-endpoint";
 import { oxigraph } from "../../src/graph/oxigraph.ts";
-import { type Running, startServices } from "../support/fixture.ts";
+import { type Running, startListening } from "../support/fixture.ts";
 
-let run: Running;
+let run: Running & { url: string };
 let endpoint: string;
 beforeAll(async () => {
-  run = await startServices();
-  run.app.listen({ hostname: "127.0.0.1", port: 0 });
-  endpoint = `http://127.0.0.1:${run.app.server!.port}/sparql`;
+  run = await startListening();
+  endpoint = `${run.url}/sparql`;
 });
-afterAll(async () => {
-  await run.app.stop();
-  await run.close();
-});
+afterAll(() => run.close());
 
 const ETHEREUM = "SELECT ?chain ?name WHERE { ?chain a ckg:Chain ; schema:name ?name ; ckg:chainKey 'eip155:1' }";
 

@@ -108,6 +108,20 @@ export async function startServices(overrides: Parameters<typeof testConfig>[0] 
   };
 }
 
+/** Real services on a real port, for clients that speak HTTP themselves: `url` is its base; `close` stops both. */
+export async function startListening(overrides: Parameters<typeof testConfig>[0] = {}): Promise<Running & { url: string }> {
+  const run = await startServices(overrides);
+  run.app.listen({ hostname: "127.0.0.1", port: 0 });
+  return {
+    ...run,
+    url: `http://127.0.0.1:${run.app.server!.port}`,
+    async close() {
+      await run.app.stop();
+      await run.close();
+    },
+  };
+}
+
 /** Reads a JSON response and its status. */
 export async function json(response: Response): Promise<{ status: number; body: any; headers: Headers }> {
   return { status: response.status, body: await response.json(), headers: response.headers };
