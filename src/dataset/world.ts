@@ -13,6 +13,7 @@ import {
   type Relation,
   idPrefix,
   slugify,
+  SAME_AS,
 } from "../entities/vocabulary.ts";
 
 export type SourceKind = "reference" | "synthetic" | "provider";
@@ -53,8 +54,7 @@ export interface ChangeRecord {
   source: string;
 }
 
-/** owl:sameAs: the same thing's page at a provider (an IRI that is not one of our entities). */
-export const SAME_AS = "owl:sameAs";
+export { SAME_AS };
 export type FactPredicate = Relation | Attribute | "rdf:type" | typeof SAME_AS;
 
 /** Facts in columns: millions of them at full scale, so no object per fact. */

@@ -11,6 +11,8 @@ export const OWL = "http://www.w3.org/2002/07/owl#";
 export const SCHEMA = "http://schema.org/";
 export const XSD = "http://www.w3.org/2001/XMLSchema#";
 export const SCHEMA_NAME = `${SCHEMA}name`;
+/** owl:sameAs as a fact's predicate: the same thing's page at a provider (an IRI that is not one of our entities). */
+export const SAME_AS = "owl:sameAs";
 
 /** The namespace written in data/ontology.ttl; a configured `ontology_ns` replaces it at build time. */
 export const DEFAULT_ONTOLOGY_NS = "https://ckg.example/ontology#";
@@ -175,6 +177,16 @@ export function fieldName(predicate: string): string {
 
 export function predicateIri(ns: Namespaces, name: Relation | Attribute): string {
   return name.startsWith("schema:") ? `${SCHEMA}${name.slice(7)}` : `${ns.ontology}${name}`;
+}
+
+/**
+ * The IRI of a fact's predicate as the facts table writes it (graph_facts.predicate): `rdf:type`,
+ * `owl:sameAs`, `schema:name`, or a ckg predicate's own name.
+ */
+export function factPredicateIri(ns: Namespaces, predicate: string): string {
+  if (predicate === "rdf:type") return RDF_TYPE;
+  if (predicate === SAME_AS) return `${OWL}sameAs`;
+  return predicateIri(ns, predicate as Relation | Attribute);
 }
 
 export function classIri(ns: Namespaces, name: ClassName): string {

@@ -17,6 +17,7 @@ import { z } from "zod";
 import { CkgError, isCkgError } from "../errors.ts";
 import { capSolutions } from "./construct-cap.ts";
 import { describeAsConstruct } from "./describe.ts";
+import type { AnalyticSparql, SparqlEngine } from "./analytic/analytic-sparql.ts";
 import type { GraphStore } from "./graph-store.ts";
 import { type Dataset, type GraphResult, RDF_FORMATS, type RdfFormat, type SelectResult, type Term } from "./protocol.ts";
 import { type Scan, scanQuery } from "./sparql-guard.ts";
@@ -67,6 +68,11 @@ export function defaultPrefixes(ns: Namespaces): Record<string, string> {
   };
 }
 
+/** The full SPARQL parser, with the default prefixes and entity base every query gets. */
+function parser(ns: Namespaces): InstanceType<typeof Parser> {
+  return new Parser({ prefixes: defaultPrefixes(ns), baseIRI: ns.entity });
+}
+
 const UPDATE_START = /^\s*(?:(?:PREFIX\s+\S*:\s*<[^>]*>|BASE\s+<[^>]*>)\s*)*(INSERT|DELETE|LOAD|CLEAR|CREATE|DROP|COPY|MOVE|ADD|WITH)\b/i;
 
 export interface PreparedQuery {
@@ -108,7 +114,7 @@ export function prepareQuery(text: string, ns: Namespaces, maxRows = MAX_ROWS): 
 function parseQuery(text: string, ns: Namespaces, maxRows: number): Scan {
   let parsed: SparqlQuery;
   try {
-    parsed = new Parser({ prefixes: defaultPrefixes(ns), baseIRI: ns.entity }).parse(text);
+    parsed = parser(ns).parse(text);
   } catch (error) {
     if (UPDATE_START.test(text.replace(/#[^\n<>"']*$/gm, ""))) throw readOnly();
     throw syntaxError(error as Error & { hash?: ParseHash });
@@ -130,7 +136,7 @@ function parseQuery(text: string, ns: Namespaces, maxRows: number): Scan {
  */
 export function explainEngineError(text: string, ns: Namespaces, message: string): CkgError {
   try {
-    new Parser({ prefixes: defaultPrefixes(ns), baseIRI: ns.entity }).parse(text);
+    parser(ns).parse(text);
   } catch (error) {
     return syntaxError(error as Error & { hash?: ParseHash });
   }
@@ -139,6 +145,10 @@ export function explainEngineError(text: string, ns: Namespaces, message: string
 
 export interface RunOptions {
   timeoutMs: number;
+  /** Analytic SPARQL on DuckDB for the same snapshot: a SELECT it translates runs there. */
+  analytic?: AnalyticSparql;
+  /** Told which engine answered (its log line and /metrics). */
+  onEngine?: (engine: SparqlEngine, seconds: number) => void;
   typed: boolean;
   snapshotId?: string;
   /** The dataset the request named (checked against the snapshot's graphs by the sparql operation). */
@@ -157,7 +167,11 @@ export async function runSparql(graph: GraphStore, prepared: PreparedQuery, opti
       const result = await graph.construct(prepared.query, { ...scope, ...cap }, options.timeoutMs, options.snapshotId);
       return graphAnswer(result, prepared.form, format);
     }
-    return shapeAnswer(await graph.select(prepared.query, options.timeoutMs, options.snapshotId, scope), { typed: options.typed, maxRows: prepared.maxRows });
+    const started = performance.now();
+    const plan = prepared.form === "SELECT" && !options.dataset ? options.analytic?.plan(prepared.text, () => parser(prepared.ns).parse(prepared.text), prepared.maxRows) : undefined;
+    const result = plan ? await options.analytic!.run(plan, options.timeoutMs) : await graph.select(prepared.query, options.timeoutMs, options.snapshotId, scope);
+    options.onEngine?.(plan ? "duckdb" : "oxigraph", (performance.now() - started) / 1000);
+    return shapeAnswer(result, { typed: options.typed, maxRows: prepared.maxRows });
   } catch (error) {
     throw isCkgError(error) && error.code === "invalid_sparql" ? explainEngineError(prepared.text, prepared.ns, error.message) : error;
   }

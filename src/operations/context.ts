@@ -5,6 +5,7 @@
  * a precheck and its handler on different data. Declared here, below both transports, so HTTP and
  * MCP hand operations the same thing and neither imports the server.
  */
+import type { AnalyticSparql, SparqlEngineTally } from "../graph/analytic/analytic-sparql.ts";
 import type { Config } from "../config/config.ts";
 import type { NameIndex } from "../entities/name-index.ts";
 import type { Namespaces } from "../entities/vocabulary.ts";
@@ -33,6 +34,8 @@ export interface LiveSnapshot {
   search: SearchEngine;
   schema: SchemaDocument;
   timeseries: TimeseriesStore;
+  /** Analytic SPARQL on DuckDB over this snapshot's graph tables. */
+  analytic: AnalyticSparql;
   /** Each entity's series tables and latest figures, read at load. */
   series: EntitySeries;
 }
@@ -47,6 +50,8 @@ export interface OperationServices {
   readonly scheduler: { readonly scanning: boolean };
   /** The events committed to the outbox (signals found, graph changes), live: the event stream and MCP listen here. */
   readonly events: EventFeed;
+  /** SPARQL queries answered by each engine (/metrics). */
+  readonly sparqlEngines: SparqlEngineTally;
   /** The live snapshot, or 503 not_ready while there is none yet. */
   snapshot(): LiveSnapshot;
 }

@@ -9,6 +9,7 @@ import type { DuckDBInstance } from "@duckdb/node-api";
 import { join } from "node:path";
 import type { Config } from "../config/config.ts";
 import { NameIndex } from "../entities/name-index.ts";
+import { AnalyticSparql } from "../graph/analytic/analytic-sparql.ts";
 import { FactIndex } from "../graph/fact-index.ts";
 import type { GraphStore } from "../graph/graph-store.ts";
 import { loadOntology } from "../graph/ontology.ts";
@@ -57,7 +58,9 @@ export async function prepareSnapshot(server: SnapshotHost, id: string): Promise
     const schema = describeSchema(manifest, ontology, ns);
     const series = await seriesRead;
     const timeseries = await TimeseriesStore.open(dir, manifest, { memoryLimit: server.config.sql_memory_limit });
-    return { live: { id, dir, manifest, ns, ontology, names, facts, search, schema, timeseries, series }, graphLoaded };
+    // Reads its profile of the graph tables in the background: until then SPARQL stays on the graph store.
+    const analytic = new AnalyticSparql(timeseries, manifest, server.log);
+    return { live: { id, dir, manifest, ns, ontology, names, facts, search, schema, timeseries, analytic, series }, graphLoaded };
   } catch (error) {
     search?.close(); // its scan workers would otherwise outlive a snapshot that never went live
     server.graph.discard(id);

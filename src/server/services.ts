@@ -6,6 +6,7 @@
  * answers health checks meanwhile), activate it, then start the scans. Operations receive these
  * services; they never build them.
  */
+import { SparqlEngineTally } from "../graph/analytic/analytic-sparql.ts";
 import type { DuckDBInstance } from "@duckdb/node-api";
 import type { ApiServices } from "../api/services.ts";
 import type { Phase, ServerReadiness } from "../api/readiness.ts";
@@ -63,6 +64,8 @@ export class Services implements ApiServices {
     readonly events: EventFeed,
     readonly push: Push,
   ) {}
+
+  readonly sparqlEngines = new SparqlEngineTally();
 
   /**
    * `graphCommand` replaces the argv of graph processes (tests start them through a delay);

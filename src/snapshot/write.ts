@@ -9,24 +9,19 @@ import { writeFileSync } from "node:fs";
 import { type DuckDBConnection, LIST, VARCHAR } from "@duckdb/node-api";
 import { openScratchDuck, sqlString, withConnection } from "../store/duckdb.ts";
 import { SAME_AS, type World } from "../dataset/world.ts";
-import { loadOntology } from "../graph/ontology.ts";
-import { oxigraph } from "../graph/oxigraph.ts";
+import { metaQuadLines, nquadsLiteral } from "../graph/meta-graph.ts";
 import {
   ATTRIBUTE_DATATYPES,
   type Attribute,
   ENTITY_TYPES,
   type Namespaces,
-  OWL,
-  RDF_TYPE,
-  type Relation,
-  XSD,
   classIri,
   entityUri,
-  predicateIri,
+  factPredicateIri,
   type ClassName,
 } from "../entities/vocabulary.ts";
 import { normalizeName } from "../entities/name-index.ts";
-import { MANIFEST_FILE, META_SOURCE, type SnapshotManifest } from "../store/manifest.ts";
+import { MANIFEST_FILE, type SnapshotManifest } from "../store/manifest.ts";
 import { VERSION } from "../version.ts";
 import { GROUND_TRUTH_FILE, type SeriesResult } from "../dataset/series/index.ts";
 import { addGraphTables, publishedTables } from "../timeseries/database.ts";
@@ -148,42 +143,24 @@ async function writeChanges(c: DuckDBConnection, world: World, path: string): Pr
   );
 }
 
-/** N-Quads string escaping (RDF 1.1 N-Quads, ECHAR). */
-function literal(value: string, datatype: string | undefined): string {
-  const escaped = value.replace(/[\\"\n\r\t]/g, (ch) => ({ "\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t" })[ch]!);
-  return datatype && datatype !== `${XSD}string` ? `"${escaped}"^^<${datatype}>` : `"${escaped}"`;
-}
-
 /** The RDF dump: every fact in its source's named graph, plus the ontology and source descriptions. */
 async function writeGraph(world: World, path: string, ns: Namespaces): Promise<number> {
   const file = Bun.file(path).writer({ highWaterMark: 1 << 22 });
-  const meta = `<${ns.source}${META_SOURCE}>`;
   let quads = 0;
   const predicates = new Map<string, string>();
   const predicateOf = (p: string) => {
     let iri = predicates.get(p);
     if (!iri) {
-      const full = p === "rdf:type" ? RDF_TYPE : p === SAME_AS ? `${OWL}sameAs` : predicateIri(ns, p as Relation | Attribute);
-      predicates.set(p, (iri = `<${full}>`));
+      predicates.set(p, (iri = `<${factPredicateIri(ns, p)}>`));
     }
     return iri;
   };
   const graphs = new Map([...world.sources.keys()].map((id) => [id, `<${ns.source}${id}>`]));
 
   // The ontology and the sources' own descriptions sit in the ckg graph.
-  const ontology = loadOntology(ns.ontology);
-  for (const quad of oxigraph.parse(ontology.turtle, { format: "text/turtle" })) {
-    file.write(`${quad.subject.toString()} ${quad.predicate.toString()} ${quad.object.toString()} ${meta} .\n`);
-    quads++;
-  }
-  for (const source of world.sources.values()) {
-    const s = graphs.get(source.id)!;
-    file.write(`${s} <${RDF_TYPE}> <${ns.ontology}Source> ${meta} .\n`);
-    file.write(`${s} <http://schema.org/name> ${literal(source.name, undefined)} ${meta} .\n`);
-    file.write(`${s} <${ns.ontology}license> ${literal(source.license, undefined)} ${meta} .\n`);
-    file.write(`${s} <${ns.ontology}synthetic> ${literal(String(source.synthetic), `${XSD}boolean`)} ${meta} .\n`);
-    quads += 4;
-  }
+  const meta = metaQuadLines(ns, world.sources.values());
+  file.write(`${meta.join("\n")}\n`);
+  quads += meta.length;
 
   const { subject, predicate, object, isRelation, source } = world.facts;
   let chunk = "";
@@ -195,7 +172,7 @@ async function writeGraph(world: World, path: string, ns: Namespaces): Promise<n
     if (p === "rdf:type") o = `<${classIri(ns, object[i] as ClassName)}>`;
     else if (p === SAME_AS) o = `<${object[i]}>`;
     else if (isRelation[i]) o = `<${entityUri(ns, object[i]!)}>`;
-    else o = literal(object[i]!, ATTRIBUTE_DATATYPES[p as Attribute]);
+    else o = nquadsLiteral(object[i]!, ATTRIBUTE_DATATYPES[p as Attribute]);
     chunk += `<${ns.entity}${subject[i]}> ${predicateOf(p)} ${o} ${graphs.get(source[i]!)} .\n`;
     if (chunk.length > 1 << 20) {
       file.write(chunk);

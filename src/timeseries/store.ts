@@ -78,14 +78,7 @@ export class TimeseriesStore {
   /** Runs user SQL (its text, checked here, or what `check` returned for it): guarded, time-limited, row-capped. */
   async query(sql: string | CheckedQuery, options: { timeoutMs: number; maxRows?: number }): Promise<SqlAnswer> {
     const maxRows = options.maxRows ?? MAX_SQL_ROWS;
-    const connection = await this.acquire();
-    this.active++;
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      connection.interrupt();
-    }, options.timeoutMs);
-    try {
+    return this.timed(options.timeoutMs, async (connection) => {
       const checked = typeof sql === "string" ? await this.guard(connection, sql) : sql;
       // Streamed, and read only up to the row cap: the engine stops producing rows past it, and the
       // query runs as written (an outer LIMIT wrapper cost a point query 12% here).
@@ -113,10 +106,32 @@ export class TimeseriesStore {
         count: data.length,
         truncated,
       };
+    });
+  }
+
+  /**
+   * SQL of ckg's own making over the published tables (analytic SPARQL, graph/analytic): no guard,
+   * but the same time limit and errors as user SQL, and counted as running. Rows as arrays.
+   */
+  async ownQuery(sql: string, options: { timeoutMs: number }): Promise<unknown[][]> {
+    return this.timed(options.timeoutMs, async (connection) => (await connection.runAndReadAll(sql)).getRowsJS() as unknown[][]);
+  }
+
+  /** Runs `fn` on a connection of its own, interrupted at `timeoutMs` (504 query_timeout). */
+  private async timed<T>(timeoutMs: number, fn: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    const connection = await this.acquire();
+    this.active++;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      connection.interrupt();
+    }, timeoutMs);
+    try {
+      return await fn(connection);
     } catch (error) {
       if (timedOut) {
-        throw new CkgError("query_timeout", `The query ran longer than the ${options.timeoutMs} ms limit and was stopped; filter or aggregate more.`, {
-          details: { timeout_ms: options.timeoutMs },
+        throw new CkgError("query_timeout", `The query ran longer than the ${timeoutMs} ms limit and was stopped; filter or aggregate more.`, {
+          details: { timeout_ms: timeoutMs },
         });
       }
       throw isCkgError(error) ? error : engineError((error as Error).message);

@@ -61,13 +61,21 @@ export function generateTreasuries(ctx: GenContext): void {
     .sort((a, b) => b.marketCap - a.marketCap)
     .slice(0, 4)
     .map((t) => t.id);
+  // A DAO can hold for several protocols: each holding is stated once (a fact is a set member).
+  const held = new Set<string>();
+  const hold = (holder: string, token: string) => {
+    const key = `${holder} ${token}`;
+    if (held.has(key)) return;
+    held.add(key);
+    world.rel(holder, "treasuryHolds", token, source);
+  };
   for (const protocol of ctx.protocols) {
     if (!protocol.token || !isGenerated(ctx, protocol.id)) continue;
     const holder = protocol.dao ?? protocol.id;
-    world.rel(holder, "treasuryHolds", protocol.token, source);
+    hold(holder, protocol.token);
     const chain = protocol.chains[0]!;
     const reserves = [ctx.chainById.get(chain)?.nativeToken, ...topStables].filter((t): t is string => Boolean(t));
-    for (const reserve of rng.sample(reserves, rng.int(0, 2))) world.rel(holder, "treasuryHolds", reserve, source);
+    for (const reserve of rng.sample(reserves, rng.int(0, 2))) hold(holder, reserve);
     if (rng.chance(0.5)) world.rel(protocol.id, "feeToken", rng.chance(0.5) && topStables[0] ? topStables[0] : protocol.token, source);
   }
 }

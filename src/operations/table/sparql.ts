@@ -37,9 +37,21 @@ export const sparql = defineOperation({
     const dataset = datasetOf(input.default_graph_uri, input.named_graph_uri, snapshotGraphs(live.manifest));
     return { query: prepareQuery(input.query, live.ns), typed: input.typed, dataset, rdfFormat: input.rdf_format };
   },
-  handler({ query, typed, dataset, rdfFormat }, { services, live }) {
-    // The graph of the snapshot this request pinned, never a newer one switched in meanwhile.
-    return runSparql(services.graph, query, { timeoutMs: services.config.query_timeout_ms, typed, snapshotId: live.id, dataset, rdfFormat });
+  handler({ query, typed, dataset, rdfFormat }, { services, live, log }) {
+    // The graph of the snapshot this request pinned, never a newer one switched in meanwhile; an
+    // analytic SELECT on the same snapshot's graph tables.
+    return runSparql(services.graph, query, {
+      timeoutMs: services.config.query_timeout_ms,
+      typed,
+      snapshotId: live.id,
+      dataset,
+      rdfFormat,
+      analytic: live.analytic,
+      onEngine: (engine, seconds) => {
+        services.sparqlEngines.record(engine, seconds);
+        log.info({ engine, ms: Math.round(seconds * 1e4) / 10 }, "sparql");
+      },
+    });
   },
 });
 

@@ -1,0 +1,189 @@
+/**
+ * @module graph/analytic/expressions
+ * FILTER expressions and aggregates as SQL, for the forms whose SPARQL meaning SQL can keep exactly.
+ * SPARQL's errors (an unbound variable, a string compared with a number) are SQL's NULL: both
+ * drop a solution in a filter, and SQL's three-valued AND, OR and NOT follow SPARQL's tables for
+ * errors. Every comparison is written as a CASE so that an error stays NULL under NOT.
+ */
+import type { Namespaces } from "../../entities/vocabulary.ts";
+import { sqlString } from "../../store/duckdb.ts";
+import { canonicalLiteral, factTermOf, type RdfTerm, XSD_DECIMAL, XSD_INTEGER } from "./fact-terms.ts";
+import type { GraphProfile } from "./graph-profile.ts";
+import { SUM_SCALE } from "./graph-profile.ts";
+import type { Use } from "./patterns.ts";
+import { unsure } from "./unsure.ts";
+
+/** The sparqljs expression shapes this reads (terms are RdfTerm). */
+export interface Expression {
+  type?: string;
+  termType?: string;
+  value?: string;
+  operator?: string;
+  args?: Expression[];
+  aggregation?: string;
+  distinct?: boolean;
+  expression?: Expression;
+  language?: string;
+  datatype?: { value: string };
+}
+
+const NUMBER = `DECIMAL(38, ${SUM_SCALE})`;
+const NUMERIC_DATATYPES = `(${sqlString(XSD_INTEGER)}, ${sqlString(XSD_DECIMAL)})`;
+const COMPARISONS: Record<string, string> = { "=": "=", "!=": "<>", "<": "<", ">": ">", "<=": "<=", ">=": ">=" };
+
+export interface Scope {
+  vars: ReadonlyMap<string, Use>;
+  profile: GraphProfile;
+}
+
+function useOf(expression: Expression, scope: Scope): Use {
+  if (expression.termType !== "Variable") unsure("an expression where a variable was expected");
+  const use = scope.vars.get(expression.value!);
+  if (!use) return unsure(`?${expression.value} is not bound by the pattern`);
+  if (use.space !== "term") unsure("a predicate variable in an expression");
+  return use;
+}
+
+/** A FILTER's condition (true, false or NULL for an error). */
+export function condition(expression: Expression, scope: Scope): string {
+  if (expression.type !== "operation") return unsure("a filter that is not an operation");
+  const args = expression.args ?? [];
+  const op = expression.operator!;
+  if (op === "&&" || op === "||") return `(${condition(args[0]!, scope)} ${op === "&&" ? "AND" : "OR"} ${condition(args[1]!, scope)})`;
+  if (op === "!") return `(NOT ${condition(args[0]!, scope)})`;
+  if (op === "bound") return `(${useOf(args[0]!, scope).value} IS NOT NULL)`;
+  if (op === "isiri" || op === "isuri" || op === "isliteral") {
+    const use = useOf(args[0]!, scope);
+    return `(CASE WHEN ${use.value} IS NULL THEN NULL ELSE ${use.kind} ${op === "isliteral" ? "=" : "<>"} 'literal' END)`;
+  }
+  if (op === "contains" || op === "strstarts" || op === "strends") return stringTest(op, args, scope);
+  if (op in COMPARISONS) return comparison(op, args, scope);
+  return unsure(`the operator ${op}`);
+}
+
+/** A variable compared with a constant (either side). */
+function comparison(op: string, args: Expression[], scope: Scope): string {
+  let [left, right] = args as [Expression, Expression];
+  let sqlOp = COMPARISONS[op]!;
+  if (left.termType !== "Variable") {
+    [left, right] = [right, left];
+    sqlOp = { "<": ">", ">": "<", "<=": ">=", ">=": "<=" }[sqlOp] ?? sqlOp;
+  }
+  const use = useOf(left, scope);
+  if (right.termType === "Variable" || right.type !== undefined) unsure("a comparison of two expressions");
+  const constant = factTermOf(right as RdfTerm, scope.profile.ns);
+  if (!constant) return unsure("a comparison with a blank node");
+  const equality = op === "=" || op === "!=";
+  const negate = (expr: string) => (op === "!=" ? `NOT (${expr})` : expr);
+  const unbound = `WHEN ${use.value} IS NULL THEN NULL`;
+  if (constant.kind !== "literal") {
+    if (!equality) unsure("an ordering comparison with an IRI");
+    return `(CASE ${unbound} ELSE ${negate(`${use.kind} = ${sqlString(constant.kind)} AND ${use.value} = ${sqlString(constant.value)}`)} END)`;
+  }
+  const nonLiteral = `WHEN ${use.kind} <> 'literal' THEN ${equality ? (op === "=" ? "FALSE" : "TRUE") : "NULL"}`;
+  if (constant.datatype === XSD_INTEGER || constant.datatype === XSD_DECIMAL) {
+    const canonical = canonicalLiteral(constant);
+    if (!canonical || !scope.profile.exactSums || (canonical.value.split(".")[1]?.length ?? 0) > SUM_SCALE) return unsure("a number beyond exact comparison");
+    return `(CASE ${unbound} ${nonLiteral} WHEN ${use.datatype} IN ${NUMERIC_DATATYPES} THEN TRY_CAST(${use.value} AS ${NUMBER}) ${sqlOp} CAST(${sqlString(canonical.value)} AS ${NUMBER}) END)`;
+  }
+  if (constant.datatype !== null || constant.lang !== null) return unsure("a comparison with a typed or tagged literal");
+  if (!equality) unsure("an ordering comparison of strings");
+  return `(CASE ${unbound} ${nonLiteral} WHEN ${use.datatype} IS NULL AND ${use.lang} IS NULL THEN ${negate(`${use.value} = ${sqlString(constant.value)}`)} END)`;
+}
+
+/** CONTAINS, STRSTARTS, STRENDS of a variable (or STR of one) and a simple literal. */
+function stringTest(op: string, args: Expression[], scope: Scope): string {
+  const [subject, pattern] = args as [Expression, Expression];
+  if (pattern.termType !== "Literal" || pattern.language || (pattern.datatype && pattern.datatype.value !== "http://www.w3.org/2001/XMLSchema#string")) {
+    return unsure("a string function with a non-simple literal");
+  }
+  const fn = { contains: "contains", strstarts: "starts_with", strends: "ends_with" }[op]!;
+  const test = (text: string) => `${fn}(${text}, ${sqlString(pattern.value!)})`;
+  if (subject.type === "operation" && subject.operator === "str") {
+    const use = useOf(subject.args![0]!, scope);
+    return `(CASE WHEN ${use.value} IS NULL THEN NULL ELSE ${test(lexical(use, scope.profile.ns))} END)`;
+  }
+  const use = useOf(subject, scope);
+  return `(CASE WHEN ${use.kind} = 'literal' AND ${use.datatype} IS NULL THEN ${test(use.value)} END)`;
+}
+
+/** STR of a term: an IRI in full, a literal's lexical form. */
+export function lexical(use: Use, ns: Namespaces): string {
+  if (use.space === "predicate") return unsure("STR of a predicate variable");
+  return `(CASE ${use.kind} WHEN 'entity' THEN ${sqlString(ns.entity)} || ${use.value} WHEN 'class' THEN ${sqlString(ns.ontology)} || ${use.value} ELSE ${use.value} END)`;
+}
+
+/** An aggregate's SQL: its value (text) and, for SUM, whether the sum is an xsd:integer. */
+export interface Aggregate {
+  value: string;
+  integer: string;
+  /** The SQL value to order by (a number). */
+  order: string;
+}
+
+export function aggregate(expression: Expression, scope: Scope, grouped: boolean): Aggregate {
+  if (expression.type !== "aggregate") return unsure("an expression that is not an aggregate");
+  const inner = expression.expression!;
+  if (expression.aggregation === "count") {
+    let count: string;
+    if (inner.termType === "Wildcard") {
+      if (expression.distinct) unsure("COUNT(DISTINCT *)");
+      count = "count(*)";
+    } else {
+      const use = scope.vars.get(useName(inner));
+      if (!use) return unsure("COUNT of an unbound variable");
+      if (!expression.distinct) count = `count(${use.value})`;
+      else if (use.space === "predicate" || use.uniform) count = `count(DISTINCT ${use.value})`;
+      else count = `count(DISTINCT CASE WHEN ${use.value} IS NOT NULL THEN struct_pack(k := ${use.kind}, v := ${use.value}, d := ${use.datatype}, l := ${use.lang}) END)`;
+    }
+    return { value: `CAST(${count} AS VARCHAR)`, integer: "TRUE", order: count };
+  }
+  if (expression.aggregation === "sum" && !expression.distinct && scope.profile.exactSums) {
+    const use = useOf(inner, scope);
+    const numeric = `(${use.kind} = 'literal' AND ${use.datatype} IN ${NUMERIC_DATATYPES})`;
+    // One element that is not a number (or unbound) makes the sum an error: unbound.
+    const sum = `CASE WHEN bool_and(${numeric}) THEN sum(TRY_CAST(${use.value} AS ${NUMBER})) END`;
+    const total = grouped ? sum : `CASE WHEN count(*) = 0 THEN 0 ELSE ${sum} END`;
+    return { value: `CAST(${total} AS VARCHAR)`, integer: `coalesce(bool_and(${use.datatype} = ${sqlString(XSD_INTEGER)}), TRUE)`, order: total };
+  }
+  return unsure(`the aggregate ${expression.aggregation}${expression.distinct ? " DISTINCT" : ""}`);
+}
+
+function useName(expression: Expression): string {
+  if (expression.termType !== "Variable") return unsure("an aggregate of an expression");
+  return expression.value!;
+}
+
+/** A HAVING condition: comparisons of aggregates with numbers, joined by &&, || and !. */
+export function havingCondition(expression: Expression, scope: Scope, grouped: boolean): string {
+  if (expression.type !== "operation") return unsure("a HAVING that is not an operation");
+  const args = expression.args ?? [];
+  const op = expression.operator!;
+  if (op === "&&" || op === "||") return `(${havingCondition(args[0]!, scope, grouped)} ${op === "&&" ? "AND" : "OR"} ${havingCondition(args[1]!, scope, grouped)})`;
+  if (op === "!") return `(NOT ${havingCondition(args[0]!, scope, grouped)})`;
+  if (!(op in COMPARISONS)) return unsure(`the operator ${op} in HAVING`);
+  const side = (e: Expression) => {
+    if (e.type === "aggregate") return aggregate(e, scope, grouped).order;
+    const term = e.termType === "Literal" ? canonicalLiteral(factTermOf(e as RdfTerm, scope.profile.ns)!) : undefined;
+    if (!term || (term.datatype !== XSD_INTEGER && term.datatype !== XSD_DECIMAL)) return unsure("HAVING with something other than an aggregate and a number");
+    return `CAST(${sqlString(term.value)} AS ${NUMBER})`;
+  };
+  return `(${side(args[0]!)} ${COMPARISONS[op]} ${side(args[1]!)})`;
+}
+
+/** A use's ordering key in SPARQL's order, when SQL's order of it is the same. */
+export function orderKey(use: Use, profile: GraphProfile): string {
+  if (use.space === "predicate") {
+    const cases = [...profile.codes].map(([iri, code]) => `WHEN ${sqlString(code)} THEN ${sqlString(iri)}`).join(" ");
+    return `(CASE ${use.value} ${cases} ELSE ${use.value} END)`;
+  }
+  const uniform = use.uniform;
+  if (uniform?.kind === "entity" || uniform?.kind === "class") return use.value;
+  if (uniform?.kind === "iri" || use.iri) return `(CASE ${use.kind} WHEN 'entity' THEN ${sqlString(profile.ns.entity)} || ${use.value} WHEN 'class' THEN ${sqlString(profile.ns.ontology)} || ${use.value} ELSE ${use.value} END)`;
+  if (uniform?.kind === "literal") {
+    if (uniform.datatype === null) return use.value;
+    if ((uniform.datatype === XSD_INTEGER || uniform.datatype === XSD_DECIMAL) && profile.exactSums) return `CAST(${use.value} AS ${NUMBER})`;
+    if (uniform.datatype.endsWith("#date") || uniform.datatype.endsWith("#gYear")) return use.value;
+  }
+  return unsure("ordering by a variable whose terms may differ in kind");
+}
