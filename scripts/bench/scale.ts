@@ -4,9 +4,12 @@
  *
  * On a working copy of the data (snapshot hard-linked), with Debian's Virtuoso 7 loaded from what
  * `ckg export` writes (test/support/virtuoso.ts):
- *   1. SPARQL over HTTP, p50/p99 ms and req/s at `clients`: ckg on its embedded store beside ckg on
- *      Virtuoso (CKG_SPARQL_URL), a point set (one entity's facts) and an analytic set (counts and
- *      groupings over the whole graph), each query in turn on both;
+ *   1. SPARQL over HTTP, p50/p99 ms and req/s at `clients`: ckg on its embedded store (analytic
+ *      SELECTs on DuckDB), the same with every query on Oxigraph (CKG_SPARQL_ANALYTIC=false: the
+ *      figure before issue 36) and ckg on Virtuoso (CKG_SPARQL_URL, also with every query sent to
+ *      it), a point set (one entity's facts) and an analytic set (counts and groupings over the
+ *      whole graph), each query in turn on each, with each analytic p50's ratio to Virtuoso's and
+ *      the queries each engine answered;
  *   2. the analytic set again as SQL over the graph tables (POST /api/timeseries, same server);
  *   3. one vs two ckg replicas on the same data, mixed routes (search, explore, SPARQL, SQL) from one
  *      closed-loop client spreading requests over them (the machine's 2 cores bound the gain);
@@ -91,10 +94,26 @@ async function compare(label: string, servers: { name: string; url: string }[], 
     }
   }
   for (const [key, list] of samples) note(`${label}: ${key}`, ms(list));
+  // Each analytic query's p50 against the peer's (the last server) in this run, and who answered it.
+  const peer = servers.at(-1)!;
+  for (const q of ANALYTIC) {
+    const p50 = (name: string) => percentile(samples.get(`${name} ${q.name}`) ?? [], 50);
+    for (const s of servers.slice(0, -1)) note(`${label}: ${s.name} / ${peer.name} p50, ${q.name}`, `x${(p50(s.name) / p50(peer.name)).toFixed(2)}`);
+  }
+  for (const s of servers) {
+    const engines = await sparqlEngines(s.url);
+    note(`${label}: ${s.name}, SPARQL queries by engine`, Object.entries(engines).map(([engine, n]) => `${engine} ${n}`).join(", "));
+  }
   for (const s of servers) {
     const load = await runLoad({ clients, seconds, warmupSeconds: 3, request: (i) => post(s.url, "/api/sparql", point(i)).then(() => undefined) });
     note(`${label}: ${s.name} point, ${clients} clients`, `${load.rps.toFixed(0)} req/s, p50 ${load.p50.toFixed(1)} ms, ${load.errors} errors`);
   }
+}
+
+/** ckg_sparql_queries_total by engine, from a server's /metrics. */
+async function sparqlEngines(url: string): Promise<Record<string, number>> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return Object.fromEntries([...text.matchAll(/ckg_sparql_queries_total\{engine="(\w+)"\} (\d+)/g)].map((m) => [m[1]!, Number(m[2])]));
 }
 
 function withVirtuoso(source: DataDir, label: string, fn: (endpoint: string) => Promise<void>): Promise<void> {
@@ -110,10 +129,18 @@ async function storesAndReplicas(source: DataDir): Promise<void> {
     const embedded = await serve(copy.dir);
     try {
       await withVirtuoso(copy.dir, label, async (endpoint) => {
-        const remote = await serve(copy.dir, { CKG_SPARQL_URL: endpoint });
+        // The peer answers every query itself, and so does the embedded store alone (the figure before analytic SPARQL on DuckDB).
+        const remote = await serve(copy.dir, { CKG_SPARQL_URL: endpoint, CKG_SPARQL_ANALYTIC: "false" });
+        const oxigraphOnly = await serve(copy.dir, { CKG_SPARQL_ANALYTIC: "false" });
         try {
-          await compare(label, [{ name: "embedded", url: embedded.url }, { name: "Virtuoso", url: remote.url }], entities, embedded.url);
+          const servers = [
+            { name: "embedded", url: embedded.url },
+            { name: "embedded, Oxigraph only", url: oxigraphOnly.url },
+            { name: "Virtuoso", url: remote.url },
+          ];
+          await compare(label, servers, entities, embedded.url);
         } finally {
+          await oxigraphOnly.stop();
           await remote.stop();
         }
       });
@@ -161,7 +188,7 @@ async function pastTheCeiling(source: DataDir): Promise<void> {
     }
     const entities = await sampleEntities(big.dir, big.id, 500);
     await withVirtuoso(big.dir, "big data", async (endpoint) => {
-      const remote = await serve(big.dir, { CKG_SPARQL_URL: endpoint });
+      const remote = await serve(big.dir, { CKG_SPARQL_URL: endpoint, CKG_SPARQL_ANALYTIC: "false" });
       try {
         await compare("big data", [{ name: "Virtuoso", url: remote.url }], entities);
         const tree = processTree(remote.process.pid);

@@ -84,6 +84,12 @@ export const SETTINGS = {
     "query endpoint of an external SPARQL 1.1 store holding `ckg export`'s graph (Virtuoso, QLever, Oxigraph server, GraphDB, Fuseki); graph queries go there instead of to graph processes (user:password in the URL is sent as Basic auth)",
     { secret: true },
   ),
+  sparql_analytic: setting(
+    "boolean",
+    z.boolean(),
+    true,
+    "answer analytic SPARQL (a SELECT that groups or counts over basic graph patterns) with DuckDB over the snapshot's graph tables; false keeps every query on the graph store",
+  ),
   sparql_dataset: setting(
     "string",
     z.enum(["snapshot", "store"]),

@@ -46,7 +46,7 @@ export const sparql = defineOperation({
       snapshotId: live.id,
       dataset,
       rdfFormat,
-      analytic: live.analytic,
+      analytic: services.config.sparql_analytic ? live.analytic : undefined,
       onEngine: (engine, seconds) => {
         services.sparqlEngines.record(engine, seconds);
         log.info({ engine, ms: Math.round(seconds * 1e4) / 10 }, "sparql");
