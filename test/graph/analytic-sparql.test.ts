@@ -12,6 +12,7 @@ import { type SparqlAnswer, prepareQuery, runSparql, shapeAnswer } from "../../s
 import type { LiveSnapshot } from "../../src/operations/context.ts";
 import { type CorpusQuery, generated, LEFT_TO_THE_GRAPH_STORE, WRITTEN } from "./analytic-corpus.ts";
 import { json, type Running, startServices } from "../support/fixture.ts";
+import { until } from "../support/until.ts";
 
 let run: Running;
 let live: LiveSnapshot;
@@ -145,6 +146,31 @@ describe("the route", () => {
     const subjects = Number((graph.data[0]!.n as Term).value);
     expect(response.body.count).toBe(Math.min(subjects, 10_000));
     expect(response.body.truncated).toBe(subjects > 10_000);
+  });
+});
+
+describe("the time limit", () => {
+  let limited: Running;
+  beforeAll(async () => {
+    limited = await startServices({ query_timeout_ms: 1000 });
+    await limited.services.snapshot().analytic.ready;
+  });
+  afterAll(() => limited.close());
+
+  test("a runaway analytic query is stopped on DuckDB with 504, while other routes answer, and the next query is answered", async () => {
+    const runaway = limited.request("POST", "/api/sparql", { query: "SELECT (COUNT(*) AS ?n) WHERE { ?a ?p ?b . ?c ?q ?d . ?e ?r ?f }" });
+    let settled = false;
+    void runaway.then(() => (settled = true));
+    const timeseries = limited.services.snapshot().timeseries;
+    await until("the query to run on DuckDB", 10_000, () => timeseries.running === 1);
+    expect((await limited.request("GET", "/api/schema")).status).toBe(200);
+    expect(settled).toBe(false);
+    const { status, body } = await json(await runaway);
+    expect(status).toBe(504);
+    expect(body.error.code).toBe("query_timeout");
+    const next = await json(await limited.request("POST", "/api/sparql", { query: WRITTEN[0]!.sparql }));
+    expect(next.status).toBe(200);
+    expect(timeseries.running).toBe(0);
   });
 });
 
