@@ -59,6 +59,8 @@ export const WRITTEN: CorpusQuery[] = [
   { name: "optional two triples", sparql: "SELECT (COUNT(?t) AS ?n) (COUNT(*) AS ?all) WHERE { ?p a ckg:Protocol OPTIONAL { ?p ckg:governanceToken ?t . ?t ckg:symbol ?sym } }" },
   { name: "optional bound filter", sparql: "SELECT (COUNT(*) AS ?n) WHERE { ?p a ckg:Protocol OPTIONAL { ?p ckg:governanceToken ?t } FILTER(!BOUND(?t)) }" },
   { name: "join three", sparql: "SELECT ?chain (COUNT(DISTINCT ?investor) AS ?n) WHERE { ?investor ckg:investedIn ?p . ?p ckg:deployedOn ?chain . ?chain a ckg:Chain } GROUP BY ?chain ORDER BY DESC(?n) ?chain LIMIT 10" },
+  { name: "a variable twice in one triple", sparql: "SELECT (COUNT(*) AS ?n) WHERE { ?x ?p ?x }" },
+  { name: "a variable twice in an optional triple", sparql: "SELECT (COUNT(?p) AS ?n) WHERE { ?x a ckg:Protocol OPTIONAL { ?x ?p ?x } }" },
   { name: "subject equals object", sparql: "SELECT (COUNT(*) AS ?n) WHERE { ?x ckg:forkOf ?y . ?y ckg:forkOf ?x }" },
   { name: "group by two", sparql: "SELECT ?kind ?fee (COUNT(*) AS ?n) WHERE { ?pool ckg:poolKind ?kind ; ckg:feeTier ?fee } GROUP BY ?kind ?fee ORDER BY ?kind ?fee" },
   { name: "order by number", sparql: "SELECT ?fee (COUNT(*) AS ?n) WHERE { ?pool ckg:feeTier ?fee } GROUP BY ?fee ORDER BY DESC(?fee)" },

@@ -52,7 +52,11 @@ export function joinPatterns(required: Triple[], optionals: Triple[][], profile:
     const rel = relation(triple, `t${alias++}`, profile, false);
     const links = bindAll(rel.uses, vars);
     where.push(...rel.conditions);
-    from += from ? ` JOIN ${rel.sql} ON ${conjunction(links)}` : rel.sql;
+    if (from) from += ` JOIN ${rel.sql} ON ${conjunction(links)}`;
+    else {
+      from = rel.sql;
+      where.push(...links); // a variable used twice in the first triple
+    }
   }
   for (const group of optionals) {
     const inner: string[] = [];
