@@ -6,6 +6,7 @@
  * errors. Every comparison is written as a CASE so that an error stays NULL under NOT.
  */
 import type { Namespaces } from "../../entities/vocabulary.ts";
+import { XSD } from "../../entities/vocabulary.ts";
 import { sqlString } from "../../store/duckdb.ts";
 import { canonicalLiteral, factTermOf, type RdfTerm, XSD_DECIMAL, XSD_INTEGER } from "./fact-terms.ts";
 import type { GraphProfile } from "./graph-profile.ts";
@@ -29,6 +30,8 @@ export interface Expression {
 
 const NUMBER = `DECIMAL(38, ${SUM_SCALE})`;
 const NUMERIC_DATATYPES = `(${sqlString(XSD_INTEGER)}, ${sqlString(XSD_DECIMAL)})`;
+/** Typed literals the graph store compares by value: one of another type is unequal, not an error. */
+const KNOWN_DATATYPES = `(${["boolean", "integer", "decimal", "double", "float", "date", "dateTime", "time", "gYear", "gYearMonth", "gMonth", "gDay", "gMonthDay", "duration", "string"].map((t) => sqlString(`${XSD}${t}`)).join(", ")})`;
 const COMPARISONS: Record<string, string> = { "=": "=", "!=": "<>", "<": "<", ">": ">", "<=": "<=", ">=": ">=" };
 
 export interface Scope {
@@ -80,15 +83,21 @@ function comparison(op: string, args: Expression[], scope: Scope): string {
     if (!equality) unsure("an ordering comparison with an IRI");
     return `(CASE ${unbound} ELSE ${negate(`${use.kind} = ${sqlString(constant.kind)} AND ${use.value} = ${sqlString(constant.value)}`)} END)`;
   }
-  const nonLiteral = `WHEN ${use.kind} <> 'literal' THEN ${equality ? (op === "=" ? "FALSE" : "TRUE") : "NULL"}`;
+  // Terms of another kind or value space are unequal (IRIs, language strings, and the types the
+  // graph store compares by value); a literal of a type it does not know (anyURI) is an error.
+  const differ = op === "=" ? "FALSE" : "TRUE";
+  const otherSpace = `WHEN ${use.kind} <> 'literal' OR ${use.lang} IS NOT NULL OR ${use.datatype} IN ${KNOWN_DATATYPES}`;
   if (constant.datatype === XSD_INTEGER || constant.datatype === XSD_DECIMAL) {
     const canonical = canonicalLiteral(constant);
     if (!canonical || !scope.profile.exactSums || (canonical.value.split(".")[1]?.length ?? 0) > SUM_SCALE) return unsure("a number beyond exact comparison");
-    return `(CASE ${unbound} ${nonLiteral} WHEN ${use.datatype} IN ${NUMERIC_DATATYPES} THEN TRY_CAST(${use.value} AS ${NUMBER}) ${sqlOp} CAST(${sqlString(canonical.value)} AS ${NUMBER}) END)`;
+    const numbers = `WHEN ${use.datatype} IN ${NUMERIC_DATATYPES} THEN TRY_CAST(${use.value} AS ${NUMBER}) ${sqlOp} CAST(${sqlString(canonical.value)} AS ${NUMBER})`;
+    const strings = `WHEN ${use.datatype} IS NULL THEN ${equality ? differ : "NULL"}`;
+    return `(CASE ${unbound} ${numbers} ${strings} ${equality ? `${otherSpace} THEN ${differ}` : ""} END)`;
   }
   if (constant.datatype !== null || constant.lang !== null) return unsure("a comparison with a typed or tagged literal");
   if (!equality) unsure("an ordering comparison of strings");
-  return `(CASE ${unbound} ${nonLiteral} WHEN ${use.datatype} IS NULL AND ${use.lang} IS NULL THEN ${negate(`${use.value} = ${sqlString(constant.value)}`)} END)`;
+  const strings = `WHEN ${use.kind} = 'literal' AND ${use.datatype} IS NULL AND ${use.lang} IS NULL THEN ${negate(`${use.value} = ${sqlString(constant.value)}`)}`;
+  return `(CASE ${unbound} ${strings} ${otherSpace} THEN ${differ} END)`;
 }
 
 /** CONTAINS, STRSTARTS, STRENDS of a variable (or STR of one) and a simple literal. */
