@@ -59,6 +59,14 @@ export const GRAPH_TABLES: readonly GraphTableDef[] = [
 ];
 
 /**
+ * graph_facts again, ordered by predicate and object, for analytic SPARQL (graph/analytic): a
+ * constant predicate or class then skips whole row groups (a class's members at full scale: 55 ms
+ * in the published table's subject order, 2 ms here), while the published table keeps one entity's
+ * facts at 4 ms (45 ms in this order). Not published to user SQL; 4 s and about 100 MB at full scale.
+ */
+export const FACTS_BY_PREDICATE = "graph_facts_by_predicate";
+
+/**
  * Loads (or replaces) the graph tables in the attached query database from the snapshot's files;
  * returns their row counts.
  */
@@ -71,5 +79,8 @@ export async function loadGraphTables(c: DuckDBConnection, snapshotDir: string):
     const rows = Number((await c.runAndReadAll(`SELECT count(*) FROM ${table.name}`)).getRowsJS()[0]![0]);
     loaded.push({ name: table.name, rows });
   }
+  await c.run(
+    `CREATE OR REPLACE TABLE ${FACTS_BY_PREDICATE} AS SELECT subject_id, predicate, object, object_kind, datatype FROM graph_facts ORDER BY predicate, object`,
+  );
   return loaded;
 }

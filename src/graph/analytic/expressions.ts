@@ -141,7 +141,8 @@ export function aggregate(expression: Expression, scope: Scope, grouped: boolean
     } else {
       const use = scope.vars.get(useName(inner));
       if (!use) return unsure("COUNT of an unbound variable");
-      if (!expression.distinct) count = `count(${use.value})`;
+      // A variable of a required triple is bound in every solution: count(*) reads no column.
+      if (!expression.distinct) count = use.optional ? `count(${use.value})` : "count(*)";
       else if (use.space === "predicate" || use.uniform) count = `count(DISTINCT ${use.value})`;
       else count = `count(DISTINCT CASE WHEN ${use.value} IS NOT NULL THEN struct_pack(k := ${use.kind}, v := ${use.value}, d := ${use.datatype}, l := ${use.lang}) END)`;
     }

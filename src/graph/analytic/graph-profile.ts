@@ -15,6 +15,7 @@
 import type { Namespaces } from "../../entities/vocabulary.ts";
 import type { SnapshotManifest } from "../../store/manifest.ts";
 import { sqlString } from "../../store/duckdb.ts";
+import { FACTS_BY_PREDICATE } from "../../timeseries/graph-tables.ts";
 import type { TimeseriesStore } from "../../timeseries/store.ts";
 import { metaQuadLines } from "../meta-graph.ts";
 import { oxigraph } from "../oxigraph.ts";
@@ -40,6 +41,8 @@ export interface GraphProfile {
   codes: ReadonlyMap<string, string>;
   predicates: ReadonlyMap<string, PredicateObjects>;
   meta: readonly MetaQuad[];
+  /** The facts table triple patterns read: graph_facts ordered by predicate and object where the snapshot has that copy. */
+  factsTable: string;
   /** SUM can be exact in DECIMAL(38, 12): every number is an integer or a decimal of at most 12 places. */
   exactSums: boolean;
 }
@@ -83,7 +86,9 @@ export async function readGraphProfile(store: TimeseriesStore, manifest: Snapsho
   const exactSums = numbers.length === 0 && rows.every((r) => r.places === null || Number(r.places) <= SUM_SCALE);
   const meta = metaQuads(manifest, codes);
   if (!meta) return { refused: "the meta graph has blank nodes" };
-  return { ns, codes, predicates, meta, exactSums };
+  const copies = await store.rows<{ n: bigint | number }>(`SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = ${sqlString(FACTS_BY_PREDICATE)}`);
+  const factsTable = Number(copies[0]?.n ?? 0) > 0 ? FACTS_BY_PREDICATE : "graph_facts";
+  return { ns, codes, predicates, meta, exactSums, factsTable };
 }
 
 function metaQuads(manifest: SnapshotManifest, codes: ReadonlyMap<string, string>): MetaQuad[] | undefined {

@@ -140,7 +140,12 @@ function relation(triple: Triple, alias: string, profile: GraphProfile, optional
   const facts: string[] = [];
   if (subject) facts.push(subject.kind === "entity" ? `${column("subject_id")} = ${sqlString(subject.value)}` : "FALSE");
   if (code !== undefined) facts.push(profile.codes.has(triple.predicate.value) ? `${column("predicate")} = ${sqlString(code)}` : "FALSE");
-  if (object) facts.push(objectCondition(object, column));
+  if (object) {
+    // Where every object of the predicate has the constant's kind and datatype, the value alone decides.
+    const known = code === undefined ? undefined : uniformObjects(profile, code, []);
+    const alone = known && known.kind === object.kind && known.datatype === object.datatype && object.lang === null;
+    facts.push(alone ? `${column("object")} = ${sqlString(object.value)}` : objectCondition(object, column));
+  }
 
   const col = (name: string) => `${alias}.${name}`;
   const bound = (expr: string) => (optional ? `CASE WHEN ${col("subject_id")} IS NOT NULL THEN ${expr} END` : expr);
@@ -182,12 +187,14 @@ function relation(triple: Triple, alias: string, profile: GraphProfile, optional
     const name = variableName(term);
     if (name !== undefined) uses.push([name, use()]);
   }
-  if (!withMeta) return { sql: `graph_facts AS ${alias}`, conditions: facts, uses };
+  // One entity's facts are contiguous in graph_facts; a predicate's, in the copy ordered by it.
+  const table = subject && code === undefined ? "graph_facts" : profile.factsTable;
+  if (!withMeta) return { sql: `${table} AS ${alias}`, conditions: facts, uses };
   const rows = meta.map(
     (q) => `(${[q.subject.kind, q.subject.value, q.predicate, q.object.kind, q.object.value, q.object.datatype, q.object.lang].map((v) => (v === null ? "NULL" : sqlString(v))).join(", ")})`,
   );
   const sql =
-    `(SELECT 'entity' AS subject_kind, subject_id, predicate, object_kind, object, datatype, CAST(NULL AS VARCHAR) AS lang FROM graph_facts WHERE ${conjunction(facts)} ` +
+    `(SELECT 'entity' AS subject_kind, subject_id, predicate, object_kind, object, datatype, CAST(NULL AS VARCHAR) AS lang FROM ${table} WHERE ${conjunction(facts)} ` +
     `UNION ALL SELECT * FROM (VALUES ${rows.join(", ")}) AS meta(${FACT_COLUMNS})) AS ${alias}`;
   return { sql, conditions: [], uses };
 }
