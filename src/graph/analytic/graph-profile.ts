@@ -41,7 +41,7 @@ export interface GraphProfile {
   codes: ReadonlyMap<string, string>;
   predicates: ReadonlyMap<string, PredicateObjects>;
   meta: readonly MetaQuad[];
-  /** The facts table triple patterns read: graph_facts ordered by predicate and object where the snapshot has that copy. */
+  /** The facts table triple patterns read: graph_facts ordered by predicate and subject where the snapshot has that copy. */
   factsTable: string;
   /** SUM can be exact in DECIMAL(38, 12): every number is an integer or a decimal of at most 12 places. */
   exactSums: boolean;
