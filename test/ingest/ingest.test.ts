@@ -287,7 +287,7 @@ describe("ckg ingest", () => {
     });
     duck.closeSync();
     expect(entities).toBe(0);
-    expect(tables).toEqual(["graph_entities", "graph_facts", "ts_coingecko_listings", "ts_coingecko_token"]);
+    expect(tables).toEqual(["graph_entities", "graph_facts", "graph_facts_by_predicate", "ts_coingecko_listings", "ts_coingecko_token"]);
     // Real entities the demo only added facts to are still there: the reference chains and tokens.
     expect(manifest.counts.nodes_by_type.Chain).toBeGreaterThan(1000);
     expect(manifest.search.counts.Chain).toBe(manifest.counts.nodes_by_type.Chain);
