@@ -1,13 +1,19 @@
 /**
- * Time-series benchmark (issue 3). Run by hand:
- *   bun scripts/bench/timeseries.ts [--data-dir DIR] [--scale full] [--runs 30]
+ * Time-series benchmark (issues 3, 19 and 36). Run by hand:
+ *   bun scripts/bench/timeseries.ts [--data-dir DIR] [--scale full] [--runs 30] [--baseline-data-dir DIR]
  *
- * For each query, prints p50/p99 over HTTP (POST /api/timeseries), on raw in-process DuckDB over the
- * same query database, through a bare Bun.serve in front of that database (the floor of any HTTP
- * server on DuckDB), and on PostgreSQL 15 loaded with the same rows and indexed on (entity_id, date)
- * and (date), both raw and through the same kind of bare Bun.serve (bare-sql-server.ts), so the two
- * engines are compared HTTP against HTTP; all of them in turn, query after query. Then the floors:
- * the HTTP hop alone and each engine's `SELECT 1`. `--skip-postgres` leaves PostgreSQL out.
+ * For each query, prints p50/p99 over HTTP (POST /api/timeseries), in-process through the store
+ * (guard, entity route and engine, no HTTP), on raw in-process DuckDB running the text as written
+ * (the published table's plain scan), through a bare Bun.serve in front of that database (the floor
+ * of any HTTP server on DuckDB), and on PostgreSQL 15 loaded with the same rows and indexed on
+ * (entity_id, date) and (date), both raw and through the same kind of bare Bun.serve
+ * (bare-sql-server.ts), so the two engines are compared HTTP against HTTP; all of them in turn,
+ * query after query. `--baseline-data-dir` serves a second ckg, over a data directory whose query
+ * database was built before (no entity-ordered copies), timed in the same turns: the figures before
+ * the change, in the same run. Then the floors: the HTTP hop alone and each engine's `SELECT 1`,
+ * and the summary issue 36 asks for: one entity's series over HTTP beside PostgreSQL's, and a day
+ * across all entities beside its figure before. `--skip-postgres` leaves PostgreSQL out.
+ * The data directories are served as they are (their state is written into them): give copies.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,6 +25,7 @@ import { buildSnapshot } from "../../src/snapshot/build.ts";
 import { readManifest } from "../../src/store/manifest.ts";
 import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
 import { openDuck, sqlString, withConnection } from "../../src/store/duckdb.ts";
+import { TimeseriesStore } from "../../src/timeseries/store.ts";
 import { startServer } from "../../test/support/server.ts";
 import { startPostgres } from "../../test/support/postgres.ts";
 import { percentile, printTable } from "./stats.ts";
@@ -29,6 +36,7 @@ const { values } = parseArgs({
     scale: { type: "string", default: "full" },
     runs: { type: "string", default: "30" },
     "skip-postgres": { type: "boolean", default: false },
+    "baseline-data-dir": { type: "string" },
   },
 });
 const dir = dataDir(values["data-dir"]!);
@@ -50,9 +58,11 @@ const lastDay = ((await rawConnection.runAndReadAll("SELECT max(date)::VARCHAR F
 const tokens = (await rawConnection.runAndReadAll(`SELECT entity_id FROM ts_synthetic_token WHERE date = DATE '${lastDay}' ORDER BY "marketCap" DESC LIMIT 50`)).getRowsJson().map((r) => r[0] as string);
 
 // Written once, valid in both DuckDB and PostgreSQL.
+const ONE_ENTITY = "one token's year of prices";
+const ONE_DAY = "one day across all tokens";
 const QUERIES: { name: string; kind: "point" | "analytic"; sql: (i: number) => string }[] = [
   {
-    name: "one token's year of prices",
+    name: ONE_ENTITY,
     kind: "point",
     sql: (i) => `SELECT date, "currentPrice", "marketCap" FROM ts_synthetic_token WHERE entity_id = '${tokens[i % tokens.length]}' AND date > DATE '${lastDay}' - INTERVAL '365 days' ORDER BY date`,
   },
@@ -68,7 +78,7 @@ const QUERIES: { name: string; kind: "point" | "analytic"; sql: (i: number) => s
     sql: (i) => `SELECT date, "currentPrice", "marketCap" FROM ts_synthetic_token WHERE entity_id = '${tokens[i % tokens.length]}' ORDER BY date`,
   },
   {
-    name: "one day across all tokens",
+    name: ONE_DAY,
     kind: "analytic",
     sql: (i) => `SELECT entity_id, "marketCap" FROM ts_synthetic_token WHERE date = DATE '${lastDay}' - ${i % 30} ORDER BY "marketCap" DESC LIMIT 100`,
   },
@@ -123,11 +133,18 @@ async function post(url: string, text: string): Promise<string> {
   return body;
 }
 type Way = string;
+const CKG = "ckg HTTP";
+const BEFORE = "ckg HTTP, before (--baseline-data-dir: no entity-ordered copies)";
+const RAW = "raw DuckDB (the text as written: the published table)";
+const PG_HTTP = "PostgreSQL HTTP";
 type Run = (text: string) => Promise<unknown>;
-/** Each way in turn for every query text, so a drift of this shared machine hits them alike. */
-async function timeAll(sqlFor: (i: number) => string, n: number, list: [Way, Run][]): Promise<Map<Way, number[]>> {
+/**
+ * Each way in turn for every query text, so a drift of this shared machine hits them alike. Warmed
+ * up first with `warmup` texts: a point query, with one of each token (each reads its own blocks).
+ */
+async function timeAll(sqlFor: (i: number) => string, n: number, list: [Way, Run][], warmup = 3): Promise<Map<Way, number[]>> {
   const samples = new Map<Way, number[]>(list.map(([way]) => [way, []]));
-  for (let i = 0; i < 3; i++) for (const [, fn] of list) await fn(sqlFor(n + i));
+  for (let i = 0; i < warmup; i++) for (const [, fn] of list) await fn(sqlFor(n + i));
   for (let i = 0; i < n; i++) {
     for (const [way, fn] of list) {
       const started = performance.now();
@@ -181,15 +198,25 @@ try {
   writeFileSync(cannedFile, await post(`${server.url}/api/timeseries`, QUERIES[0]!.sql(0)));
   const bareHop = await bareServer("canned", cannedFile);
   const bareDuck = await bareServer("duckdb", join(snapshotDir, manifest.timeseries_db));
+  // The store in this process, as the server opens it: the guard, the entity route and the engine without HTTP.
+  const store = await TimeseriesStore.open(snapshotDir, manifest, { memoryLimit: "2GB" });
+  stops.push(() => store.close());
   const ways: [Way, Run][] = [
-    ["ckg HTTP", (text) => post(`${server.url}/api/timeseries`, text)],
-    ["raw DuckDB", async (text) => (await rawConnection.runAndReadAll(text)).getRowObjectsJson()],
-    ["bare HTTP + DuckDB", (text) => post(bareDuck, text)],
+    [CKG, (text) => post(`${server.url}/api/timeseries`, text)],
+    ["ckg in-process (TimeseriesStore.query, no HTTP)", (text) => store.query(text, { timeoutMs: 120_000 })],
+    [RAW, async (text) => (await rawConnection.runAndReadAll(text)).getRowObjectsJson()],
+    ["bare HTTP + DuckDB (the text as written)", (text) => post(bareDuck, text)],
   ];
+  if (values["baseline-data-dir"]) {
+    const before = await startServer(selfCommand("serve", "--data-dir", values["baseline-data-dir"], "--port", "0", "--rate-limit-per-minute", "0", "--query-timeout-ms", "120000"));
+    stops.push(() => before.stop());
+    await before.waitReady(300_000);
+    ways.splice(1, 0, [BEFORE, (text) => post(`${before.url}/api/timeseries`, text)]);
+  }
   if (pg && sql) {
     const client = sql;
     const pgHttp = await bareServer("postgres", pg.url);
-    ways.push(["PostgreSQL HTTP", (text) => post(pgHttp, text)], ["raw PostgreSQL", (text) => client.unsafe(text)]);
+    ways.push([PG_HTTP, (text) => post(pgHttp, text)], ["raw PostgreSQL", (text) => client.unsafe(text)]);
   }
   // The best any row order or index could do for a point query: the same query over a table that
   // holds only the 50 tokens' rows (two row groups), in a database built as the query database is.
@@ -208,11 +235,13 @@ try {
   const smallConnection = await small.connect();
   stops.push(() => small.closeSync(), () => smallConnection.closeSync());
   const aloneWay: [Way, Run] = ["raw DuckDB, the 50 tokens' rows alone", async (text) => (await smallConnection.runAndReadAll(text)).getRowObjectsJson()];
-  for (const q of QUERIES) times.push(await timeAll(q.sql, q.kind === "point" ? runs * 5 : runs, q.kind === "point" ? [...ways, aloneWay] : ways));
+  for (const q of QUERIES) {
+    times.push(q.kind === "point" ? await timeAll(q.sql, runs * 5, [...ways, aloneWay], tokens.length) : await timeAll(q.sql, runs, ways));
+  }
   // The floors: the HTTP hop alone (the point answer's bytes, no engine) and each engine's least query.
   const floors = await timeAll(() => "SELECT 1", runs * 5, [
     ["bare HTTP hop (Bun.serve, the point answer's bytes, no engine)", (text) => post(bareHop, text)],
-    ...ways.filter(([way]) => way.startsWith("raw")).map(([way, fn]): [Way, Run] => [`${way}, SELECT 1`, fn]),
+    ...ways.filter(([way]) => way.startsWith("raw")).map(([way, fn]): [Way, Run] => [`${way.replace(/ \(.*\)$/, "")}, SELECT 1`, fn]),
   ]);
   report(floors);
 } finally {
@@ -221,21 +250,31 @@ try {
 
 function report(floors: Map<Way, number[]>): void {
   const fmt = (s: number[]) => `${percentile(s, 50).toFixed(2)} / ${percentile(s, 99).toFixed(2)}`;
+  const ratio = (a: number[], b: number[]) => `${(percentile(a, 50) / percentile(b, 50)).toFixed(2)}; ${(percentile(a, 99) / percentile(b, 99)).toFixed(2)}`;
   const rows: [string, string][] = [["series rows in the snapshot", totalRows.toLocaleString("en")]];
   if (pg) rows.push(["PostgreSQL load + index (s, 3 tables)", loadSeconds.toFixed(0)]);
   QUERIES.forEach((q, k) => {
     const t = times[k]!;
     rows.push([`${q.name} (${q.kind}), p50 / p99 (ms)`, ""]);
     for (const [way, samples] of t) rows.push([`  ${way}`, fmt(samples)]);
-    const ckg = t.get("ckg HTTP")!;
-    rows.push(["  ckg HTTP / raw DuckDB (p50)", (percentile(ckg, 50) / percentile(t.get("raw DuckDB")!, 50)).toFixed(2)]);
-    const pgOverHttp = t.get("PostgreSQL HTTP");
-    if (pgOverHttp) {
-      rows.push(["  ckg HTTP / PostgreSQL HTTP (p50; p99)", `${(percentile(ckg, 50) / percentile(pgOverHttp, 50)).toFixed(2)}; ${(percentile(ckg, 99) / percentile(pgOverHttp, 99)).toFixed(2)}`]);
-    }
+    const ckg = t.get(CKG)!;
+    rows.push(["  ckg HTTP / raw DuckDB (p50; p99)", ratio(ckg, t.get(RAW)!)]);
+    const before = t.get(BEFORE);
+    if (before) rows.push(["  ckg HTTP / ckg HTTP before (p50; p99)", ratio(ckg, before)]);
+    const pgOverHttp = t.get(PG_HTTP);
+    if (pgOverHttp) rows.push(["  ckg HTTP / PostgreSQL HTTP (p50; p99)", ratio(ckg, pgOverHttp)]);
   });
   rows.push(["floors, p50 / p99 (ms)", ""]);
   for (const [way, samples] of floors) rows.push([`  ${way}`, fmt(samples)]);
+  // Issue 36: one entity's series at PostgreSQL's latency or better over HTTP (p50 <= 5 ms), and a day across all entities no slower.
+  const entity = times[QUERIES.findIndex((q) => q.name === ONE_ENTITY)]!;
+  const day = times[QUERIES.findIndex((q) => q.name === ONE_DAY)]!;
+  rows.push([`summary (issue 36), p50 / p99 (ms)`, ""]);
+  rows.push([`  ${ONE_ENTITY}: ckg HTTP`, fmt(entity.get(CKG)!)]);
+  if (entity.get(PG_HTTP)) rows.push([`  ${ONE_ENTITY}: PostgreSQL HTTP; ckg / PostgreSQL (p50; p99)`, `${fmt(entity.get(PG_HTTP)!)}; ${ratio(entity.get(CKG)!, entity.get(PG_HTTP)!)}`]);
+  if (entity.get(BEFORE)) rows.push([`  ${ONE_ENTITY}: ckg HTTP before; after / before (p50; p99)`, `${fmt(entity.get(BEFORE)!)}; ${ratio(entity.get(CKG)!, entity.get(BEFORE)!)}`]);
+  rows.push([`  ${ONE_DAY}: ckg HTTP`, fmt(day.get(CKG)!)]);
+  if (day.get(BEFORE)) rows.push([`  ${ONE_DAY}: ckg HTTP before; after / before (p50; p99)`, `${fmt(day.get(BEFORE)!)}; ${ratio(day.get(CKG)!, day.get(BEFORE)!)}`]);
   printTable("time-series benchmark", rows);
 }
 

@@ -6,16 +6,17 @@
  * format; DuckDB's storage is what makes cross-sectional joins fast (a 90-day TVL comparison over
  * all protocols: 10 ms here against 500 ms over the same rows in Parquet), and a read-only database
  * needs no file access at all at query time. Rows keep the files' order (SERIES_ORDER): month,
- * then entity and date. Stored by (entity_id, date) instead (measured at full scale, issue 19), one
- * token's series got 1.5-2.5x faster but a day across all tokens 17x slower (14 -> 230 ms), a
- * 90-day TVL change 10x, and the load took 2.6x as long; one entity cannot be skipped to anyway,
- * as DuckDB's zonemaps keep 8 bytes of a string ('token/th'). An ART index on entity_id is only
- * used by a query with no other filter, and its row fetches were no faster than the scan.
+ * then entity and date, which a day across all entities reads a few row groups of. A query for one
+ * entity reads each table's entity-ordered copy instead (timeseries/entity-order.ts): stored by
+ * entity alone (issue 19), a day across all tokens got 17x slower (14 -> 230 ms); an ART index on
+ * entity_id was used only by a query with no other filter, and its row fetches were no faster than
+ * the scan.
  */
-import { copyFileSync, mkdirSync } from "node:fs";
+import { copyFileSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { openDuck, sqlString, withConnection } from "../store/duckdb.ts";
+import { buildEntityOrder, deleteFromEntityOrder, dropEntityOrder, tablesWithEntityOrder } from "./entity-order.ts";
 import { GRAPH_TABLES, loadGraphTables } from "./graph-tables.ts";
 import { CATALOG_VIEW, KINDS, type Kind } from "./kinds.ts";
 
@@ -36,10 +37,13 @@ export function publishedTables(tables: readonly { name: string; kind: string; p
 /** Rows per row group: a quarter of DuckDB's default, so one entity's month reads four times less. */
 const ROW_GROUP_SIZE = 30_720;
 
-/** Builds a snapshot's query database from its Parquet files (about 45 s at full scale). */
+/** Builds a snapshot's query database from its Parquet files, with each table's entity-ordered copy. */
 export async function buildTimeseriesDb(snapshotDir: string, tables: PublishedTable[]): Promise<string> {
   return withTimeseriesDb(snapshotDir, tables, async (c) => {
-    for (const table of tables) await c.run(`CREATE TABLE ${table.name} AS SELECT * FROM read_parquet(${sqlString(join(snapshotDir, table.file))})`);
+    for (const table of tables) {
+      await c.run(`CREATE TABLE ${table.name} AS SELECT * FROM read_parquet(${sqlString(join(snapshotDir, table.file))})`);
+      await buildEntityOrder(c, table.name);
+    }
   });
 }
 
@@ -59,19 +63,29 @@ export async function updateTimeseriesDb(
   copyFileSync(join(baseDir, TIMESERIES_DB), join(snapshotDir, TIMESERIES_DB));
   return withTimeseriesDb(snapshotDir, tables, async (c) => {
     const present = new Set(
-      ((await c.runAndReadAll("SELECT table_name FROM duckdb_tables() WHERE database_name = 'ts'")).getRowObjectsJS() as { table_name: string }[]).map((r) => r.table_name),
+      ((await c.runAndReadAll("SELECT table_name FROM duckdb_tables() WHERE database_name = 'ts' AND schema_name = 'main'")).getRowObjectsJS() as { table_name: string }[]).map(
+        (r) => r.table_name,
+      ),
     );
+    const copied = await tablesWithEntityOrder(c);
     for (const table of tables) {
-      if (changes.rebuilt.has(table.name) || !present.has(table.name)) {
+      const rebuilt = changes.rebuilt.has(table.name) || !present.has(table.name);
+      if (rebuilt) {
         await c.run(`CREATE OR REPLACE TABLE ${table.name} AS SELECT * FROM read_parquet(${sqlString(join(snapshotDir, table.file))})`);
       }
       const covering = changes.pruned.get(table.name);
-      if (covering?.length) {
-        await c.run(`DELETE FROM ${table.name} WHERE entity_id IN (SELECT entity_id FROM read_parquet([${covering.map(sqlString).join(", ")}]))`);
-      }
+      const pruned = covering?.length ? `entity_id IN (SELECT entity_id FROM read_parquet([${covering.map(sqlString).join(", ")}]))` : undefined;
+      if (pruned) await c.run(`DELETE FROM ${table.name} WHERE ${pruned}`);
+      // The copy follows: written again for a table loaded again (or a base built before copies existed), else pruned alike.
+      if (rebuilt || !copied.has(table.name)) await buildEntityOrder(c, table.name);
+      else if (pruned) await deleteFromEntityOrder(c, table.name, pruned);
     }
     const wanted = new Set(tables.map((t) => t.name));
-    for (const name of present) if (!wanted.has(name)) await c.run(`DROP TABLE ${name}`);
+    for (const name of present) {
+      if (wanted.has(name)) continue;
+      await c.run(`DROP TABLE ${name}`);
+      await dropEntityOrder(c, name);
+    }
   });
 }
 
@@ -90,7 +104,11 @@ export async function addGraphTables(snapshotDir: string, tables: PublishedTable
 // The load pages through the file it writes: a build keeps its world in memory meanwhile (4 GiB in all).
 const DB_OPTIONS = { threads: 2, memoryLimit: "1GB" };
 
+/** Where the entity-ordered copies' sorts spill (beside the database; removed when it is written). */
+const spillDir = (snapshotDir: string) => join(snapshotDir, `${TIMESERIES_DB}.tmp`);
+
 async function attach(c: DuckDBConnection, snapshotDir: string): Promise<void> {
+  await c.run(`SET temp_directory = ${sqlString(spillDir(snapshotDir))}`);
   await c.run(`ATTACH ${sqlString(join(snapshotDir, TIMESERIES_DB))} AS ts (ROW_GROUP_SIZE ${ROW_GROUP_SIZE})`);
   await c.run("USE ts");
 }
@@ -121,6 +139,7 @@ async function withTimeseriesDb(snapshotDir: string, tables: PublishedTable[], f
     });
   } finally {
     duck.closeSync();
+    rmSync(spillDir(snapshotDir), { recursive: true, force: true });
   }
   return TIMESERIES_DB;
 }

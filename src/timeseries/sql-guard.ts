@@ -11,6 +11,7 @@
  */
 import type { DuckDBConnection, DuckDBPreparedStatement } from "@duckdb/node-api";
 import { CkgError } from "../errors.ts";
+import { cteNames, walk } from "./sql-tree.ts";
 
 /** Table functions a query may call: they make rows, they read nothing. */
 const ALLOWED_TABLE_FUNCTIONS = new Set(["generate_series", "range", "unnest"]);
@@ -22,8 +23,13 @@ export interface CheckedQuery {
   sql: string;
 }
 
+/** A query the guard passed: the text to run and its syntax tree (json_serialize_sql's statements). */
+export interface GuardedQuery extends CheckedQuery {
+  statements: unknown[];
+}
+
 /** Checks a query; throws 400 invalid_sql or 403 read_only with a reason a person can act on. */
-export async function checkQuery(connection: DuckDBConnection, sql: string, published: ReadonlySet<string>): Promise<CheckedQuery> {
+export async function checkQuery(connection: DuckDBConnection, sql: string, published: ReadonlySet<string>): Promise<GuardedQuery> {
   // One round trip: json_serialize_sql parses the text, and serializes SELECT statements only.
   const serialized = await serialize(connection, sql);
   const tree = JSON.parse(serialized) as { error: boolean; error_type?: string; error_message?: string; statements?: unknown[] };
@@ -46,8 +52,7 @@ export async function checkQuery(connection: DuckDBConnection, sql: string, publ
   if (count > 1) {
     throw new CkgError("read_only", `The body holds ${count} statements; send exactly one SELECT.`, { details: { statements: count } });
   }
-  const ctes = new Set<string>();
-  collectCtes(tree.statements, ctes);
+  const ctes = cteNames(tree.statements);
   walk(tree.statements, (node) => {
     if (node.type === "BASE_TABLE") {
       const table = String(node.table_name ?? "").toLowerCase();
@@ -80,13 +85,14 @@ export async function checkQuery(connection: DuckDBConnection, sql: string, publ
     }
   });
 
-  // The store wraps the query (SELECT * FROM (...) LIMIT n); a closing semicolon cannot go inside.
-  // Then DuckDB writes the statement back from its own syntax tree, without the semicolon.
+  // The store may wrap the query (SELECT * FROM (...) AS answer); a closing semicolon cannot go inside.
+  // Then DuckDB writes the statement back from its own syntax tree, without the semicolon, and the
+  // tree is read again for that text (its positions are what the entity route splices at).
   if (/;(\s|--[^\n]*|\/\*[\s\S]*?\*\/)*$/.test(sql)) {
-    const text = (await connection.runAndReadAll(`SELECT json_deserialize_sql(${literal(serialized)})`)).getRowsJson()[0]![0] as string;
-    return { sql: text.replace(/;\s*$/, "") };
+    const text = ((await connection.runAndReadAll(`SELECT json_deserialize_sql(${literal(serialized)})`)).getRowsJson()[0]![0] as string).replace(/;\s*$/, "");
+    return { sql: text, statements: (JSON.parse(await serialize(connection, text)) as { statements: unknown[] }).statements };
   }
-  return { sql };
+  return { sql, statements: tree.statements! };
 }
 
 /** The serializer, prepared once per connection (a third of a millisecond saved on every query). */
@@ -97,24 +103,6 @@ async function serialize(connection: DuckDBConnection, sql: string): Promise<str
   if (!statement) serializers.set(connection, (statement = await connection.prepare("SELECT json_serialize_sql($1::VARCHAR)")));
   statement.bindVarchar(1, sql);
   return (await statement.runAndReadAll()).getRowsJson()[0]![0] as string;
-}
-
-type Node = Record<string, unknown>;
-
-function walk(value: unknown, visit: (node: Node) => void): void {
-  if (Array.isArray(value)) {
-    for (const item of value) walk(item, visit);
-  } else if (value && typeof value === "object") {
-    visit(value as Node);
-    for (const child of Object.values(value)) walk(child, visit);
-  }
-}
-
-function collectCtes(value: unknown, into: Set<string>): void {
-  walk(value, (node) => {
-    const map = (node.cte_map as { map?: { key?: string }[] } | undefined)?.map;
-    if (Array.isArray(map)) for (const entry of map) if (entry.key) into.add(entry.key.toLowerCase());
-  });
 }
 
 function literal(text: string): string {

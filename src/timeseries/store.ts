@@ -3,7 +3,8 @@
  * The time-series of one snapshot: its query database (timeseries/database.ts) opened read-only in
  * a DuckDB instance of its own, closed off (no file or network access, no spilling to disk, a
  * memory limit, configuration locked). User SQL passes
- * the guard, runs on its own connection with a time limit that interrupts it, and returns at most
+ * the guard, a read of one entity goes to its table's entity-ordered copy (timeseries/entity-route.ts),
+ * and the query runs on its own connection with a time limit that interrupts it, and returns at most
  * 10,000 rows with their types kept in JSON.
  */
 import { join } from "node:path";
@@ -12,6 +13,8 @@ import { z } from "zod";
 import { CkgError, isCkgError } from "../errors.ts";
 import type { SnapshotManifest } from "../store/manifest.ts";
 import { openDuck } from "../store/duckdb.ts";
+import { type EntityKeys, readEntityKeys } from "./entity-order.ts";
+import { routeToEntityOrder } from "./entity-route.ts";
 import { CATALOG_VIEW } from "./kinds.ts";
 import { type CheckedQuery, checkQuery, sqlError } from "./sql-guard.ts";
 
@@ -49,6 +52,7 @@ export class TimeseriesStore {
   private constructor(
     private readonly duck: DuckDBInstance,
     readonly published: ReadonlySet<string>,
+    private readonly entityKeys: EntityKeys,
   ) {}
 
   static async open(snapshotDir: string, manifest: SnapshotManifest, options: StoreOptions): Promise<TimeseriesStore> {
@@ -59,16 +63,19 @@ export class TimeseriesStore {
       settings: { access_mode: "READ_ONLY" },
     });
     const c = await duck.connect();
+    let entityKeys: EntityKeys;
     try {
       // The tables live in the database itself: no file or network access is needed at all, and
       // nothing may spill to a temporary directory. Then the configuration is locked.
       await c.run(`SET temp_directory = ''`);
       await c.run(`SET enable_external_access = false`);
       await c.run(`SET lock_configuration = true`);
+      entityKeys = await readEntityKeys(c, manifest.timeseries.map((t) => t.name));
     } finally {
       c.closeSync();
     }
-    return new TimeseriesStore(duck, new Set([...manifest.timeseries.map((t) => t.name), ...manifest.graph_tables.map((t) => t.name), CATALOG_VIEW]));
+    const published = new Set([...manifest.timeseries.map((t) => t.name), ...manifest.graph_tables.map((t) => t.name), CATALOG_VIEW]);
+    return new TimeseriesStore(duck, published, entityKeys);
   }
 
   get running(): number {
@@ -154,14 +161,15 @@ export class TimeseriesStore {
     }
   }
 
-  /** The guard's verdict, cached by query text. */
+  /** The guard's verdict, with the text to run (routed to the entity-ordered copies), cached by query text. */
   private async guard(connection: DuckDBConnection, sql: string): Promise<CheckedQuery> {
     let checked = this.checked.get(sql);
     if (checked) {
       // Most recently used last: the Map's order is the eviction order.
       this.checked.delete(sql);
     } else {
-      checked = await checkQuery(connection, sql, this.published);
+      const guarded = await checkQuery(connection, sql, this.published);
+      checked = { sql: routeToEntityOrder(guarded.sql, guarded.statements, this.entityKeys) };
     }
     this.checked.set(sql, checked);
     if (this.checked.size > CHECKED_QUERIES) this.checked.delete(this.checked.keys().next().value!);
