@@ -33,6 +33,8 @@ import { addGraphTables, publishedTables } from "../timeseries/database.ts";
 import type { SearchIndexInfo } from "../search/build-index.ts";
 import { collectEvery, turnEventLoop } from "../runtime.ts";
 import { isoSeconds } from "../time.ts";
+import type { Logger } from "../log.ts";
+import { stage } from "./stage.ts";
 
 export const FILES = {
   entities: "entities.parquet",
@@ -54,22 +56,24 @@ export interface WriteOptions {
   startedAt: number;
   /** When each source's data was taken (ISO); sources not named here are as of `asOf`. */
   sourceAsOf?: Record<string, string>;
+  log: Logger;
 }
 
 export async function writeSnapshot(world: World, options: WriteOptions): Promise<SnapshotManifest> {
+  const { log } = options;
   // Millions of fact rows: staged on disk, not in memory, so a full build stays within 4 GiB.
   const { duck, remove } = await openScratchDuck(options.dir, "write-scratch.duckdb", "512MB");
   try {
     await withConnection(duck, async (c) => {
-      await writeEntities(c, world, join(options.dir, FILES.entities), options.ns);
-      await writeFacts(c, world, join(options.dir, FILES.facts), isoSeconds(options.asOf));
-      await writeChanges(c, world, join(options.dir, FILES.changes));
+      await stage(log, "entities", () => writeEntities(c, world, join(options.dir, FILES.entities), options.ns));
+      await stage(log, "facts", () => writeFacts(c, world, join(options.dir, FILES.facts), isoSeconds(options.asOf)));
+      await stage(log, "changes", () => writeChanges(c, world, join(options.dir, FILES.changes)));
     });
   } finally {
     remove();
   }
-  const graphTables = await addGraphTables(options.dir, publishedTables(options.series.tables));
-  const quads = await writeGraph(world, join(options.dir, FILES.graph), options.ns);
+  const graphTables = await stage(log, "graph tables", () => addGraphTables(options.dir, publishedTables(options.series.tables)));
+  const quads = await stage(log, "graph dump", () => writeGraph(world, join(options.dir, FILES.graph), options.ns));
   const manifest = buildManifest(world, options, quads, graphTables);
   writeFileSync(join(options.dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;
