@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { writeFileSync } from "node:fs";
-import { type DuckDBConnection, LIST, VARCHAR } from "@duckdb/node-api";
+import type { DuckDBConnection } from "@duckdb/node-api";
 import { openScratchDuck, sqlString, withConnection } from "../store/duckdb.ts";
 import { SAME_AS, type World } from "../dataset/world.ts";
 import { loadOntology } from "../graph/ontology.ts";
@@ -80,33 +80,41 @@ export async function writeSnapshot(world: World, options: WriteOptions): Promis
 }
 
 const PARQUET = "(FORMAT parquet, COMPRESSION zstd)";
-/** Appending a row or a quad leaves garbage (values, URIs, text) the collector does not see the size of: see runtime.ts collectEvery. */
-const ROWS_PER_COLLECTION = 100_000;
-const TEXT_LIST = LIST(VARCHAR);
+/** Appending a row or a quad leaves garbage (URIs, text): every this many rows the RSS is looked at (runtime.ts collectEvery). */
+const ROWS_PER_LOOK = 10_000;
+/**
+ * A text list as DuckDB reads it back (from_json): appended as JSON text, not as a DuckDB list
+ * value, which is a native object per row freed only by a finalizer (600,000 of them held 1.9 GB
+ * until a full collection ran).
+ */
+const TEXT_LIST = `'["VARCHAR"]'`;
 
 async function writeEntities(c: DuckDBConnection, world: World, path: string, ns: Namespaces): Promise<void> {
   await c.run(`CREATE TABLE entities (
-    id VARCHAR, uri VARCHAR, type VARCHAR, labels VARCHAR[], name VARCHAR, name_key VARCHAR, symbol VARCHAR,
-    aliases VARCHAR[], source VARCHAR, prominence DOUBLE)`);
+    id VARCHAR, uri VARCHAR, type VARCHAR, labels VARCHAR, name VARCHAR, name_key VARCHAR, symbol VARCHAR,
+    aliases VARCHAR, source VARCHAR, prominence DOUBLE)`);
   const appender = await c.createAppender("entities");
-  const collect = collectEvery(ROWS_PER_COLLECTION);
+  const collect = collectEvery(ROWS_PER_LOOK);
   for (const e of world.entities.values()) {
     if (collect()) await turnEventLoop();
     appender.appendVarchar(e.id);
     appender.appendVarchar(entityUri(ns, e.id));
     appender.appendVarchar(e.type);
-    appender.appendList(e.labels, TEXT_LIST);
+    appender.appendVarchar(JSON.stringify(e.labels));
     appender.appendVarchar(e.name);
     appender.appendVarchar(normalizeName(e.name));
     if (e.symbol) appender.appendVarchar(e.symbol);
     else appender.appendNull();
-    appender.appendList(e.aliases, TEXT_LIST);
+    appender.appendVarchar(JSON.stringify(e.aliases));
     appender.appendVarchar(e.source);
     appender.appendDouble(e.prominence);
     appender.endRow();
   }
   appender.closeSync();
-  await c.run(`COPY (SELECT * FROM entities ORDER BY id) TO ${sqlString(path)} ${PARQUET}`);
+  await c.run(
+    `COPY (SELECT id, uri, type, from_json(labels, ${TEXT_LIST}) AS labels, name, name_key, symbol, from_json(aliases, ${TEXT_LIST}) AS aliases, source, prominence
+     FROM entities ORDER BY id) TO ${sqlString(path)} ${PARQUET}`,
+  );
 }
 
 async function writeFacts(c: DuckDBConnection, world: World, path: string, asOf: string): Promise<void> {
@@ -114,7 +122,7 @@ async function writeFacts(c: DuckDBConnection, world: World, path: string, asOf:
     subject_id VARCHAR, predicate VARCHAR, object VARCHAR, object_kind VARCHAR, datatype VARCHAR, source VARCHAR, as_of VARCHAR)`);
   const appender = await c.createAppender("facts");
   const { subject, predicate, object, isRelation, source, asOf: factAsOf } = world.facts;
-  const collect = collectEvery(ROWS_PER_COLLECTION);
+  const collect = collectEvery(ROWS_PER_LOOK);
   for (let i = 0; i < subject.length; i++) {
     if (collect()) await turnEventLoop();
     const p = predicate[i]!;
@@ -136,19 +144,19 @@ async function writeFacts(c: DuckDBConnection, world: World, path: string, asOf:
 }
 
 async function writeChanges(c: DuckDBConnection, world: World, path: string): Promise<void> {
-  await c.run(`CREATE TABLE changes (ts VARCHAR, entity_id VARCHAR, operation VARCHAR, fields VARCHAR[], source VARCHAR)`);
+  await c.run(`CREATE TABLE changes (ts VARCHAR, entity_id VARCHAR, operation VARCHAR, fields VARCHAR, source VARCHAR)`);
   const appender = await c.createAppender("changes");
   for (const change of world.changes) {
     appender.appendVarchar(change.ts);
     appender.appendVarchar(change.id);
     appender.appendVarchar(change.operation);
-    appender.appendList(change.fields, TEXT_LIST);
+    appender.appendVarchar(JSON.stringify(change.fields));
     appender.appendVarchar(change.source);
     appender.endRow();
   }
   appender.closeSync();
   await c.run(
-    `COPY (SELECT ts::TIMESTAMP AS ts, entity_id, operation, fields, source FROM changes ORDER BY ts, entity_id) TO ${sqlString(path)} ${PARQUET}`,
+    `COPY (SELECT ts::TIMESTAMP AS ts, entity_id, operation, from_json(fields, ${TEXT_LIST}) AS fields, source FROM changes ORDER BY ts, entity_id) TO ${sqlString(path)} ${PARQUET}`,
   );
 }
 
@@ -191,7 +199,7 @@ async function writeGraph(world: World, path: string, ns: Namespaces): Promise<n
 
   const { subject, predicate, object, isRelation, source } = world.facts;
   let chunk = "";
-  const collect = collectEvery(ROWS_PER_COLLECTION);
+  const collect = collectEvery(ROWS_PER_LOOK);
   for (let i = 0; i < subject.length; i++) {
     collect();
     const p = predicate[i]!;
