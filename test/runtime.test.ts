@@ -1,7 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { collectEvery } from "../src/runtime.ts";
 
-describe("collectEvery: a full collection only once the RSS has grown", () => {
+describe("collectEvery: full collections on a count, or once the RSS has grown", () => {
+  test("without a growth, collects every n calls", () => {
+    const collect = collectEvery(3);
+    expect(Array.from({ length: 7 }, () => collect())).toEqual([false, false, true, false, false, true, false]);
+  });
+
   test("looks every n calls, collects after the RSS grew by the given bytes, then waits for as much again", () => {
     const growth = 64 * 2 ** 20;
     const collect = collectEvery(2, growth);
