@@ -52,7 +52,10 @@ export function processTree(root: number): ProcessSample[] {
 
 /** What a process's resident memory is made of, from /proc/<pid>/smaps (MB). */
 export interface MemoryParts {
-  /** Anonymous mappings of 1 GiB or more: a WebAssembly memory (Oxigraph's heap) reserves its whole range. */
+  /**
+   * Anonymous mappings of 1 GiB or more: a WebAssembly memory reserves its whole range (a graph
+   * process: Oxigraph's heap), and so does JavaScriptCore for parts of its own heap.
+   */
   bigAnon: number;
   /** Other anonymous memory: the JavaScript heap, malloc (DuckDB's buffers, native indexes), stacks. */
   anon: number;
