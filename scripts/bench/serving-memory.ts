@@ -97,7 +97,7 @@ if (!values["no-parts"]) {
 const { root: work, dir: copy } = workingCopy(source, "ckg-memory-bench-");
 // A working copy was never scanned: its first scan (a `ckg scan` child, DuckDB with 4 GB) would run
 // through the load and be counted with it, unless asked for.
-const scans = values["with-scans"] ? {} : { CKG_FIRST_SCAN: "false", CKG_SCAN_CRON: "off" };
+const scans: Record<string, string> = values["with-scans"] ? {} : { CKG_FIRST_SCAN: "false", CKG_SCAN_CRON: "off" };
 const server = await startServer(selfCommand("serve", "--data-dir", copy.root, "--port", "0", "--rate-limit-per-minute", "0", ...positionals), scans);
 await server.waitReady(300_000);
 await Bun.sleep(3000);
