@@ -49,3 +49,37 @@ export function processTree(root: number): ProcessSample[] {
     }
   });
 }
+
+/** What a process's resident memory is made of, from /proc/<pid>/smaps (MB). */
+export interface MemoryParts {
+  /**
+   * Anonymous mappings of 1 GiB or more: a WebAssembly memory reserves its whole range (a graph
+   * process: Oxigraph's heap), and so does JavaScriptCore for parts of its own heap.
+   */
+  bigAnon: number;
+  /** Other anonymous memory: the JavaScript heap, malloc (DuckDB's buffers, native indexes), stacks. */
+  anon: number;
+  /** Mapped files, by file name (the search vectors, DuckDB's database, libraries). */
+  files: Map<string, number>;
+}
+
+export function memoryParts(pid: number): MemoryParts {
+  const parts: MemoryParts = { bigAnon: 0, anon: 0, files: new Map() };
+  let size = 0;
+  let path = "";
+  for (const line of readFileSync(`/proc/${pid}/smaps`, "utf8").split("\n")) {
+    const header = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \d+\s*(.*)$/.exec(line);
+    if (header) {
+      size = Number.parseInt(header[2]!, 16) - Number.parseInt(header[1]!, 16);
+      path = header[3]!;
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (!rss) continue;
+    const mb = Number(rss[1]) / 1024;
+    if (path.startsWith("/")) parts.files.set(path.split("/").at(-1)!, (parts.files.get(path.split("/").at(-1)!) ?? 0) + mb);
+    else if (size >= 2 ** 30 && path === "") parts.bigAnon += mb;
+    else parts.anon += mb;
+  }
+  return parts;
+}

@@ -143,6 +143,7 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
         seed: baseManifest.build.seed,
         startedAt: started,
         sourceAsOf,
+        log,
       });
       writeJson(join(staging, IDENTITY_FILE), Object.fromEntries(resolution.identity));
       writeJson(join(staging, CONFLICTS_FILE), resolution.conflicts);

@@ -17,6 +17,7 @@ import type { Logger } from "../log.ts";
 import { isAlive } from "../runtime.ts";
 import { type DataDir, clearStaleStaging, ensureDataDir, newSnapshotId, publishSnapshot, stagingPath } from "../store/data-dir.ts";
 import type { SnapshotManifest } from "../store/manifest.ts";
+import { stage } from "./stage.ts";
 import { writeSnapshot } from "./write.ts";
 
 export interface BuildOptions {
@@ -53,9 +54,11 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuiltSnapsho
     log.info({ snapshot: id, scale: String(options.scale), seed: options.seed }, "building snapshot");
     try {
       const { world, searchRng, series } = await generate(options, asOf, staging, log, startedAt);
-      const search = await buildSearchIndex(world, staging, { rng: searchRng, embedder: options.embedder, model: options.embedderModel }, log);
+      const search = await stage(log, "search index", () =>
+        buildSearchIndex(world, staging, { rng: searchRng, embedder: options.embedder, model: options.embedderModel }, log),
+      );
       // Loaded after the search index, not beside it: together they took a full build past 4 GiB.
-      const timeseriesDb = await buildTimeseriesDb(staging, publishedTables(series.tables));
+      const timeseriesDb = await stage(log, "query database", () => buildTimeseriesDb(staging, publishedTables(series.tables)));
       const manifest = await writeSnapshot(world, {
         id,
         series,
@@ -67,6 +70,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuiltSnapsho
         scale: String(options.scale),
         seed: options.seed,
         startedAt,
+        log,
       });
       const path = publishSnapshot(dir, id);
       log.info(
@@ -90,9 +94,9 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuiltSnapsho
  * before the search index and the files are made, which hold the world alone.
  */
 async function generate(options: BuildOptions, asOf: Date, staging: string, log: Logger, startedAt: number) {
-  const ctx = await generateWorld({ scale: options.scale, seed: options.seed, asOf }, log);
+  const ctx = await stage(log, "world", () => generateWorld({ scale: options.scale, seed: options.seed, asOf }, log));
   log.info({ entities: ctx.world.entities.size, facts: ctx.world.factCount, ms: Math.round(performance.now() - startedAt) }, "world generated");
-  const series = await generateSeries(ctx, staging, { plants: options.plants ?? true }, log);
+  const series = await stage(log, "series", () => generateSeries(ctx, staging, { plants: options.plants ?? true }, log));
   return { world: ctx.world, searchRng: ctx.rng.fork("search"), series };
 }
 
