@@ -17,15 +17,14 @@ import type { EntityType } from "../entities/vocabulary.ts";
 
 const { MetricKind, exactSearch } = usearch;
 
+/** Types under this many vectors are scanned flat (Protocol, 9,145 at full scale: 70 microseconds). */
+export const IVF_MIN_ROWS = 20_000;
 /**
- * Types under this many vectors are scanned flat. Measured on the full data's text questions:
- * probing lists lost too much on the crowded Organization (29,500; recall@10 0.44 at 8% of lists)
- * and Person (88,500; 0.83) types, whose flat scan costs about a millisecond; Token (306,800) and
- * Pool (153,400) keep 0.97 and 0.99 at a quarter of their lists.
+ * About 4 sqrt(n) lists: a hundred or so rows each. Finer lists rank better for text questions
+ * (list-probe.ts): on the full data's questions, Token at 5% of its rows kept 0.85 of the exact ten
+ * with 1.5 sqrt(n) lists and 0.97 with 4 sqrt(n); Person 0.86 and 0.955.
  */
-export const IVF_MIN_ROWS = 100_000;
-/** About 1.5 sqrt(n) lists: a few hundred rows each. */
-export const listCount = (rows: number) => Math.round(1.5 * Math.sqrt(rows));
+export const listCount = (rows: number) => Math.round(4 * Math.sqrt(rows));
 /** k-means learns from at most this many vectors (evenly spaced), then assigns every vector once. */
 const TRAINING_ROWS = 32_000;
 const ITERATIONS = 6;

@@ -71,12 +71,12 @@ export interface VectorIndexOptions {
 }
 
 /**
- * The share of a type's inverted lists a question scans (ranked by the best score a row of theirs
- * could reach, vector-shard.ts). Measured on the full data against exact search, recall@10 per
- * type over 417 text queries (the real-name and labelled sets): Token 0.949 and Pool 0.976 at 20%,
- * 0.966 and 0.988 at 25%; the answers to the 73 meaning questions, every type together, 0.978.
+ * The share of a type's inverted lists a question scans (ranked by an estimate of the best score
+ * among their rows, list-probe.ts). Measured on the full data against exact search, recall@10 of
+ * the 73 meaning questions per type at 5% of lists: Token 0.973, Person 0.956, Pool 0.896,
+ * Organization 0.823 (hence MIN_PROBED_ROWS); every type together 0.950.
  */
-export const PROBE_SHARE = 0.25;
+export const PROBE_SHARE = 0.06;
 
 export class VectorIndexes {
   private constructor(
