@@ -87,6 +87,8 @@ function i32Const(n: number): number[] {
   }
 }
 
+/** The query's int16 range: products with int8 codes stay far inside int32 at any dimensions we use. */
+const QUERY_RANGE = 16_383;
 const PAGE = 65_536;
 const align = (n: number) => Math.ceil(n / 16) * 16;
 
@@ -154,3 +156,19 @@ export class Int8Scanner {
 
 /** Bytes a scanner needs for a matrix of `rows` (with its alignment). */
 export const matrixBytes = (rows: number, dims: number) => align(rows * dims);
+
+/**
+ * Maps a query into a matrix's code scales as int16 (code_j = x_j x scale_j, so q . x = sum
+ * (q_j / scale_j) code_j) and returns the factor of its scores: score / factor = q . x.
+ */
+export function mapQuery(query: Float32Array, scales: Float32Array, into: Int16Array): number {
+  let max = 0;
+  for (let j = 0; j < query.length; j++) max = Math.max(max, Math.abs(query[j]! / scales[j]!));
+  if (max === 0) {
+    into.fill(0);
+    return 1;
+  }
+  const factor = QUERY_RANGE / max;
+  for (let j = 0; j < query.length; j++) into[j] = Math.round((query[j]! / scales[j]!) * factor);
+  return factor;
+}

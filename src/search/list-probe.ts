@@ -12,7 +12,7 @@
  * the probed lists, 4 sqrt(n) lists): Person at 5% of rows 0.923 by centroid, 0.955 with the
  * spread at 0.5; Pool at 10% 0.897 and 0.932; Token at 5% 0.959 and 0.967.
  */
-import type { CodeMatrix, Int8Scanner } from "./int8-scan.ts";
+import { type CodeMatrix, type Int8Scanner, mapQuery } from "./int8-scan.ts";
 import type { InvertedLists } from "./ivf.ts";
 import { quantize, readRows } from "./vector-files.ts";
 
@@ -23,8 +23,6 @@ export const SPREAD_WEIGHT = 0.5;
  * at 5% of its lists).
  */
 const MIN_PROBED_ROWS = 5_000;
-/** The query's int16 range: products with int8 codes stay far inside int32 at any dimensions we use. */
-const QUERY_RANGE = 16_383;
 
 /** A type's lists as a worker holds them. */
 export interface ProbedLists {
@@ -36,22 +34,6 @@ export interface ProbedLists {
   depth: Float32Array;
   /** Lists scanned per question. */
   probe: number;
-}
-
-/**
- * Maps a query into a matrix's code scales as int16 (code_j = x_j x scale_j, so q . x = sum
- * (q_j / scale_j) code_j) and returns the factor of its scores: score / factor = q . x.
- */
-export function mapQuery(query: Float32Array, scales: Float32Array, into: Int16Array): number {
-  let max = 0;
-  for (let j = 0; j < query.length; j++) max = Math.max(max, Math.abs(query[j]! / scales[j]!));
-  if (max === 0) {
-    into.fill(0);
-    return 1;
-  }
-  const factor = QUERY_RANGE / max;
-  for (let j = 0; j < query.length; j++) into[j] = Math.round((query[j]! / scales[j]!) * factor);
-  return factor;
 }
 
 /** Places a type's list centroids and spreads in the scanner; the spreads come from one pass over its vectors. */

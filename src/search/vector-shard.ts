@@ -11,9 +11,9 @@
 import { join } from "node:path";
 import usearch from "usearch";
 import type { EntityType } from "../entities/vocabulary.ts";
-import { type CodeMatrix, Int8Scanner, matrixBytes } from "./int8-scan.ts";
+import { type CodeMatrix, Int8Scanner, mapQuery, matrixBytes } from "./int8-scan.ts";
 import { readLists } from "./ivf.ts";
-import { type ProbedLists, listsOf, mapQuery, rankLists } from "./list-probe.ts";
+import { type ProbedLists, listsOf, rankLists } from "./list-probe.ts";
 import { codesFile, quantize, readRows, readScales, rowCount, vectorsFile } from "./vector-files.ts";
 
 const { MetricKind, exactSearch } = usearch;
