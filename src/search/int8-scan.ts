@@ -106,6 +106,8 @@ export class Int8Scanner {
   private readonly scoresFn: (codes: number, rows: number, query: number, out: number) => void;
   private readonly memory: WebAssembly.Memory;
   private next = 0;
+  /** Bytes asked for when made: codes past them are refused. */
+  private readonly capacity: number;
   private readonly queryAt: number;
   private readonly outAt: number;
   /** The int16 query of the next scan. */
@@ -121,8 +123,8 @@ export class Int8Scanner {
     const instance = new WebAssembly.Instance(new WebAssembly.Module(kernel(dims)));
     this.scoresFn = instance.exports.scores as Int8Scanner["scoresFn"];
     this.memory = instance.exports.memory as WebAssembly.Memory;
-    const bytes = align(dims * 2) + align(maxScored * 4) + codeBytes + 16;
-    this.memory.grow(Math.max(0, Math.ceil(bytes / PAGE) - this.memory.buffer.byteLength / PAGE));
+    this.capacity = align(dims * 2) + align(maxScored * 4) + codeBytes;
+    this.memory.grow(Math.max(0, Math.ceil(this.capacity / PAGE) - this.memory.buffer.byteLength / PAGE));
     this.queryAt = this.take(dims * 2);
     this.outAt = this.take(maxScored * 4);
     this.query = new Int16Array(this.memory.buffer, this.queryAt, dims);
@@ -132,7 +134,7 @@ export class Int8Scanner {
   private take(bytes: number): number {
     const at = this.next;
     this.next = align(at + bytes);
-    if (this.next > this.memory.buffer.byteLength) throw new Error("int8 scan: more codes than the scanner was made for");
+    if (this.next > this.capacity) throw new Error("int8 scan: more codes than the scanner was made for");
     return at;
   }
 
