@@ -1,17 +1,25 @@
 /**
- * Search benchmark (issues 4 and 16). Run by hand:
- *   bun scripts/bench/search.ts [--data-dir DIR] [--scale full] [--probes 400] [--seconds 10] [--no-postgres]
+ * Search benchmark (issues 4, 16 and 36). Run by hand:
+ *   bun scripts/bench/search.ts [--data-dir DIR] [--scale full] [--probes 400] [--seconds 10] [--no-postgres] [--no-reindex]
  *
- * Prints: the index's build time and size (from the snapshot), its load time and memory; search
+ * The server serves a working copy of the data directory (the snapshot hard-linked, never written).
+ * Unless --no-reindex, the working copy's vector index is first rebuilt from its saved vectors with
+ * this checkout's code (timed: the index's own build time), so that a snapshot built by another
+ * version is measured with this version's index.
+ *
+ * Prints: the index's build time and size, its load time and memory; search
  * latency in-process by tier (name matches answer without a vector scan; meaning questions scan
  * the inverted lists); recall@10 of the index against exact brute force over the same vectors,
  * beside usearch's float brute force (the raw engine); throughput and latency at 1, 8 and 32
  * concurrent clients over HTTP beside PostgreSQL 15 with pg_trgm and pgvector holding the same
  * names and vectors (started by the script; pgvector is built from source where Debian has no
  * package, see scripts/bench/postgres-search.ts); and the real-name set's recall@3 and MRR for both,
- * with the synthetic labelled set apart.
+ * with the synthetic labelled set apart. Issue 36's figures in one table: meaning questions' req/s
+ * at 32 clients over HTTP (answer cache off) beside SPARQL point queries' req/s on the same server
+ * in the same run and their ratio, the index alone in-process, recall@10 against exact search, and
+ * pgvector's HNSW on the same vectors (req/s and recall@10); the RSS of every server process.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { Rng } from "../../src/dataset/rng.ts";
@@ -39,6 +47,9 @@ import { runLoad } from "./closed-loop.ts";
 import { startPostgres } from "../../test/support/postgres.ts";
 import { HNSW, loadSearchTables, pgSearch } from "./postgres-search.ts";
 import { percentile, printTable } from "./stats.ts";
+import { processTree } from "./processes.ts";
+import { pgvectorRows, recallByType, reindex } from "./search-index.ts";
+import { workingCopy } from "./working-copy.ts";
 
 const { values } = parseArgs({
   options: {
@@ -48,26 +59,36 @@ const { values } = parseArgs({
     probes: { type: "string", default: "400" },
     seconds: { type: "string", default: "10" },
     "no-postgres": { type: "boolean", default: false },
+    "no-reindex": { type: "boolean", default: false },
   },
 });
-const dir = dataDir(values["data-dir"]!);
-if (!currentSnapshotId(dir)) {
+const source = dataDir(values["data-dir"]!);
+if (!currentSnapshotId(source)) {
   const scale = /^\d+$/.test(values.scale!) ? Number(values.scale) : (values.scale as "full" | "default");
-  await buildSnapshot({ dir, scale, seed: 42, ontologyNs: "https://ckg.example/ontology#", log: createLogger("warn", 2) });
+  await buildSnapshot({ dir: source, scale, seed: 42, ontologyNs: "https://ckg.example/ontology#", log: createLogger("warn", 2) });
 }
+const { root: workRoot, dir } = workingCopy(source, "ckg-search-bench-");
+process.on("exit", () => rmSync(workRoot, { recursive: true, force: true }));
 const snapshotDir = snapshotPath(dir, currentSnapshotId(dir)!);
 const manifest = readManifest(snapshotDir);
 const searchDir = join(snapshotDir, manifest.search.dir);
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 const rssOf = (pid: number | "self") => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) * 1024;
+const reindexMs = values["no-reindex"] ? undefined : reindex(searchDir, manifest.search.dims);
 
 // --- The index as built ------------------------------------------------------------------------
 const files = readdirSync(searchDir).map((name) => ({ name, bytes: statSync(join(searchDir, name)).size }));
 const sum = (filter: (name: string) => boolean) => files.filter((f) => filter(f.name)).reduce((s, f) => s + f.bytes, 0);
 const entities = Object.values(manifest.search.counts).reduce((a, b) => a + b, 0);
 printTable(`Search index of snapshot ${manifest.id} (${entities.toLocaleString("en")} entities, embedder ${manifest.search.embedder}, ${manifest.search.dims} dims)`, [
-  ["index build (model + vectors + int8 codes)", `${(manifest.search.build_ms / 1000).toFixed(1)} s`],
+  ["search index build at snapshot build (model + vectors + index)", `${(manifest.search.build_ms / 1000).toFixed(1)} s`],
+  ...(reindexMs
+    ? [
+        ["vector index alone, rebuilt from the saved vectors (codes + lists), one thread", `${([...reindexMs.values()].reduce((a, b) => a + b, 0) / 1000).toFixed(1)} s`] as [string, string],
+        ["  by type", [...reindexMs].map(([type, t]) => `${type} ${(t / 1000).toFixed(1)} s`).join(", ")] as [string, string],
+      ]
+    : []),
   ["int8 codes (*.sq8, scanned)", mb(sum((n) => n.endsWith(".sq8")))],
   ["inverted lists (*.ivf: centroids and each row's list)", mb(sum((n) => n.endsWith(".ivf")))],
   ["saved vectors (*.vectors.f32, memory-mapped for the exact scores)", mb(sum((n) => n.endsWith(".vectors.f32")))],
@@ -240,6 +261,52 @@ for (const clients of [1, 32]) {
   floorRows.push([`vector index alone (in-process, questions' vectors), ${clients} in flight`, line(engine)]);
 }
 printTable("Floors under the questions' throughput", floorRows);
+
+// --- Issue 36: meaning questions beside SPARQL point queries, same server, same run -------------
+// A SPARQL point query is one entity and its neighbours with their names (as explore.ts's
+// baseline), on distinct entities drawn from every type.
+const pointIds = rng.sample(allIds, Math.min(allIds.length, 100_000));
+const entityNs = manifest.namespaces.entity;
+const pointQuery = (id: string) =>
+  `SELECT ?direction ?p ?n ?name WHERE { { <${entityNs}${id}> ?p ?n BIND("out" AS ?direction) } UNION { ?n ?p <${entityNs}${id}> BIND("in" AS ?direction) } OPTIONAL { ?n schema:name ?name } } LIMIT 1000`;
+const CLIENTS = 32;
+const sparqlPoint = await runLoad({
+  clients: CLIENTS,
+  seconds,
+  warmupSeconds: 2,
+  request: async (i) => {
+    const response = await fetch(`${server.url}/api/sparql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: pointQuery(pointIds[i % pointIds.length]!) }) });
+    if (response.status !== 200) throw new Error(`sparql ${response.status}`);
+    await response.arrayBuffer();
+  },
+});
+const meaningLoad = await runLoad({ clients: CLIENTS, seconds, warmupSeconds: 2, request: async (i) => void (await post(meaningBodies[i % meaningBodies.length]!)) });
+const indexAlone = await runLoad({
+  clients: CLIENTS,
+  seconds,
+  warmupSeconds: 1,
+  request: async (i) => {
+    const q = meaningVectors[i % meaningVectors.length]!;
+    await vectors.search(q.vector, SEARCH_DEPTH, q.types);
+  },
+});
+const pgMeaning = pgDb ? await runLoad({ clients: CLIENTS, seconds, warmupSeconds: 2, request: async (i) => void (await askPg(meaningBodies[i % meaningBodies.length]!)) }) : undefined;
+const questionVectors = meaningVectors.map((q) => q.vector);
+const ckgRecall = await recallByType(searchDir, manifest.search.dims, questionVectors, async (query, type) => (await vectors.search(query, 10, [type])).map((h) => h.row));
+const pgRecall = pgLoad?.vectors ? await recallByType(searchDir, manifest.search.dims, questionVectors, pgvectorRows(pgDb!)) : undefined;
+const overall = (by: Map<EntityType, number>) => [...by.values()].reduce((a, b) => a + b, 0) / by.size;
+const serving = processTree(server.process.pid);
+const rate = (r: { rps: number; p50: number; p99: number }) => `${r.rps.toFixed(0)} req/s, p50 ${ms(r.p50)}, p99 ${ms(r.p99)}`;
+printTable(`Issue 36: meaning questions beside SPARQL point queries (${CLIENTS} clients, ${seconds} s each, same server, answer cache off)`, [
+  [`SPARQL point query over HTTP (POST /api/sparql, ${pointIds.length.toLocaleString("en")} distinct entities)`, rate(sparqlPoint)],
+  [`meaning questions over HTTP (POST /api/search, the ${meaningBodies.length} questions in turn, each computed)`, rate(meaningLoad)],
+  ["  ratio meaning / SPARQL point (target >= 0.25)", (meaningLoad.rps / sparqlPoint.rps).toFixed(3)],
+  [`vector index alone, in-process, ${CLIENTS} in flight (every type at depth ${SEARCH_DEPTH})`, rate(indexAlone)],
+  ...(pgMeaning ? [[`PostgreSQL (pg_trgm + pgvector HNSW, same vectors), same questions`, rate(pgMeaning)] as [string, string]] : []),
+  [`recall@10 vs exact search, the ${questionVectors.length} questions' vectors by type: ckg`, `${overall(ckgRecall).toFixed(4)} (${[...ckgRecall].map(([t, r]) => `${t} ${r.toFixed(3)}`).join(", ")})`],
+  ...(pgRecall ? [[`  pgvector HNSW (ef_search ${HNSW.efSearch})`, `${overall(pgRecall).toFixed(4)} (${[...pgRecall].map(([t, r]) => `${t} ${r.toFixed(3)}`).join(", ")})`] as [string, string]] : []),
+  ["server RSS, every process (after the runs)", `${serving.reduce((sum, p) => sum + p.rssMb, 0).toFixed(0)} MB (${serving.map((p) => `${p.name} ${p.rssMb.toFixed(0)}`).join(", ")})`],
+]);
 
 // Agents ask the same thing again: with the answer cache on (the default), a repeated question is a lookup.
 const cachedServer = await startServer(selfCommand("serve", "--data-dir", dir.root, "--port", "0"), serverEnv);

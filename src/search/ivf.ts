@@ -7,25 +7,22 @@
  *
  * `<type>.ivf`: uint32 lists, uint32 rows, then lists x dims float32 centroids, then rows uint32
  * list numbers (row order of the type's ids). The heavy step of k-means, assigning vectors to
- * their nearest centroid, is usearch's SIMD exact search (a batch of queries against the
- * centroids).
+ * their nearest centroid, scans the centroids as int8 codes (int8-scan.ts).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import usearch from "usearch";
 import type { EntityType } from "../entities/vocabulary.ts";
+import { Int8Scanner, mapQuery, matrixBytes } from "./int8-scan.ts";
+import { quantize } from "./vector-files.ts";
 
-const { MetricKind, exactSearch } = usearch;
-
+/** Types under this many vectors are scanned flat (Protocol, 9,145 at full scale: 70 microseconds). */
+export const IVF_MIN_ROWS = 20_000;
 /**
- * Types under this many vectors are scanned flat. Measured on the full data's text questions:
- * probing lists lost too much on the crowded Organization (29,500; recall@10 0.44 at 8% of lists)
- * and Person (88,500; 0.83) types, whose flat scan costs about a millisecond; Token (306,800) and
- * Pool (153,400) keep 0.97 and 0.99 at a quarter of their lists.
+ * About 4 sqrt(n) lists: a hundred or so rows each. Finer lists rank better for text questions
+ * (list-probe.ts): on the full data's questions, Token at 5% of its rows kept 0.85 of the exact ten
+ * with 1.5 sqrt(n) lists and 0.97 with 4 sqrt(n); Person 0.86 and 0.955.
  */
-export const IVF_MIN_ROWS = 100_000;
-/** About 1.5 sqrt(n) lists: a few hundred rows each. */
-export const listCount = (rows: number) => Math.round(1.5 * Math.sqrt(rows));
+export const listCount = (rows: number) => Math.round(4 * Math.sqrt(rows));
 /** k-means learns from at most this many vectors (evenly spaced), then assigns every vector once. */
 const TRAINING_ROWS = 32_000;
 const ITERATIONS = 6;
@@ -40,16 +37,26 @@ export interface InvertedLists {
   assignment: Uint32Array;
 }
 
-/** The nearest centroid (inner product) of each of `count` vectors; usearch wants a buffer of its own per call. */
+/**
+ * The nearest centroid (inner product) of each of `count` vectors: the centroids as int8 codes
+ * scanned by int8-scan.ts for each vector (a few times faster than a float search; the rounding
+ * can only swap centroids of almost equal score, which k-means does not mind).
+ */
 function nearest(centroids: Float32Array, vectors: Float32Array, dims: number): Uint32Array {
+  const lists = centroids.length / dims;
   const count = vectors.length / dims;
+  const scanner = new Int8Scanner(dims, matrixBytes(lists, dims), lists);
+  const { scales, codes } = quantize(centroids, dims);
+  const matrix = scanner.reserve(lists);
+  scanner.codesOf(matrix).set(codes);
   const out = new Uint32Array(count);
-  const batch = 8192;
-  for (let start = 0; start < count; start += batch) {
-    const end = Math.min(count, start + batch);
-    const queries = vectors.slice(start * dims, end * dims);
-    const found = exactSearch(centroids, queries, dims, 1, MetricKind.IP, 0) as { keys: BigUint64Array };
-    for (let i = 0; i < end - start; i++) out[start + i] = Number(found.keys[i]!);
+  for (let i = 0; i < count; i++) {
+    mapQuery(vectors.subarray(i * dims, (i + 1) * dims), scales, scanner.query);
+    scanner.scan(matrix, 0, lists, 0);
+    const { scores } = scanner;
+    let best = 0;
+    for (let l = 1; l < lists; l++) if (scores[l]! > scores[best]!) best = l;
+    out[i] = best;
   }
   return out;
 }

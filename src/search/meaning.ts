@@ -92,7 +92,7 @@ export async function meaningMatches(deps: SearchDeps, input: { query: string; l
   // those whose own description holds the question's words (the learned model blurs rare words,
   // "gold", "circle"; a description says them).
   const described = deps.descriptions.match(scope?.rest ?? input.query);
-  for (const position of strongest(described, MIN_DESCRIBED_SHARE, MAX_DESCRIBED_SCORED)) score(position);
+  for (const position of described.strongest(MIN_DESCRIBED_SHARE, MAX_DESCRIBED_SCORED)) score(position);
   // In a scoped question every entity in scope ranks above every one outside: what is left of the
   // question once the scope is cut ("token" of "token pegged to the dollar") may say little.
   const closeness = (position: number, cosine: number) => {
@@ -108,13 +108,6 @@ export async function meaningMatches(deps: SearchDeps, input: { query: string; l
     position,
     similarity: MEANING_CEILING * closeness(position, cosine) * nudge(names.typeAt(position), names.prominenceAt(position), filtered) * (deps.demo[position] ? DEMO_SETBACK : 1),
   }));
-}
-
-/** Positions whose share is at least `min`, the `max` largest. */
-function strongest(shares: Map<number, number>, min: number, max: number): number[] {
-  const kept = [...shares].filter(([, share]) => share >= min);
-  kept.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-  return kept.slice(0, max).map(([position]) => position);
 }
 
 function unitLength(vector: Float32Array): Float32Array {

@@ -3,18 +3,19 @@
  * Nearest neighbours (cosine) with one index per entity type, so a type filter applies before the
  * top-k cut: asking for 10 pools returns 10 pools whenever 10 exist.
  *
- * The index is scalar-quantized and flat: each type's vectors as int8 codes (one scale per
- * dimension), scanned whole by usearch's SIMD kernel, and the best k + 50 candidates scored
- * again exactly from the float vectors (vector-shard.ts). It replaced HNSW graphs, which on our
- * vectors could not reach the recall a user expects: LSA vectors of look-alike entities crowd
- * (hundreds of "ETH staking" pools, people with the same role), and text queries land far from all
- * of them, where a graph walk stops early. Measured on the full data (scripts/bench/search.ts):
- * HNSW (16 links, beam 512-1024) recall@10 against exact search 0.78-0.92 by type at 7.5 ms for an
- * all-type question; the quantized scan 0.99+ in less time, with no graph to build.
+ * The index is scalar-quantized: each type's vectors as int8 codes (one scale per dimension),
+ * scanned by a WebAssembly SIMD kernel (int8-scan.ts), and the best k + 50 candidates scored again
+ * exactly from the float vectors (vector-shard.ts). It replaced HNSW graphs, which on our vectors
+ * cannot reach the recall a user expects: LSA vectors of look-alike entities crowd (hundreds of "ETH
+ * staking" pools, people with the same role), and text questions land far from all of them, where
+ * a graph walk stops early. Measured again for issue 36 with usearch 2.25 on the full data, f16
+ * and i8, 16 links, expansion 128 at build, exact rescoring of what the walk returns: recall@10 of
+ * the 73 meaning questions at a search expansion of 256 was 0.74 (Organization), 0.41 (Person),
+ * 0.64 (Pool) and 0.72 (Token) at 0.15 to 0.4 ms a type, while entity vectors as queries got 0.99+.
  *
  * A type of IVF_MIN_ROWS vectors or more also has inverted lists (ivf.ts): its codes are grouped
  * by nearest k-means centroid and a question scans only PROBE_SHARE of the lists, those whose rows
- * could score highest for it, before the same exact rescoring.
+ * should score highest for it (list-probe.ts), before the same exact rescoring.
  *
  * The scan runs in worker threads (scan-worker.ts), one per core, each holding every row: the least
  * busy worker takes a question, so concurrent questions use every core and the event loop never
@@ -71,12 +72,12 @@ export interface VectorIndexOptions {
 }
 
 /**
- * The share of a type's inverted lists a question scans (ranked by the best score a row of theirs
- * could reach, vector-shard.ts). Measured on the full data against exact search, recall@10 per
- * type over 417 text queries (the real-name and labelled sets): Token 0.949 and Pool 0.976 at 20%,
- * 0.966 and 0.988 at 25%; the answers to the 73 meaning questions, every type together, 0.978.
+ * The share of a type's inverted lists a question scans (ranked by an estimate of the best score
+ * among their rows, list-probe.ts). Measured on the full data against exact search, recall@10 of
+ * the 73 meaning questions per type at 5% of lists: Token 0.973, Person 0.956, Pool 0.896,
+ * Organization 0.823 (hence MIN_PROBED_ROWS); every type together 0.950.
  */
-export const PROBE_SHARE = 0.25;
+export const PROBE_SHARE = 0.06;
 
 export class VectorIndexes {
   private constructor(

@@ -1,0 +1,62 @@
+import { describe, expect, test } from "bun:test";
+import { Rng } from "../../src/dataset/rng.ts";
+import { Int8Scanner, mapQuery, matrixBytes } from "../../src/search/int8-scan.ts";
+import { quantize } from "../../src/search/vector-files.ts";
+
+const randomCodes = (rows: number, dims: number, rng: Rng) =>
+  Int8Array.from({ length: rows * dims }, (_, i) => (i % 97 === 0 ? 127 : i % 89 === 0 ? -127 : Math.round(rng.next() * 254) - 127));
+
+describe("int8 scan (WebAssembly SIMD)", () => {
+  for (const dims of [16, 32, 128]) {
+    test(`scores are the exact int8 x int16 dot products (${dims} dimensions), rows and offsets as asked`, () => {
+      const rng = new Rng(dims);
+      const rows = 300;
+      const scanner = new Int8Scanner(dims, matrixBytes(rows, dims), rows);
+      const matrix = scanner.reserve(rows);
+      const codes = randomCodes(rows, dims, rng);
+      scanner.codesOf(matrix).set(codes);
+      for (let j = 0; j < dims; j++) scanner.query[j] = j % 5 === 0 ? 16_383 : j % 7 === 0 ? -16_383 : Math.round(rng.next() * 32_000) - 16_000;
+      const expected = (row: number) => {
+        let dot = 0;
+        for (let j = 0; j < dims; j++) dot += codes[row * dims + j]! * scanner.query[j]!;
+        return dot;
+      };
+      scanner.scan(matrix, 0, rows, 0);
+      expect(Array.from(scanner.scores)).toEqual(Array.from({ length: rows }, (_, row) => expected(row)));
+      // A slice of rows written after an offset: the earlier scores stay.
+      scanner.scan(matrix, 10, 20, 5);
+      expect(Array.from(scanner.scores.subarray(0, 5))).toEqual([0, 1, 2, 3, 4].map(expected));
+      expect(Array.from(scanner.scores.subarray(5, 15))).toEqual(Array.from({ length: 10 }, (_, i) => expected(10 + i)));
+    });
+  }
+
+  test("a query mapped into a matrix's scales scores its float rows: score / factor is the dot product, to the codes' rounding", () => {
+    const rng = new Rng(3);
+    const dims = 64;
+    const rows = 200;
+    const floats = Float32Array.from({ length: rows * dims }, () => rng.normal() / Math.sqrt(dims));
+    const { scales, codes } = quantize(floats, dims);
+    const scanner = new Int8Scanner(dims, matrixBytes(rows, dims), rows);
+    const matrix = scanner.reserve(rows);
+    scanner.codesOf(matrix).set(codes);
+    const query = Float32Array.from({ length: dims }, () => rng.normal() / Math.sqrt(dims));
+    const factor = mapQuery(query, scales, scanner.query);
+    scanner.scan(matrix, 0, rows, 0);
+    for (let row = 0; row < rows; row++) {
+      let dot = 0;
+      for (let j = 0; j < dims; j++) dot += query[j]! * floats[row * dims + j]!;
+      expect(Math.abs(scanner.scores[row]! / factor - dot)).toBeLessThan(0.02);
+    }
+    expect(mapQuery(new Float32Array(dims), scales, scanner.query)).toBe(1);
+    expect(Array.from(scanner.query).every((v) => v === 0)).toBe(true);
+  });
+
+  test("refuses dimensions it cannot scan, scans past a matrix or its scores, and more codes than it was made for", () => {
+    expect(() => new Int8Scanner(24, 0, 1)).toThrow("multiple of 16");
+    const scanner = new Int8Scanner(16, matrixBytes(10, 16), 10);
+    const matrix = scanner.reserve(10);
+    expect(() => scanner.scan(matrix, 0, 11, 0)).toThrow("out of range");
+    expect(() => scanner.scan(matrix, 0, 10, 1)).toThrow("out of range");
+    expect(() => scanner.reserve(1)).toThrow("more codes");
+  });
+});
