@@ -104,6 +104,8 @@ describe("a query for one entity", () => {
       `SELECT g.name, d.date FROM graph_entities g LEFT JOIN ts_synthetic_token d ON d.entity_id = g.id WHERE d.entity_id = ${t} ORDER BY d.date LIMIT 3`,
       `SELECT (SELECT count(*) FROM ts_synthetic_token WHERE entity_id = ${t}) AS days, (SELECT count(*) FROM ts_synthetic_token) AS all_rows`,
       `/* prix en € */ SELECT 'é' AS accent, date FROM ts_synthetic_token WHERE entity_id = ${t} ORDER BY date LIMIT 2`,
+      `FROM ts_synthetic_token SELECT date, "totalVolume" WHERE entity_id = ${t} AND "totalVolume" > 0`,
+      `SELECT * FROM ts_synthetic_token WHERE entity_id = ${t} AND entity_id = ${sqlString(`${token}-other`)}`,
     ];
     for (const sql of shapes) await expectRoutedAndSame(sql);
   });
