@@ -280,14 +280,18 @@ describe("ckg ingest", () => {
     const [entities, tables] = await withConnection(duck, async (c) => {
       const count = (await c.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM read_parquet('${next}/entities.parquet') WHERE source = '${SYNTHETIC_SOURCE}'`)).getRowObjectsJS()[0]!.n;
       await c.run(`ATTACH '${next}/ts/timeseries.duckdb' AS ts (READ_ONLY)`);
-      const names = (await c.runAndReadAll("SELECT table_name FROM duckdb_tables() WHERE database_name = 'ts' ORDER BY 1")).getRowObjectsJS().map((r) => r.table_name);
+      const names = (await c.runAndReadAll("SELECT schema_name || '.' || table_name AS name FROM duckdb_tables() WHERE database_name = 'ts' ORDER BY 1")).getRowObjectsJS().map((r) => r.name);
       // The graph's SQL tables are the new snapshot's: no demo entity left in them either.
       const inSql = (await c.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM ts.graph_entities WHERE source = '${SYNTHETIC_SOURCE}'`)).getRowObjectsJS()[0]!.n;
       return [Number(count) + Number(inSql), names];
     });
     duck.closeSync();
     expect(entities).toBe(0);
-    expect(tables).toEqual(["graph_entities", "graph_facts", "graph_facts_by_predicate", "ts_coingecko_listings", "ts_coingecko_token"]);
+    // The demo tables' entity-ordered copies went with them (timeseries/entity-order.ts).
+    expect(tables).toEqual([
+      ...["ts_coingecko_listings", "ts_coingecko_listings_keys", "ts_coingecko_token", "ts_coingecko_token_keys"].map((t) => `entity_order.${t}`),
+      ...["graph_entities", "graph_facts", "graph_facts_by_predicate", "ts_coingecko_listings", "ts_coingecko_token"].map((t) => `main.${t}`),
+    ]);
     // Real entities the demo only added facts to are still there: the reference chains and tokens.
     expect(manifest.counts.nodes_by_type.Chain).toBeGreaterThan(1000);
     expect(manifest.search.counts.Chain).toBe(manifest.counts.nodes_by_type.Chain);
