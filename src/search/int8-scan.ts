@@ -5,8 +5,8 @@
  * (a distance matrix, a transposition and a sort for every call, whatever the dimensions: measured
  * 17 ns a row at 8 dimensions). The vector index scans its probed lists with it (vector-shard.ts).
  *
- * The kernel is one small function, emitted here as bytes for the dimensions at hand (a multiple
- * of 16): for each row, the codes are widened to int16 and multiplied pairwise with the int16
+ * The kernel is one small function, emitted here as bytes for the dimensions at hand (rows and the
+ * query padded with zeros to a multiple of 16): for each row, the codes are widened to int16 and multiplied pairwise with the int16
  * query (i32x4.dot_i16x8_s), the four lanes summed, and the int32 score stored. Codes and scores
  * live in the module's own memory, laid out once when a scanner is made: no copy per question.
  */
@@ -38,7 +38,7 @@ const OP = { v128Load: 0x00, extractLane: 0x1b, extendLow: 0x87, extendHigh: 0x8
  * product with the `dims` int16 values at `query`, stored as int32 from byte `out`.
  */
 function kernel(dims: number): Uint8Array {
-  if (dims % 16 !== 0 || dims === 0 || dims > 4096) throw new Error(`int8 scan: dimensions must be a multiple of 16 (got ${dims})`);
+  if (dims % 16 !== 0 || dims === 0) throw new Error(`int8 scan: a kernel's dimensions are a multiple of 16 (got ${dims})`);
   const [codes, rows, query, out, end] = [0, 1, 2, 3, 4];
   const chunks = dims / 8; // int16 query chunks of eight lanes
   const q = 5;
@@ -106,6 +106,8 @@ export class Int8Scanner {
   private readonly scoresFn: (codes: number, rows: number, query: number, out: number) => void;
   private readonly memory: WebAssembly.Memory;
   private next = 0;
+  /** Bytes of a row in memory: the dimensions padded to a multiple of 16. */
+  private readonly stride: number;
   /** Bytes asked for when made: codes past them are refused. */
   private readonly capacity: number;
   private readonly queryAt: number;
@@ -120,12 +122,13 @@ export class Int8Scanner {
     codeBytes: number,
     maxScored: number,
   ) {
-    const instance = new WebAssembly.Instance(new WebAssembly.Module(kernel(dims)));
+    this.stride = align(dims);
+    const instance = new WebAssembly.Instance(new WebAssembly.Module(kernel(this.stride)));
     this.scoresFn = instance.exports.scores as Int8Scanner["scoresFn"];
     this.memory = instance.exports.memory as WebAssembly.Memory;
-    this.capacity = align(dims * 2) + align(maxScored * 4) + codeBytes;
+    this.capacity = align(this.stride * 2) + align(maxScored * 4) + codeBytes;
     this.memory.grow(Math.max(0, Math.ceil(this.capacity / PAGE) - this.memory.buffer.byteLength / PAGE));
-    this.queryAt = this.take(dims * 2);
+    this.queryAt = this.take(this.stride * 2);
     this.outAt = this.take(maxScored * 4);
     this.query = new Int16Array(this.memory.buffer, this.queryAt, dims);
     this.scores = new Int32Array(this.memory.buffer, this.outAt, maxScored);
@@ -138,26 +141,30 @@ export class Int8Scanner {
     return at;
   }
 
-  /** Room for `rows` rows of codes in the scanner's memory, to be filled through `codesOf`. */
+  /** Room for `rows` rows of codes in the scanner's memory, to be filled with `write`. */
   reserve(rows: number): CodeMatrix {
-    return { at: this.take(rows * this.dims), rows };
+    return { at: this.take(rows * this.stride), rows };
   }
 
-  /** A matrix's codes, to fill. */
-  codesOf(matrix: CodeMatrix): Int8Array {
-    return new Int8Array(this.memory.buffer, matrix.at, matrix.rows * this.dims);
+  /** Writes rows of codes (`dims` each) into a matrix from row `from` on. */
+  write(matrix: CodeMatrix, from: number, codes: Int8Array): void {
+    const rows = codes.length / this.dims;
+    if (from + rows > matrix.rows) throw new Error("int8 scan: out of range");
+    const into = new Int8Array(this.memory.buffer, matrix.at + from * this.stride, rows * this.stride);
+    if (this.stride === this.dims) into.set(codes);
+    else for (let row = 0; row < rows; row++) into.set(codes.subarray(row * this.dims, (row + 1) * this.dims), row * this.stride);
   }
 
   /** Scores rows [from, to) of a matrix against `query`, written to `scores` from index `into`. */
   scan(matrix: CodeMatrix, from: number, to: number, into: number): void {
     if (to <= from) return;
     if (into + to - from > this.scores.length || to > matrix.rows) throw new Error("int8 scan: out of range");
-    this.scoresFn(matrix.at + from * this.dims, to - from, this.queryAt, this.outAt + into * 4);
+    this.scoresFn(matrix.at + from * this.stride, to - from, this.queryAt, this.outAt + into * 4);
   }
 }
 
 /** Bytes a scanner needs for a matrix of `rows` (with its alignment). */
-export const matrixBytes = (rows: number, dims: number) => align(rows * dims);
+export const matrixBytes = (rows: number, dims: number) => rows * align(dims);
 
 /**
  * Maps a query into a matrix's code scales as int16 (code_j = x_j x scale_j, so q . x = sum

@@ -48,7 +48,7 @@ function nearest(centroids: Float32Array, vectors: Float32Array, dims: number): 
   const scanner = new Int8Scanner(dims, matrixBytes(lists, dims), lists);
   const { scales, codes } = quantize(centroids, dims);
   const matrix = scanner.reserve(lists);
-  scanner.codesOf(matrix).set(codes);
+  scanner.write(matrix, 0, codes);
   const out = new Uint32Array(count);
   for (let i = 0; i < count; i++) {
     mapQuery(vectors.subarray(i * dims, (i + 1) * dims), scales, scanner.query);

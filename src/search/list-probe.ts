@@ -62,7 +62,7 @@ export function listsOf(scanner: Int8Scanner, ivf: InvertedLists, floatsPath: st
   const place = (values: Float32Array) => {
     const { scales, codes } = quantize(values, dims);
     const matrix = scanner.reserve(lists);
-    scanner.codesOf(matrix).set(codes);
+    scanner.write(matrix, 0, codes);
     return { matrix, scales };
   };
   return {

@@ -9,7 +9,7 @@ import type { NameIndex } from "../entities/name-index.ts";
 import type { DescriptionIndex } from "./description-index.ts";
 import type { Embedder } from "./embedder.ts";
 import { type Ranked, nudge } from "./priors.ts";
-import { type Scope, type ScopeFacts, findScope } from "./scope.ts";
+import { type ScopeFacts, findScope } from "./scope.ts";
 import type { VectorIndexes } from "./vector-index.ts";
 import type { VectorRows } from "./vector-rows.ts";
 
@@ -95,13 +95,15 @@ export async function meaningMatches(deps: SearchDeps, input: { query: string; l
   for (const position of described.strongest(MIN_DESCRIBED_SHARE, MAX_DESCRIBED_SCORED)) score(position);
   // In a scoped question every entity in scope ranks above every one outside: what is left of the
   // question once the scope is cut ("token" of "token pegged to the dollar") may say little.
+  const inScope = scope && deps.scopes.inScope(scope);
+  const ownedBy = scope?.kind === "chain" && scope.owned ? deps.scopes.ownedBy(scope.chains) : undefined;
   const closeness = (position: number, cosine: number) => {
     const share = described.get(position) ?? 0;
     const close = Math.max(0, cosine) + DESCRIPTION_PULL * share * (1 - Math.max(0, cosine));
     if (scope === undefined) return close;
     const id = names.idAt(position);
-    if (!inScope(deps.scopes, scope, id)) return IN_SCOPE * close;
-    const setBack = scope.kind === "chain" && scope.owned && !deps.scopes.owns(id, scope.chains) ? NOT_OWNED : 0;
+    if (!inScope!(id)) return IN_SCOPE * close;
+    const setBack = ownedBy && !ownedBy(id) ? NOT_OWNED : 0;
     return IN_SCOPE - setBack + (1 - IN_SCOPE) * close;
   };
   return Array.from(best, ([position, cosine]) => ({
@@ -115,8 +117,4 @@ function unitLength(vector: Float32Array): Float32Array {
   for (const x of vector) norm += x * x;
   norm = Math.sqrt(norm);
   return norm === 0 || Math.abs(norm - 1) < 1e-6 ? vector : vector.map((x) => x / norm);
-}
-
-function inScope(facts: ScopeFacts, scope: Scope, id: string): boolean {
-  return scope.kind === "chain" ? facts.on(id, scope.chains) : facts.has(id, scope.attribute, scope.value);
 }

@@ -152,19 +152,27 @@ export class ScopeFacts {
     return scope.chains.flatMap((chain) => [...(from.get(chain.id) ?? [])]).slice(0, max);
   }
 
-  /** Is the entity one of the chains, or on one (deployed, settling, native)? */
-  on(id: string, chains: readonly IndexedNode[]): boolean {
-    return chains.some((chain) => chain.id === id || this.byChain.get(chain.id)?.has(id) === true);
+  /**
+   * Is an entity in the scope: one of its chains or on one (deployed, settling, native), or one
+   * that has its attribute value? The sets are looked up once: a question tests every candidate.
+   */
+  inScope(scope: Scope): (id: string) => boolean {
+    if (scope.kind === "attribute") {
+      const members = this.byAttribute.get(`${scope.attribute}:${scope.value}`);
+      return (id) => members?.has(id) === true;
+    }
+    return this.memberOf(scope.chains, this.byChain);
   }
 
-  /** Is the entity one of the chains, or their own (settling on one, native to one)? */
-  owns(id: string, chains: readonly IndexedNode[]): boolean {
-    return chains.some((chain) => chain.id === id || this.ownOfChain.get(chain.id)?.has(id) === true);
+  /** Is an entity one of the chains, or their own (settling on one, native to one)? */
+  ownedBy(chains: readonly IndexedNode[]): (id: string) => boolean {
+    return this.memberOf(chains, this.ownOfChain);
   }
 
-  /** Does the entity have the attribute value (normalized: "GB" is also the facts' "UK")? */
-  has(id: string, attribute: ScopedAttribute, value: string): boolean {
-    return this.byAttribute.get(`${attribute}:${value}`)?.has(id) === true;
+  private memberOf(chains: readonly IndexedNode[], by: Map<string, Set<string>>): (id: string) => boolean {
+    const ids = new Set(chains.map((chain) => chain.id));
+    const sets = chains.flatMap((chain) => by.get(chain.id) ?? []);
+    return (id) => ids.has(id) || sets.some((set) => set.has(id));
   }
 }
 

@@ -81,7 +81,7 @@ export class VectorShard {
       const matrix = scanner.reserve(count);
       const ivf = lists.get(type);
       const probed = ivf && listsOf(scanner, ivf, floatsPath, dims, probeShare);
-      const order = probed ? groupByList(codes, ivf.assignment, probed.starts, scanner.codesOf(matrix), dims) : (scanner.codesOf(matrix).set(codes), undefined);
+      const order = probed ? groupByList(codes, ivf.assignment, probed.starts, scanner, matrix, dims) : (scanner.write(matrix, 0, codes), undefined);
       rows.set(type, { count, floats, codes: { matrix, scales, order }, lists: probed });
     }
     return new VectorShard(rows, dims, scanner);
@@ -194,14 +194,14 @@ function lastAtMost(sorted: readonly number[], value: number): number {
   return lo;
 }
 
-/** Writes a type's codes grouped by inverted list into `into`; returns each place's row. */
-function groupByList(values: Int8Array, assignment: Uint32Array, starts: Uint32Array, into: Int8Array, dims: number): Uint32Array {
+/** Writes a type's codes grouped by inverted list into its matrix; returns each place's row. */
+function groupByList(values: Int8Array, assignment: Uint32Array, starts: Uint32Array, scanner: Int8Scanner, matrix: CodeMatrix, dims: number): Uint32Array {
   const fill = starts.slice(0, starts.length - 1);
   const order = new Uint32Array(assignment.length);
   for (let row = 0; row < assignment.length; row++) {
     const at = fill[assignment[row]!]!++;
     order[at] = row;
-    into.set(values.subarray(row * dims, (row + 1) * dims), at * dims);
+    scanner.write(matrix, at, values.subarray(row * dims, (row + 1) * dims));
   }
   return order;
 }

@@ -51,8 +51,7 @@ export async function withConnection<T>(instance: DuckDBInstance, fn: (c: DuckDB
  */
 export async function openScratchDuck(dir: string, name: string, memoryLimit: string): Promise<{ duck: DuckDBInstance; remove(): void }> {
   const path = join(dir, name);
-  const exp = JSON.parse(process.env.EXP_DUCK ?? "{}");
-  const duck = await openDuck({ path: exp.memory ? ":memory:" : path, threads: 2, memoryLimit: exp.limit ?? memoryLimit, settings: { ...(exp.settings ?? {}), ...(exp.memory ? { temp_directory: `${path}.tmp` } : {}) } });
+  const duck = await openDuck({ path, threads: 2, memoryLimit });
   return {
     duck,
     remove() {
