@@ -71,26 +71,23 @@ export class Metrics {
         this.set(services.graph.status().timeouts);
       },
     });
-    new Counter({
-      name: "ckg_sparql_queries_total",
-      help: "SPARQL SELECT and ASK queries answered, by engine (duckdb: analytic queries on the graph tables; oxigraph: the graph store).",
-      labelNames: ["engine"] as const,
-      registers: [registry],
-      collect() {
-        this.reset();
-        for (const [engine, n] of Object.entries(services.sparqlEngines.queries)) this.inc({ engine }, n as number);
-      },
-    });
-    new Counter({
-      name: "ckg_sparql_query_seconds_total",
-      help: "Time spent answering SPARQL SELECT and ASK queries, by engine.",
-      labelNames: ["engine"] as const,
-      registers: [registry],
-      collect() {
-        this.reset();
-        for (const [engine, seconds] of Object.entries(services.sparqlEngines.seconds)) this.inc({ engine }, seconds as number);
-      },
-    });
+    const byEngine = (name: string, help: string, values: () => Record<string, number>) =>
+      new Counter({
+        name,
+        help,
+        labelNames: ["engine"] as const,
+        registers: [registry],
+        collect() {
+          this.reset();
+          for (const [engine, n] of Object.entries(values())) this.inc({ engine }, n);
+        },
+      });
+    byEngine(
+      "ckg_sparql_queries_total",
+      "SPARQL SELECT and ASK queries answered, by engine (duckdb: analytic queries on the graph tables; oxigraph: the graph store).",
+      () => services.sparqlEngines.queries,
+    );
+    byEngine("ckg_sparql_query_seconds_total", "Time spent answering SPARQL SELECT and ASK queries, by engine.", () => services.sparqlEngines.seconds);
     new Gauge({
       name: "ckg_webhook_deliveries",
       help: "Webhook deliveries in the state store, by state (pending ones are due or waiting for a retry).",

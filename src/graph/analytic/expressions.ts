@@ -103,7 +103,7 @@ function comparison(op: string, args: Expression[], scope: Scope): string {
 /** CONTAINS, STRSTARTS, STRENDS of a variable (or STR of one) and a simple literal. */
 function stringTest(op: string, args: Expression[], scope: Scope): string {
   const [subject, pattern] = args as [Expression, Expression];
-  if (pattern.termType !== "Literal" || pattern.language || (pattern.datatype && pattern.datatype.value !== "http://www.w3.org/2001/XMLSchema#string")) {
+  if (pattern.termType !== "Literal" || pattern.language || (pattern.datatype && pattern.datatype.value !== `${XSD}string`)) {
     return unsure("a string function with a non-simple literal");
   }
   const fn = { contains: "contains", strstarts: "starts_with", strends: "ends_with" }[op]!;

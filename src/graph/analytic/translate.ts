@@ -8,12 +8,13 @@
  * terms again. What the translator cannot prove exact throws Unsure (unsure.ts): the query then
  * goes to the graph store, so the choice never changes an answer.
  */
+import { sqlString } from "../../store/duckdb.ts";
 import type { SelectResult, Term } from "../protocol.ts";
 import { answerTerm, canonicalLiteral, predicateIriOf, XSD_DECIMAL, XSD_INTEGER } from "./fact-terms.ts";
 import type { GraphProfile } from "./graph-profile.ts";
 import { aggregate, condition, type Expression, havingCondition, orderKey, type Scope } from "./expressions.ts";
 import { joinPatterns, type Triple, type Use } from "./patterns.ts";
-import { unsure } from "./unsure.ts";
+import { Unsure, unsure } from "./unsure.ts";
 
 /** The sparqljs query shape this reads. */
 export interface SelectQuery {
@@ -159,8 +160,8 @@ function groupColumns(use: Use): string[] {
 function termColumns(use: Use): string[] {
   if (use.space === "predicate") return [`'predicate'`, use.value, "NULL", "NULL"];
   if (use.uniform) {
-    const kind = use.optional ? `CASE WHEN ${use.value} IS NOT NULL THEN '${use.uniform.kind}' END` : `'${use.uniform.kind}'`;
-    return [kind, use.value, use.uniform.datatype === null ? "NULL" : `'${use.uniform.datatype}'`, "NULL"];
+    const kind = use.optional ? `CASE WHEN ${use.value} IS NOT NULL THEN ${sqlString(use.uniform.kind)} END` : sqlString(use.uniform.kind);
+    return [kind, use.value, use.uniform.datatype === null ? "NULL" : sqlString(use.uniform.datatype), "NULL"];
   }
   return [use.kind, use.value, use.datatype, use.lang];
 }
@@ -168,8 +169,9 @@ function termColumns(use: Use): string[] {
 function tieBreak(use: Use, profile: GraphProfile): string {
   try {
     return orderKey(use, profile);
-  } catch {
-    return use.value;
+  } catch (error) {
+    if (error instanceof Unsure) return use.value; // any order is valid for ties; this one is steady
+    throw error;
   }
 }
 
