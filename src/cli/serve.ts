@@ -38,13 +38,20 @@ export const serve: Command = {
       if (stopping) return;
       stopping = true;
       log.info({ signal }, "shutting down: draining in-flight requests");
-      await app.endStreams();
-      await app.stop();
-      await services.close();
-      log.info("stopped");
+      let code: number = EXIT.ok;
+      try {
+        await app.endStreams();
+        await app.stop();
+        await services.close();
+        log.info("stopped");
+      } catch (error) {
+        // Said in the log, with a failing exit code, rather than as an unhandled rejection's trace.
+        log.error({ err: error }, "stopping failed");
+        code = EXIT.failure;
+      }
       // Log lines are batched: write them out before leaving.
       await new Promise<void>((resolve) => log.flush(() => resolve()));
-      process.exit(EXIT.ok);
+      process.exit(code);
     };
     process.on("SIGTERM", () => void stop("SIGTERM"));
     process.on("SIGINT", () => void stop("SIGINT"));
