@@ -9,7 +9,7 @@
  */
 import { distance } from "fastest-levenshtein";
 import type { DuckDBInstance } from "@duckdb/node-api";
-import { sqlString, withConnection } from "../store/duckdb.ts";
+import { sqlString, streamColumns, withConnection } from "../store/duckdb.ts";
 import { ENTITY_TYPES, type NodeType, type Namespaces, SUPPORT_TYPES, entityIdOf } from "./vocabulary.ts";
 import { lowerBound } from "../sorted.ts";
 import { WordIndex } from "./word-index.ts";
@@ -80,28 +80,30 @@ export class NameIndex {
   }
 
   static async fromParquet(duck: DuckDBInstance, file: string, ns: Namespaces): Promise<NameIndex> {
-    const c = await withConnection(duck, async (connection) => {
-      const reader = await connection.runAndReadAll(
+    const c = await withConnection(duck, (connection) =>
+      streamColumns(
+        connection,
         `SELECT name_key, id, type, array_to_string(labels, ',') AS labels, name, symbol, prominence, aliases
          FROM read_parquet(${sqlString(file)}) ORDER BY name_key, prominence DESC, id`,
-      );
-      return reader.getColumnsObjectJS() as Record<string, unknown[]>;
-    });
+      ),
+    );
     sortLikeJavaScript(c);
-    // Few distinct label sets (Token, Token+Stablecoin, ...): share one array per set.
+    // Few distinct types and label sets (Token, Token+Stablecoin, ...): one string or array per value, not per node.
     const interned = new Map<string, string[]>();
     const labelSets = (c.labels as string[]).map((text) => {
       let labels = interned.get(text);
       if (!labels) interned.set(text, (labels = text.split(",")));
       return labels;
     });
+    const typeNames = new Map<string, NodeType>();
+    const types = (c.type as NodeType[]).map((type) => typeNames.get(type) ?? (typeNames.set(type, type), type));
     return new NameIndex(
       ns,
       c.name_key as string[],
       c.id as string[],
       c.name as string[],
       c.symbol as (string | null)[],
-      c.type as NodeType[],
+      types,
       labelSets,
       (c.prominence as number[]).map(Number),
       (c.aliases as (string[] | null)[]).map((a) => a ?? []),
