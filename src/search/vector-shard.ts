@@ -1,6 +1,7 @@
 /**
  * @module search/vector-shard
- * A scan worker's copy of the vector index: every row of every type. A question is answered in two
+ * A scan worker's view of the vector index: every row of every type, the int8 codes in a memory all
+ * workers share (the first fills it, int8-scan.ts). A question is answered in two
  * steps: a SIMD scan of the int8 codes (int8-scan.ts: inner product, the query mapped into the
  * codes' scales; for a type with inverted lists, only the probed lists' codes) keeps the k + 50
  * best candidates, then each candidate is scored exactly against its float vector and the best k
