@@ -1,6 +1,6 @@
 /**
  * @module sorted
- * Binary search over sorted arrays: the name index's keys, the word index's vocabulary and
+ * Binary search over sorted arrays: the word index's vocabulary and
  * postings, a detector's sorted scores.
  */
 

@@ -9,9 +9,9 @@
  */
 import { distance } from "fastest-levenshtein";
 import type { DuckDBInstance } from "@duckdb/node-api";
-import { sqlString, withConnection } from "../store/duckdb.ts";
+import { sqlString, streamColumns, withConnection } from "../store/duckdb.ts";
 import { ENTITY_TYPES, type NodeType, type Namespaces, SUPPORT_TYPES, entityIdOf } from "./vocabulary.ts";
-import { lowerBound } from "../sorted.ts";
+import { PackedLookup, PackedStrings } from "./packed-strings.ts";
 import { WordIndex } from "./word-index.ts";
 
 export interface IndexedNode {
@@ -40,9 +40,16 @@ const NAME_MATCH_BONUS = 0.15;
 const SUGGESTION_CANDIDATES = 400;
 
 export class NameIndex {
-  private readonly byId = new Map<string, number>();
-  /** Normalised symbols and aliases to positions: exact matches other than the name. */
-  private readonly byOtherKey = new Map<string, number[]>();
+  /** Columns in `keys` order (sorted), packed: strings in arrays would cost 200 MB more on the full data. */
+  private readonly keys: PackedStrings;
+  private readonly ids: PackedStrings;
+  private readonly names: PackedStrings;
+  /** "" where a node has none. */
+  private readonly symbols: PackedStrings;
+  private readonly byId: PackedLookup;
+  /** Normalised symbols and aliases, sorted, and the position of each: exact matches other than the name. */
+  private readonly otherKeys: PackedStrings;
+  private readonly otherPositions: Int32Array;
   /** The words of every name and alias, for lexical search. */
   readonly words: WordIndex;
   /** Per position: the node type's code (NODE_TYPES), and its prominence as a float. */
@@ -52,27 +59,31 @@ export class NameIndex {
   /** Columns in `keys` order (sorted). */
   private constructor(
     private readonly ns: Namespaces,
-    private readonly keys: string[],
-    private readonly ids: string[],
-    private readonly names: string[],
-    private readonly symbols: (string | null)[],
+    keys: string[],
+    ids: string[],
+    names: string[],
+    symbols: (string | null)[],
     private readonly types: NodeType[],
     private readonly labelSets: string[][],
     prominence: number[],
     aliases: string[][],
   ) {
+    this.keys = PackedStrings.of(keys);
+    this.ids = PackedStrings.of(ids);
+    this.names = PackedStrings.of(names);
+    this.symbols = PackedStrings.of(symbols);
+    this.byId = new PackedLookup(this.ids);
+    const others: { key: string; at: number }[] = [];
     for (let i = 0; i < ids.length; i++) {
-      this.byId.set(ids[i]!, i);
       for (const other of [symbols[i], ...aliases[i]!]) {
-        if (!other) continue;
-        const key = normalizeName(other);
-        if (key === keys[i]) continue;
-        const list = this.byOtherKey.get(key);
-        if (list) {
-          if (list.at(-1) !== i) list.push(i);
-        } else this.byOtherKey.set(key, [i]);
+        const key = other ? normalizeName(other) : keys[i]!;
+        if (key !== keys[i]) others.push({ key, at: i });
       }
     }
+    others.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.at - b.at));
+    const distinct = others.filter((o, j) => j === 0 || o.key !== others[j - 1]!.key || o.at !== others[j - 1]!.at);
+    this.otherKeys = PackedStrings.of(distinct.map((o) => o.key));
+    this.otherPositions = Int32Array.from(distinct, (o) => o.at);
     this.typeCodes = Uint8Array.from(types, (type) => CODE_OF.get(type) ?? 255);
     this.prominences = Float32Array.from(prominence);
     // The symbol is a text of its own: "ustd" is a close spelling of USDT, Tether's whole symbol.
@@ -80,28 +91,30 @@ export class NameIndex {
   }
 
   static async fromParquet(duck: DuckDBInstance, file: string, ns: Namespaces): Promise<NameIndex> {
-    const c = await withConnection(duck, async (connection) => {
-      const reader = await connection.runAndReadAll(
+    const c = await withConnection(duck, (connection) =>
+      streamColumns(
+        connection,
         `SELECT name_key, id, type, array_to_string(labels, ',') AS labels, name, symbol, prominence, aliases
          FROM read_parquet(${sqlString(file)}) ORDER BY name_key, prominence DESC, id`,
-      );
-      return reader.getColumnsObjectJS() as Record<string, unknown[]>;
-    });
+      ),
+    );
     sortLikeJavaScript(c);
-    // Few distinct label sets (Token, Token+Stablecoin, ...): share one array per set.
+    // Few distinct types and label sets (Token, Token+Stablecoin, ...): one string or array per value, not per node.
     const interned = new Map<string, string[]>();
     const labelSets = (c.labels as string[]).map((text) => {
       let labels = interned.get(text);
       if (!labels) interned.set(text, (labels = text.split(",")));
       return labels;
     });
+    const typeNames = new Map<string, NodeType>();
+    const types = (c.type as NodeType[]).map((type) => typeNames.get(type) ?? (typeNames.set(type, type), type));
     return new NameIndex(
       ns,
       c.name_key as string[],
       c.id as string[],
       c.name as string[],
       c.symbol as (string | null)[],
-      c.type as NodeType[],
+      types,
       labelSets,
       (c.prominence as number[]).map(Number),
       (c.aliases as (string[] | null)[]).map((a) => a ?? []),
@@ -142,11 +155,11 @@ export class NameIndex {
   }
 
   idAt(position: number): string {
-    return this.ids[position]!;
+    return this.ids.at(position);
   }
 
   nameAt(position: number): string {
-    return this.names[position]!;
+    return this.names.at(position);
   }
 
   typeAt(position: number): NodeType {
@@ -170,14 +183,15 @@ export class NameIndex {
   exactAny(text: string, accept: (type: NodeType) => boolean): IndexedNode[] {
     const key = normalizeName(text);
     const found = new Map<number, number>();
-    for (let i = lowerBound(this.keys, key); i < this.keys.length && this.keys[i] === key; i++) {
+    for (let i = this.keys.lowerBound(key); i < this.keys.length && this.keys.at(i) === key; i++) {
       if (accept(this.types[i]!)) found.set(i, this.prominences[i]! + NAME_MATCH_BONUS);
     }
-    for (const i of this.byOtherKey.get(key) ?? []) {
+    for (let j = this.otherKeys.lowerBound(key); j < this.otherKeys.length && this.otherKeys.at(j) === key; j++) {
+      const i = this.otherPositions[j]!;
       if (!found.has(i) && accept(this.types[i]!)) found.set(i, this.prominences[i]!);
     }
     // The most prominent first (a name match above a symbol's); ties by name, then id: a total order, so `limit` cuts the same way every time.
-    return [...found].sort((a, b) => b[1] - a[1] || this.names[a[0]]!.localeCompare(this.names[b[0]]!) || (this.ids[a[0]]! < this.ids[b[0]]! ? -1 : 1)).map(([i]) => this.node(i));
+    return [...found].sort((a, b) => b[1] - a[1] || this.names.at(a[0]).localeCompare(this.names.at(b[0])) || (this.ids.at(a[0]) < this.ids.at(b[0]) ? -1 : 1)).map(([i]) => this.node(i));
   }
 
   /**
@@ -213,8 +227,8 @@ export class NameIndex {
     let end = 0;
     for (let length = Math.min(key.length, 6); length >= 1; length--) {
       const prefix = key.slice(0, length);
-      start = lowerBound(this.keys, prefix);
-      end = lowerBound(this.keys, `${prefix}\uffff`);
+      start = this.keys.lowerBound(prefix);
+      end = this.keys.lowerBound(`${prefix}\uffff`, start);
       if (end - start >= limit) break;
     }
     // Farther than half the text's length is no longer "close": better no suggestion than a random one.
@@ -222,16 +236,17 @@ export class NameIndex {
     const scored: { i: number; d: number }[] = [];
     for (let i = start; i < end && scored.length < SUGGESTION_CANDIDATES; i++) {
       if (!accept(this.types[i]!)) continue;
-      const d = distance(key, this.keys[i]!.slice(0, key.length + 4));
+      const d = distance(key, this.keys.at(i).slice(0, key.length + 4));
       if (d <= tolerance) scored.push({ i, d });
     }
     scored.sort((a, b) => a.d - b.d || this.prominences[b.i]! - this.prominences[a.i]!);
     const seen = new Set<string>();
     const out: { node: IndexedNode; similarity: number }[] = [];
     for (const { i } of scored) {
-      if (seen.has(this.keys[i]!)) continue;
-      seen.add(this.keys[i]!);
-      const similarity = 1 - distance(key, this.keys[i]!) / Math.max(key.length, this.keys[i]!.length);
+      const name = this.keys.at(i);
+      if (seen.has(name)) continue;
+      seen.add(name);
+      const similarity = 1 - distance(key, name) / Math.max(key.length, name.length);
       out.push({ node: this.node(i), similarity: Math.min(0.99, similarity) });
       if (out.length >= limit) break;
     }
@@ -240,14 +255,14 @@ export class NameIndex {
 
 
   private node(i: number): IndexedNode {
-    const id = this.ids[i]!;
+    const id = this.ids.at(i);
     return {
       id,
       uri: `${this.ns.entity}${id}`,
       type: this.types[i]!,
       labels: this.labelSets[i]!,
-      name: this.names[i]!,
-      symbol: this.symbols[i] ?? undefined,
+      name: this.names.at(i),
+      symbol: this.symbols.at(i) || undefined,
       prominence: this.prominences[i]!,
     };
   }

@@ -8,7 +8,11 @@
  * The kernel is one small function, emitted here as bytes for the dimensions at hand (rows and the
  * query padded with zeros to a multiple of 16): for each row, the codes are widened to int16 and multiplied pairwise with the int16
  * query (i32x4.dot_i16x8_s), the four lanes summed, and the int32 score stored. Codes and scores
- * live in the module's own memory, laid out once when a scanner is made: no copy per question.
+ * live in the module's memory, laid out once when a scanner is made: no copy per question.
+ *
+ * That memory is shared (a SharedArrayBuffer): the codes are written once, by the first scanner,
+ * and every scan worker's scanner runs on the same pages (77 MB of codes on the full data, which
+ * each worker used to copy). Only a slot of its own, the query and the scores, is per scanner.
  */
 
 const I32 = 0x7f;
@@ -69,9 +73,10 @@ function kernel(dims: number): Uint8Array {
   return new Uint8Array([
     ...[0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0],
     ...section(1, vec([[0x60, ...vec([[I32], [I32], [I32], [I32]]), 0]])),
+    // The memory is imported, shared (limits flag 3: a minimum and a maximum), up to the 4 GiB of wasm32.
+    ...section(2, vec([[...name("env"), ...name("memory"), 0x02, 0x03, 0, ...uleb(MAX_PAGES)]])),
     ...section(3, vec([[0]])),
-    ...section(5, vec([[0x00, 1]])),
-    ...section(7, vec([[...name("scores"), 0x00, 0], [...name("memory"), 0x02, 0]])),
+    ...section(7, vec([[...name("scores"), 0x00, 0]])),
     ...section(10, vec([[...uleb(func.length), ...func]])),
   ]);
 }
@@ -90,6 +95,7 @@ function i32Const(n: number): number[] {
 /** The query's int16 range: products with int8 codes stay far inside int32 at any dimensions we use. */
 const QUERY_RANGE = 16_383;
 const PAGE = 65_536;
+const MAX_PAGES = 65_536;
 const align = (n: number) => Math.ceil(n / 16) * 16;
 
 /** Rows of int8 codes placed in a scanner's memory. */
@@ -98,17 +104,30 @@ export interface CodeMatrix {
   readonly rows: number;
 }
 
+/** Where a scanner's codes live: a memory another scanner made and filled, and this scanner's slot in it. */
+export interface SharedCodes {
+  /** The first scanner's `memory`; absent: this scanner makes the memory and writes the codes. */
+  memory?: WebAssembly.Memory;
+  /** Scanners that will share the memory (each with a slot for its query and scores), and this one's. */
+  slots: number;
+  slot: number;
+}
+
 /**
- * A module instance with room for the given matrices (placed once, by `add`), one query and the
- * scores of `maxScored` rows. Not shared between threads: each scan worker makes its own.
+ * A module instance with room for the given matrices (placed once, by `reserve` and `write`), and per slot one
+ * query and the scores of `maxScored` rows. Scanners made with the same dimensions, sizes and
+ * reservations in the same order lay their matrices out alike, so one made on another's memory
+ * (`shared.memory`) finds the codes in place: its writes are skipped.
  */
 export class Int8Scanner {
   private readonly scoresFn: (codes: number, rows: number, query: number, out: number) => void;
-  private readonly memory: WebAssembly.Memory;
+  readonly memory: WebAssembly.Memory;
+  /** The codes were written by the scanner that made the memory. */
+  private readonly filled: boolean;
   private next = 0;
   /** Bytes of a row in memory: the dimensions padded to a multiple of 16. */
   private readonly stride: number;
-  /** Bytes asked for when made: codes past them are refused. */
+  /** Bytes of codes asked for when made: codes past them are refused. */
   private readonly capacity: number;
   private readonly queryAt: number;
   private readonly outAt: number;
@@ -121,15 +140,21 @@ export class Int8Scanner {
     readonly dims: number,
     codeBytes: number,
     maxScored: number,
+    shared: SharedCodes = { slots: 1, slot: 0 },
   ) {
     this.stride = align(dims);
-    const instance = new WebAssembly.Instance(new WebAssembly.Module(kernel(this.stride)));
+    this.capacity = align(codeBytes);
+    const slotBytes = align(this.stride * 2) + align(maxScored * 4);
+    const bytes = this.capacity + shared.slots * slotBytes;
+    const pages = Math.max(1, Math.ceil(bytes / PAGE));
+    this.filled = shared.memory !== undefined;
+    this.memory = shared.memory ?? new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
+    if (shared.slot >= shared.slots) throw new Error(`int8 scan: no slot ${shared.slot} among ${shared.slots}`);
+    if (this.memory.buffer.byteLength < bytes) throw new Error("int8 scan: a shared memory smaller than the scanner needs");
+    const instance = new WebAssembly.Instance(new WebAssembly.Module(kernel(this.stride)), { env: { memory: this.memory } });
     this.scoresFn = instance.exports.scores as Int8Scanner["scoresFn"];
-    this.memory = instance.exports.memory as WebAssembly.Memory;
-    this.capacity = align(this.stride * 2) + align(maxScored * 4) + codeBytes;
-    this.memory.grow(Math.max(0, Math.ceil(this.capacity / PAGE) - this.memory.buffer.byteLength / PAGE));
-    this.queryAt = this.take(this.stride * 2);
-    this.outAt = this.take(maxScored * 4);
+    this.queryAt = this.capacity + shared.slot * slotBytes;
+    this.outAt = this.queryAt + align(this.stride * 2);
     this.query = new Int16Array(this.memory.buffer, this.queryAt, dims);
     this.scores = new Int32Array(this.memory.buffer, this.outAt, maxScored);
   }
@@ -150,6 +175,7 @@ export class Int8Scanner {
   write(matrix: CodeMatrix, from: number, codes: Int8Array): void {
     const rows = codes.length / this.dims;
     if (from + rows > matrix.rows) throw new Error("int8 scan: out of range");
+    if (this.filled) return;
     const into = new Int8Array(this.memory.buffer, matrix.at + from * this.stride, rows * this.stride);
     if (this.stride === this.dims) into.set(codes);
     else for (let row = 0; row < rows; row++) into.set(codes.subarray(row * this.dims, (row + 1) * this.dims), row * this.stride);

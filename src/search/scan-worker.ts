@@ -1,7 +1,8 @@
 /**
  * @module search/scan-worker
  * A worker thread holding every row of the vector index (vector-shard.ts): opened once, then
- * answers whole questions, the least busy worker taking each (vector-index.ts). Listed as an entrypoint of the executable (scripts/build.ts).
+ * answers whole questions, the least busy worker taking each (vector-index.ts). The first worker
+ * opened writes the int8 codes into a shared memory it hands back; the others open on it. Listed as an entrypoint of the executable (scripts/build.ts).
  */
 import { type ScanReply, type ScanRequest, VectorShard } from "./vector-shard.ts";
 
@@ -15,7 +16,7 @@ self.onmessage = (event: MessageEvent<ScanRequest>) => {
   try {
     if (request.kind === "open") {
       shard = VectorShard.open(request);
-      reply({ kind: "opened" });
+      reply({ kind: "opened", codes: shard.codes });
       return;
     }
     if (!shard) throw new Error("scan before open");

@@ -17,9 +17,10 @@
  * by nearest k-means centroid and a question scans only PROBE_SHARE of the lists, those whose rows
  * should score highest for it (list-probe.ts), before the same exact rescoring.
  *
- * The scan runs in worker threads (scan-worker.ts), one per core, each holding every row: the least
+ * The scan runs in worker threads (scan-worker.ts), one per core, each scanning every row: the least
  * busy worker takes a question, so concurrent questions use every core and the event loop never
- * waits on a scan.
+ * waits on a scan. The int8 codes are one copy in a shared memory: the first worker opened fills
+ * it, the others (and any worker started again after a crash) open on it.
  */
 import { closeSync, openSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -93,10 +94,22 @@ export class VectorIndexes {
     // workers costs more in messages and per-type overhead than it saves under load (full data, 32
     // in flight, 8% of lists: 1,088-1,255 a second whole, 939-952 split; at today's settings a split
     // of idle questions cut p50 from 9.9 to 8.5 ms and gained no throughput).
-    const workers = Array.from({ length: count }, () => new ScanWorker({ kind: "open", dir, types: [...types], dims, exact: options.exact ?? false, probeShare: options.probeShare ?? PROBE_SHARE }));
-    const indexes = new VectorIndexes(counts, workers);
+    const init = (slot: number, memory?: WebAssembly.Memory): Extract<ScanRequest, { kind: "open" }> => ({
+      kind: "open",
+      dir,
+      types: [...types],
+      dims,
+      exact: options.exact ?? false,
+      probeShare: options.probeShare ?? PROBE_SHARE,
+      codes: { slots: count, slot, memory },
+    });
+    const first = new ScanWorker(init(0));
+    const indexes = new VectorIndexes(counts, [first]);
     try {
-      await Promise.all(workers.map((w) => w.opened));
+      const codes = await first.opened;
+      if (codes) first.reopenOn(init(0, codes));
+      for (let slot = 1; slot < count; slot++) indexes.workers.push(new ScanWorker(init(slot, codes)));
+      await Promise.all(indexes.workers.map((w) => w.opened));
     } catch (error) {
       indexes.close();
       throw error;
@@ -132,10 +145,16 @@ class ScanWorker {
   private pending = new Map<number, { resolve: (hits: ShardHits[]) => void; reject: (error: Error) => void; timer: Timer }>();
   private nextId = 0;
   private closed = false;
-  opened!: Promise<void>;
+  /** Resolves with the codes' shared memory once the worker has opened its rows. */
+  opened!: Promise<WebAssembly.Memory | undefined>;
 
-  constructor(private readonly init: Extract<ScanRequest, { kind: "open" }>) {
+  constructor(private init: Extract<ScanRequest, { kind: "open" }>) {
     this.start();
+  }
+
+  /** A worker started again (after a crash) opens on the codes already in memory. */
+  reopenOn(init: Extract<ScanRequest, { kind: "open" }>): void {
+    this.init = init;
   }
 
   private start(): void {
@@ -148,7 +167,7 @@ class ScanWorker {
         const reply = event.data;
         if (reply.kind === "opened") {
           if (this.pending.size === 0) worker.unref();
-          return resolve();
+          return resolve(reply.codes);
         }
         if (reply.kind === "failed" && reply.id === undefined) return reject(new Error(`search index: ${reply.error}`));
         const waiting = this.pending.get(reply.id!);

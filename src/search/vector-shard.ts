@@ -1,6 +1,7 @@
 /**
  * @module search/vector-shard
- * A scan worker's copy of the vector index: every row of every type. A question is answered in two
+ * A scan worker's view of the vector index: every row of every type, the int8 codes in a memory all
+ * workers share (the first fills it, int8-scan.ts). A question is answered in two
  * steps: a SIMD scan of the int8 codes (int8-scan.ts: inner product, the query mapped into the
  * codes' scales; for a type with inverted lists, only the probed lists' codes) keeps the k + 50
  * best candidates, then each candidate is scored exactly against its float vector and the best k
@@ -11,7 +12,7 @@
 import { join } from "node:path";
 import usearch from "usearch";
 import type { EntityType } from "../entities/vocabulary.ts";
-import { type CodeMatrix, Int8Scanner, mapQuery, matrixBytes } from "./int8-scan.ts";
+import { type CodeMatrix, Int8Scanner, type SharedCodes, mapQuery, matrixBytes } from "./int8-scan.ts";
 import { readLists } from "./ivf.ts";
 import { type ProbedLists, listsOf, rankLists } from "./list-probe.ts";
 import { codesFile, quantize, readRows, readScales, rowCount, vectorsFile } from "./vector-files.ts";
@@ -19,10 +20,19 @@ import { codesFile, quantize, readRows, readScales, rowCount, vectorsFile } from
 const { MetricKind, exactSearch } = usearch;
 
 export type ScanRequest =
-  | { kind: "open"; dir: string; types: EntityType[]; dims: number; exact: boolean; probeShare: number }
+  | {
+      kind: "open";
+      dir: string;
+      types: EntityType[];
+      dims: number;
+      exact: boolean;
+      probeShare: number;
+      /** The workers sharing the codes, this one's slot, and the codes' memory once a first worker has filled it (int8-scan.ts). */
+      codes: SharedCodes;
+    }
   | { kind: "scan"; id: number; query: Float32Array; k: number; types: EntityType[] };
 
-export type ScanReply = { kind: "opened" } | { kind: "hits"; id: number; hits: ShardHits[] } | { kind: "failed"; id?: number; error: string };
+export type ScanReply = { kind: "opened"; codes?: WebAssembly.Memory } | { kind: "hits"; id: number; hits: ShardHits[] } | { kind: "failed"; id?: number; error: string };
 
 /** The best rows of one type, best first. */
 export interface ShardHits {
@@ -53,13 +63,13 @@ export class VectorShard {
     private readonly scanner: Int8Scanner | undefined,
   ) {}
 
-  static open({ dir, types, dims, exact, probeShare }: Extract<ScanRequest, { kind: "open" }>): VectorShard {
+  static open({ dir, types, dims, exact, probeShare, codes: shared }: Extract<ScanRequest, { kind: "open" }>): VectorShard {
     const counts = new Map(types.map((type) => [type, rowCount(dir, type, dims)]));
     const coded = types.filter((type) => !exact && counts.get(type)! >= EXACT_BELOW);
     const lists = new Map(coded.map((type) => [type, readLists(dir, type, dims)]));
     // One scanner holds every coded type's codes, its lists' centroids and spreads, and room for the scores of its largest type.
     const bytes = coded.reduce((sum, type) => sum + matrixBytes(counts.get(type)!, dims) + 2 * matrixBytes(lists.get(type)?.lists ?? 0, dims), 0);
-    const scanner = coded.length > 0 ? new Int8Scanner(dims, bytes, Math.max(...coded.map((type) => counts.get(type)!))) : undefined;
+    const scanner = coded.length > 0 ? new Int8Scanner(dims, bytes, Math.max(...coded.map((type) => counts.get(type)!)), shared) : undefined;
     const rows = new Map<EntityType, TypeRows>();
     for (const type of types) {
       const count = counts.get(type)!;
@@ -74,8 +84,9 @@ export class VectorShard {
       const mapped = Bun.mmap(floatsPath);
       const floats = new Float32Array(mapped.buffer, mapped.byteOffset, mapped.byteLength / 4);
       const saved = readScales(dir, type, dims);
+      // On a memory another worker filled, the codes are in place: only their order is worked out.
       const { scales, codes } = saved
-        ? { scales: saved, codes: new Int8Array(readRows(join(dir, codesFile(type)), dims * 4, dims, 0, count)) }
+        ? { scales: saved, codes: shared.memory ? new Int8Array(0) : new Int8Array(readRows(join(dir, codesFile(type)), dims * 4, dims, 0, count)) }
         : // A snapshot indexed before codes were saved: quantize now.
           quantize(floats, dims);
       const matrix = scanner.reserve(count);
@@ -85,6 +96,11 @@ export class VectorShard {
       rows.set(type, { count, floats, codes: { matrix, scales, order }, lists: probed });
     }
     return new VectorShard(rows, dims, scanner);
+  }
+
+  /** The memory of the codes, for the other workers to share; none when every type is scored exactly. */
+  get codes(): WebAssembly.Memory | undefined {
+    return this.scanner?.memory;
   }
 
   /** The best k rows of each type for a unit-length query. */

@@ -6,7 +6,7 @@
  */
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
+import { DuckDBInstance, type DuckDBConnection, JSDuckDBValueConverter } from "@duckdb/node-api";
 
 export interface DuckOptions {
   /** Database file, or ":memory:". */
@@ -42,6 +42,21 @@ export async function withConnection<T>(instance: DuckDBInstance, fn: (c: DuckDB
   } finally {
     connection.closeSync();
   }
+}
+
+/**
+ * A query's columns as JavaScript values, read chunk by chunk: DuckDB never holds the whole result,
+ * so it does not keep the memory of one either (a result of the 670,000 entities read in one piece
+ * left 250 MB more resident in DuckDB's allocator than read this way).
+ */
+export async function streamColumns(connection: DuckDBConnection, sql: string): Promise<Record<string, unknown[]>> {
+  const result = await connection.stream(sql);
+  const names = result.columnNames();
+  const columns: unknown[][] = names.map(() => []);
+  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+    for (const [i, values] of chunk.convertColumns(JSDuckDBValueConverter).entries()) for (const value of values) columns[i]!.push(value);
+  }
+  return Object.fromEntries(names.map((name, i) => [name, columns[i]!]));
 }
 
 /**

@@ -51,6 +51,29 @@ describe("int8 scan (WebAssembly SIMD)", () => {
     expect(Array.from(scanner.query).every((v) => v === 0)).toBe(true);
   });
 
+  test("scanners on one shared memory read the codes the first wrote, each with its own query and scores", () => {
+    const rng = new Rng(5);
+    const [dims, rows] = [32, 50];
+    const codes = randomCodes(rows, dims, rng);
+    const first = new Int8Scanner(dims, matrixBytes(rows, dims), rows, { slots: 2, slot: 0 });
+    first.write(first.reserve(rows), 0, codes);
+    expect(first.memory.buffer).toBeInstanceOf(SharedArrayBuffer);
+    const second = new Int8Scanner(dims, matrixBytes(rows, dims), rows, { slots: 2, slot: 1, memory: first.memory });
+    const matrix = second.reserve(rows);
+    // Its writes are skipped: the codes in place are the first scanner's.
+    second.write(matrix, 0, new Int8Array(rows * dims));
+    first.query.fill(1);
+    second.query.fill(-2);
+    first.scan(matrix, 0, rows, 0);
+    second.scan(matrix, 0, rows, 0);
+    for (let row = 0; row < rows; row++) {
+      const sum = codes.subarray(row * dims, (row + 1) * dims).reduce((a, b) => a + b, 0);
+      expect([first.scores[row], second.scores[row]]).toEqual([sum, -2 * sum]);
+    }
+    expect(() => new Int8Scanner(dims, matrixBytes(rows, dims), rows, { slots: 2, slot: 2, memory: first.memory })).toThrow("no slot");
+    expect(() => new Int8Scanner(dims, matrixBytes(rows * 100, dims), rows, { slots: 2, slot: 1, memory: first.memory })).toThrow("smaller");
+  });
+
   test("refuses scans past a matrix or its scores, writes past a matrix, and more codes than it was made for", () => {
     const scanner = new Int8Scanner(16, matrixBytes(10, 16), 10);
     const matrix = scanner.reserve(10);
