@@ -101,7 +101,9 @@ export class VectorIndexes {
       dims,
       exact: options.exact ?? false,
       probeShare: options.probeShare ?? PROBE_SHARE,
-      codes: { slots: count, slot, memory },
+      // Two slots per worker: a replacement scans in the other one, since the thread it replaced
+      // may still be finishing a scan (terminate() is not instant) and writing scores into its own.
+      codes: { slots: 2 * count, slot, memory },
     });
     const first = new ScanWorker(init(0));
     const indexes = new VectorIndexes(counts, [first]);
@@ -196,7 +198,10 @@ class ScanWorker {
       reject(error);
     }
     this.pending.clear();
-    if (!this.closed) this.start();
+    if (this.closed) return;
+    const { slot, slots } = this.init.codes;
+    this.init = { ...this.init, codes: { ...this.init.codes, slot: (slot + slots / 2) % slots } };
+    this.start();
   }
 
   async scan(query: Float32Array, k: number, types: EntityType[]): Promise<ShardHits[]> {
