@@ -7,11 +7,12 @@
  *
  * Layout: the sorted vocabulary and, per word, the name-index positions of the entities that use
  * it, in one Int32Array (CSR), with the word count of the shortest text (name or alias) the word
- * came from, for coverage. Close spellings come from a trie walk of that vocabulary
- * (close-spellings.ts).
+ * came from, for coverage. A query word's matches in that vocabulary are word-expansions.ts's;
+ * close spellings (a trie walk, close-spellings.ts) are looked for only when the query's other
+ * words have an entity in common.
  */
 import { lowerBound } from "../sorted.ts";
-import { closeSpellings } from "./close-spellings.ts";
+import { EXACT, type Expansion, allowedEdits, expand, withMisspellings } from "./word-expansions.ts";
 
 const ASCII = /^[\x00-\x7f]*$/;
 
@@ -27,18 +28,8 @@ export function nameWords(text: string): string[] {
     .filter((w) => w.length > 0);
 }
 
-/** A query word of 3+ letters also matches the words it starts (the last word, or either of two). */
-const MIN_PREFIX = 3;
-/** A short prefix ("tra") starts thousands of words: the most used ones are kept. */
-const MAX_PREFIX_EXPANSIONS = 256;
 /** Queries longer than this are questions, not names. */
 const MAX_QUERY_WORDS = 8;
-
-/** Match quality of one query word against one name word, 0..1. */
-const EXACT = 1;
-const prefixQuality = (queryLength: number, wordLength: number) => 0.7 + 0.25 * (queryLength / wordLength);
-const spellingQuality = (distance: number) => 0.85 - 0.1 * (distance - 1);
-const allowedEdits = (length: number) => (length >= 7 ? 2 : length >= 4 ? 1 : 0);
 
 export interface WordMatches {
   /** Name-index positions of the entities every query word matched. */
@@ -56,13 +47,6 @@ function findPosting(postings: Int32Array, from: number, to: number, position: n
 }
 
 const NO_MATCHES: WordMatches = { positions: new Int32Array(0), scores: new Float32Array(0), complete: new Uint8Array(0) };
-
-interface Expansion {
-  word: number;
-  quality: number;
-  /** Only the start of the word was typed ("arbi"). */
-  prefix: boolean;
-}
 
 export class WordIndex {
   /** Scratch space for one match at a time (matching is synchronous). */
@@ -172,7 +156,7 @@ export class WordIndex {
     const byLength = queryWords.map((_, i) => i).sort((a, b) => queryWords[b]!.length - queryWords[a]!.length);
     for (const i of byLength) {
       const word = queryWords[i]!;
-      expansions[i] = this.expand(word, queryWords.length <= 2 || i === queryWords.length - 1);
+      expansions[i] = expand(this.vocab, this.start, word, queryWords.length <= 2 || i === queryWords.length - 1);
       // A word that is in the vocabulary is not misspelt: "ether" must not find "tether".
       edits[i] = expansions[i]!.length > 0 && expansions[i]![0]!.quality === EXACT ? 0 : Math.min(queryWords.length <= 2 ? 2 : 1, allowedEdits(word.length));
       if (expansions[i]!.length === 0 && edits[i] === 0) return NO_MATCHES;
@@ -204,7 +188,7 @@ export class WordIndex {
         for (let t = 0; t < touchedCount && !any; t++) any = (mask[touched[t]!]! & done) === done;
         for (const w of walks) {
           if (!any) break;
-          expansions[w] = this.misspellings(queryWords[w]!, edits[w]!, expansions[w]!);
+          expansions[w] = withMisspellings(this.vocab, queryWords[w]!, edits[w]!, expansions[w]!);
           any = expansions[w]!.length > 0;
         }
         matched = any;
@@ -289,30 +273,5 @@ export class WordIndex {
 
   private frequency(word: number): number {
     return this.start[word + 1]! - this.start[word]!;
-  }
-
-  /** The vocabulary words a query word matches as itself or as a prefix, best first. */
-  private expand(word: string, withPrefixes: boolean): Expansion[] {
-    const out: Expansion[] = [];
-    const at = lowerBound(this.vocab, word);
-    if (this.vocab[at] === word) out.push({ word: at, quality: EXACT, prefix: false });
-    if (withPrefixes && word.length >= MIN_PREFIX) {
-      const end = lowerBound(this.vocab, `${word}\uffff`);
-      let prefixed: number[] = [];
-      for (let i = this.vocab[at] === word ? at + 1 : at; i < end; i++) prefixed.push(i);
-      if (prefixed.length > MAX_PREFIX_EXPANSIONS) prefixed = prefixed.sort((a, b) => this.frequency(b) - this.frequency(a)).slice(0, MAX_PREFIX_EXPANSIONS);
-      for (const i of prefixed) out.push({ word: i, quality: prefixQuality(word.length, this.vocab[i]!.length), prefix: true });
-    }
-    return out.sort((a, b) => b.quality - a.quality);
-  }
-
-  /** A word's expansions with its close spellings (up to `edits`) added, best first. */
-  private misspellings(word: string, edits: number, expansions: Expansion[]): Expansion[] {
-    const out = [...expansions];
-    const seen = new Set(out.map((e) => e.word));
-    closeSpellings(this.vocab, word, edits, (i, distance) => {
-      if (!seen.has(i)) out.push({ word: i, quality: spellingQuality(distance), prefix: false });
-    });
-    return out.sort((a, b) => b.quality - a.quality);
   }
 }

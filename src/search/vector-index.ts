@@ -14,7 +14,7 @@
  * 0.64 (Pool) and 0.72 (Token) at 0.15 to 0.4 ms a type, while entity vectors as queries got 0.99+.
  *
  * A type of IVF_MIN_ROWS vectors or more also has inverted lists (ivf.ts): its codes are grouped
- * by nearest k-means centroid and a question scans only PROBE_SHARE of the lists, those whose rows
+ * by nearest k-means centroid and a question scans only a share of the lists (PROBE_SHARES), those whose rows
  * should score highest for it (list-probe.ts), before the same exact rescoring.
  *
  * The scan runs in worker threads (scan-worker.ts), one per core, each holding every row: the least
@@ -67,17 +67,9 @@ export interface VectorIndexOptions {
   /** Score every vector exactly (float, no codes): the benchmark's reference. */
   exact?: boolean;
   workers?: number;
-  /** The share of a type's inverted lists a question scans (PROBE_SHARE). */
+  /** The share of every type's inverted lists a question scans (default: each type's, PROBE_SHARES). */
   probeShare?: number;
 }
-
-/**
- * The share of a type's inverted lists a question scans (ranked by an estimate of the best score
- * among their rows, list-probe.ts). Measured on the full data against exact search, recall@10 of
- * the 73 meaning questions per type at 5% of lists: Token 0.973, Person 0.956, Pool 0.896,
- * Organization 0.823 (hence MIN_PROBED_ROWS); every type together 0.950.
- */
-export const PROBE_SHARE = 0.06;
 
 export class VectorIndexes {
   private constructor(
@@ -93,7 +85,7 @@ export class VectorIndexes {
     // workers costs more in messages and per-type overhead than it saves under load (full data, 32
     // in flight, 8% of lists: 1,088-1,255 a second whole, 939-952 split; at today's settings a split
     // of idle questions cut p50 from 9.9 to 8.5 ms and gained no throughput).
-    const workers = Array.from({ length: count }, () => new ScanWorker({ kind: "open", dir, types: [...types], dims, exact: options.exact ?? false, probeShare: options.probeShare ?? PROBE_SHARE }));
+    const workers = Array.from({ length: count }, () => new ScanWorker({ kind: "open", dir, types: [...types], dims, exact: options.exact ?? false, probeShare: options.probeShare }));
     const indexes = new VectorIndexes(counts, workers);
     try {
       await Promise.all(workers.map((w) => w.opened));

@@ -13,13 +13,13 @@ import usearch from "usearch";
 import type { EntityType } from "../entities/vocabulary.ts";
 import { type CodeMatrix, Int8Scanner, mapQuery, matrixBytes } from "./int8-scan.ts";
 import { readLists } from "./ivf.ts";
-import { type ProbedLists, listsOf, rankLists } from "./list-probe.ts";
+import { type ProbedLists, listsOf, probeShareOf, rankLists } from "./list-probe.ts";
 import { codesFile, quantize, readRows, readScales, rowCount, vectorsFile } from "./vector-files.ts";
 
 const { MetricKind, exactSearch } = usearch;
 
 export type ScanRequest =
-  | { kind: "open"; dir: string; types: EntityType[]; dims: number; exact: boolean; probeShare: number }
+  | { kind: "open"; dir: string; types: EntityType[]; dims: number; exact: boolean; probeShare?: number }
   | { kind: "scan"; id: number; query: Float32Array; k: number; types: EntityType[] };
 
 export type ScanReply = { kind: "opened" } | { kind: "hits"; id: number; hits: ShardHits[] } | { kind: "failed"; id?: number; error: string };
@@ -80,7 +80,7 @@ export class VectorShard {
           quantize(floats, dims);
       const matrix = scanner.reserve(count);
       const ivf = lists.get(type);
-      const probed = ivf && listsOf(scanner, ivf, floatsPath, dims, probeShare);
+      const probed = ivf && listsOf(scanner, ivf, floatsPath, dims, probeShare ?? probeShareOf(type));
       const order = probed ? groupByList(codes, ivf.assignment, probed.starts, scanner, matrix, dims) : (scanner.write(matrix, 0, codes), undefined);
       rows.set(type, { count, floats, codes: { matrix, scales, order }, lists: probed });
     }
