@@ -7,11 +7,12 @@
  *
  * Layout: the sorted vocabulary and, per word, the name-index positions of the entities that use
  * it, in one Int32Array (CSR), with the word count of the shortest text (name or alias) the word
- * came from, for coverage. Close spellings come from a trie walk of that vocabulary
- * (close-spellings.ts).
+ * came from, for coverage. A query word's matches in that vocabulary are word-expansions.ts's;
+ * close spellings (a trie walk, close-spellings.ts) are looked for only when the query's other
+ * words have an entity in common.
  */
 import { lowerBound } from "../sorted.ts";
-import { closeSpellings } from "./close-spellings.ts";
+import { EXACT, type Expansion, allowedEdits, expand, withMisspellings } from "./word-expansions.ts";
 
 const ASCII = /^[\x00-\x7f]*$/;
 
@@ -27,18 +28,8 @@ export function nameWords(text: string): string[] {
     .filter((w) => w.length > 0);
 }
 
-/** A query word of 3+ letters also matches the words it starts (the last word, or either of two). */
-const MIN_PREFIX = 3;
-/** A short prefix ("tra") starts thousands of words: the most used ones are kept. */
-const MAX_PREFIX_EXPANSIONS = 256;
 /** Queries longer than this are questions, not names. */
 const MAX_QUERY_WORDS = 8;
-
-/** Match quality of one query word against one name word, 0..1. */
-const EXACT = 1;
-const prefixQuality = (queryLength: number, wordLength: number) => 0.7 + 0.25 * (queryLength / wordLength);
-const spellingQuality = (distance: number) => 0.85 - 0.1 * (distance - 1);
-const allowedEdits = (length: number) => (length >= 7 ? 2 : length >= 4 ? 1 : 0);
 
 export interface WordMatches {
   /** Name-index positions of the entities every query word matched. */
@@ -56,13 +47,6 @@ function findPosting(postings: Int32Array, from: number, to: number, position: n
 }
 
 const NO_MATCHES: WordMatches = { positions: new Int32Array(0), scores: new Float32Array(0), complete: new Uint8Array(0) };
-
-interface Expansion {
-  word: number;
-  quality: number;
-  /** Only the start of the word was typed ("arbi"). */
-  prefix: boolean;
-}
 
 export class WordIndex {
   /** Scratch space for one match at a time (matching is synchronous). */
@@ -168,24 +152,53 @@ export class WordIndex {
     // Two edits only in a short query: a question's words rarely spell names, and each walk costs.
     // Longest words first: a word that matches nothing ends the match before the others are expanded.
     const expansions: Expansion[][] = new Array(queryWords.length);
+    const edits = new Array<number>(queryWords.length);
     const byLength = queryWords.map((_, i) => i).sort((a, b) => queryWords[b]!.length - queryWords[a]!.length);
     for (const i of byLength) {
       const word = queryWords[i]!;
-      expansions[i] = this.expand(word, queryWords.length <= 2 || i === queryWords.length - 1, queryWords.length <= 2 ? 2 : 1);
-      if (expansions[i]!.length === 0) return NO_MATCHES;
+      expansions[i] = expand(this.vocab, this.start, word, queryWords.length <= 2 || i === queryWords.length - 1);
+      // A word that is in the vocabulary is not misspelt: "ether" must not find "tether".
+      edits[i] = expansions[i]!.length > 0 && expansions[i]![0]!.quality === EXACT ? 0 : Math.min(queryWords.length <= 2 ? 2 : 1, allowedEdits(word.length));
+      if (expansions[i]!.length === 0 && edits[i] === 0) return NO_MATCHES;
     }
+    // The close spellings of a word are looked for last (a walk of the vocabulary costs more than
+    // the other words' postings): a question's words that no name holds ("which", "biggest") are
+    // seldom misspelt names, and once the other words have no entity in common, none is needed.
+    const walks = byLength.filter((i) => edits[i]! > 0);
     // Rarer words weigh more: "arbitrum" says more than "one" in "arbitrum one".
-    const weights = expansions.map((list) => Math.log(1 + this.entities / (1 + this.frequency(list[0]!.word))));
-    const totalWeight = weights.reduce((a, b) => a + b, 0);
+    const weights = new Array<number>(queryWords.length);
+    const weigh = (i: number) => (weights[i] = Math.log(1 + this.entities / (1 + this.frequency(expansions[i]![0]!.word))));
+    const known = queryWords.map((_, i) => i).filter((i) => edits[i] === 0);
+    known.forEach(weigh);
     const full = (1 << queryWords.length) - 1;
     const { mask, prefixed, sum, words, touched, groups } = this;
     let touchedCount = 0;
     // Rarest query word first: the first word's postings bound the candidates; later words only
     // add to entities already touched, so a common word ("pool") costs a lookup per posting.
-    const order = queryWords.map((_, i) => i).sort((a, b) => weights[b]! - weights[a]!);
+    const order = known.sort((a, b) => weights[b]! - weights[a]!);
+    if (walks.length > 0) order.push(-1); // where the close spellings are looked for
     const { postings, textWords, start } = this;
-    for (const [rank, i] of order.entries()) {
+    let done = 0;
+    let matched = true;
+    for (let rank = 0; rank < order.length; rank++) {
+      const i = order[rank]!;
+      if (i < 0) {
+        // Every word so far held by some entity? Then the misspelt words' expansions, rarest first.
+        let any = rank === 0;
+        for (let t = 0; t < touchedCount && !any; t++) any = (mask[touched[t]!]! & done) === done;
+        for (const w of walks) {
+          if (!any) break;
+          expansions[w] = withMisspellings(this.vocab, queryWords[w]!, edits[w]!, expansions[w]!);
+          any = expansions[w]!.length > 0;
+        }
+        matched = any;
+        if (!matched) break;
+        walks.forEach(weigh);
+        order.push(...walks.sort((a, b) => weights[b]! - weights[a]!));
+        continue;
+      }
       const bit = 1 << i;
+      done |= bit;
       const weight = weights[i]!;
       // One posting p of this query word for an entity: the first to reach it (expansions come best
       // first) gives its score; a later one may still come from a shorter text.
@@ -200,7 +213,7 @@ export class WordIndex {
         words[position] = Math.min(words[position]!, textWords[p]!);
       };
       const list = expansions[i]!;
-      if (rank === 0) {
+      if (touchedCount === 0) {
         for (const { word, quality, prefix } of list) {
           for (let p = start[word]!; p < start[word + 1]!; p++) {
             const position = postings[p]!;
@@ -212,7 +225,10 @@ export class WordIndex {
             visit(p, position, quality, prefix);
           }
         }
-        if (touchedCount === 0) break;
+        if (touchedCount === 0) {
+          matched = false;
+          break;
+        }
         continue;
       }
       let total = 0;
@@ -235,13 +251,14 @@ export class WordIndex {
         }
       }
     }
+    const totalWeight = matched ? weights.reduce((a, b) => a + b, 0) : 1;
     const positions = new Int32Array(touchedCount);
     const scores = new Float32Array(touchedCount);
     const complete = new Uint8Array(touchedCount);
     let count = 0;
     for (let t = 0; t < touchedCount; t++) {
       const position = touched[t]!;
-      if (mask[position] === full) {
+      if (matched && mask[position] === full) {
         const coverage = Math.min(1, queryWords.length / Math.max(1, words[position]!));
         complete[count] = coverage === 1 && prefixed[position] === 0 ? 1 : 0;
         positions[count] = position;
@@ -256,28 +273,5 @@ export class WordIndex {
 
   private frequency(word: number): number {
     return this.start[word + 1]! - this.start[word]!;
-  }
-
-  /** The vocabulary words a query word matches, best first. */
-  private expand(word: string, withPrefixes: boolean, maxEdits: number): Expansion[] {
-    const out: Expansion[] = [];
-    const at = lowerBound(this.vocab, word);
-    if (this.vocab[at] === word) out.push({ word: at, quality: EXACT, prefix: false });
-    if (withPrefixes && word.length >= MIN_PREFIX) {
-      const end = lowerBound(this.vocab, `${word}\uffff`);
-      let prefixed: number[] = [];
-      for (let i = this.vocab[at] === word ? at + 1 : at; i < end; i++) prefixed.push(i);
-      if (prefixed.length > MAX_PREFIX_EXPANSIONS) prefixed = prefixed.sort((a, b) => this.frequency(b) - this.frequency(a)).slice(0, MAX_PREFIX_EXPANSIONS);
-      for (const i of prefixed) out.push({ word: i, quality: prefixQuality(word.length, this.vocab[i]!.length), prefix: true });
-    }
-    // A word that is in the vocabulary is not misspelt: "ether" must not find "tether".
-    const edits = out.length > 0 && out[0]!.quality === EXACT ? 0 : Math.min(maxEdits, allowedEdits(word.length));
-    if (edits > 0) {
-      const seen = new Set(out.map((e) => e.word));
-      closeSpellings(this.vocab, word, edits, (i, distance) => {
-        if (!seen.has(i)) out.push({ word: i, quality: spellingQuality(distance), prefix: false });
-      });
-    }
-    return out.sort((a, b) => b.quality - a.quality);
   }
 }

@@ -69,55 +69,83 @@ export class DescriptionIndex {
 
   /**
    * Entities whose description holds some of the query's words, with the share of the query they
-   * hold (0 to 1, idf-weighted). Only a word's postings are read: a query costs what its words'
-   * lists hold, never a pass over every description. Shares add up in a typed array by described
-   * entity (a map's updates cost twenty times more when a common word holds thousands).
+   * hold (0 to 1, idf-weighted). Nothing is summed here: a share is read from the words' postings
+   * when it is asked for (DescribedShares), so a question costs what its candidates and its rare
+   * words' lists hold, not a pass over a common word's thousands of postings.
    */
   match(query: string): DescribedShares {
     const documents = this.positions.length;
-    const shares = new Float64Array(documents);
-    const touched: number[] = [];
-    const out = new DescribedShares(shares, touched, this.positions, this.numbers);
-    if (documents === 0) return out;
-    const words = [...new Set(stems(query))];
-    const rarest = Math.log(documents + 1);
-    const weights = words.map((w) => {
-      const list = this.postings.get(w);
-      return list ? Math.log((documents + 1) / list.length) : rarest;
-    });
-    const total = weights.reduce((a, b) => a + b, 0);
-    if (total <= 0) return out;
-    words.forEach((word, i) => {
-      const list = this.postings.get(word);
-      if (!list) return;
-      const share = weights[i]! / total;
-      for (let p = 0; p < list.length; p++) {
-        const number = list[p]!;
-        if (shares[number] === 0) touched.push(number);
-        shares[number]! += share;
-      }
-    });
-    return out;
+    const found: QueryWord[] = [];
+    if (documents > 0) {
+      const words = [...new Set(stems(query))];
+      const rarest = Math.log(documents + 1);
+      const weights = words.map((w) => {
+        const list = this.postings.get(w);
+        return list ? Math.log((documents + 1) / list.length) : rarest;
+      });
+      const total = weights.reduce((a, b) => a + b, 0);
+      words.forEach((word, i) => {
+        const postings = this.postings.get(word);
+        if (postings && total > 0) found.push({ postings, share: weights[i]! / total });
+      });
+    }
+    return new DescribedShares(found, this.positions, this.numbers);
   }
+}
+
+/** A word of a question that some description holds: its postings and its share of the question. */
+interface QueryWord {
+  postings: Int32Array;
+  share: number;
 }
 
 /** The shares of one question (DescriptionIndex.match), by name-index position. */
 export class DescribedShares {
   constructor(
-    private readonly shares: Float64Array,
-    private readonly touched: readonly number[],
+    /** In the question's order: a share adds the words' shares in that order, as one sum always does. */
+    private readonly words: readonly QueryWord[],
     private readonly positions: Int32Array,
     private readonly numbers: Int32Array,
   ) {}
 
+  /** The share of a described entity (by its number here): a binary search in each word's postings. */
+  private shareOf(number: number): number {
+    let share = 0;
+    for (const { postings, share: weight } of this.words) {
+      let lo = 0;
+      let hi = postings.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (postings[mid]! < number) lo = mid + 1;
+        else hi = mid;
+      }
+      if (lo < postings.length && postings[lo] === number) share += weight;
+    }
+    return share;
+  }
+
+  /** Described entities holding one of the given words, each once (ascending), in an array of their own. */
+  private holding(words: readonly QueryWord[]): Int32Array {
+    if (words.length === 1) return words[0]!.postings.slice();
+    const all = new Int32Array(words.reduce((n, w) => n + w.postings.length, 0));
+    let at = 0;
+    for (const { postings } of words) all.set(postings, (at += postings.length) - postings.length);
+    all.sort();
+    let kept = 0;
+    for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[kept++] = all[i]!;
+    return all.subarray(0, kept);
+  }
+
   /** Entities with a share. */
   get size(): number {
-    return this.touched.length;
+    return this.holding(this.words).length;
   }
 
   get(position: number): number | undefined {
     const number = this.numbers[position] ?? -1;
-    return number >= 0 && this.shares[number]! > 0 ? this.shares[number] : undefined;
+    if (number < 0 || this.words.length === 0) return undefined;
+    const share = this.shareOf(number);
+    return share > 0 ? share : undefined;
   }
 
   has(position: number): boolean {
@@ -125,13 +153,35 @@ export class DescribedShares {
   }
 
   *values(): IterableIterator<number> {
-    for (const number of this.touched) yield this.shares[number]!;
+    for (const number of this.holding(this.words)) yield this.shareOf(number);
   }
 
-  /** Positions whose share is at least `min`, the `max` largest (ties: the lower position first). */
+  /**
+   * Positions whose share is at least `min`, the `max` largest (ties: the lower position first).
+   * An entity holding none of the heaviest words whose shares reach `min` holds less than `min`: only
+   * those words' postings are read (a common word's, light, rarely is one of them).
+   */
   strongest(min: number, max: number): number[] {
-    const kept = this.touched.filter((number) => this.shares[number]! >= min);
-    kept.sort((a, b) => this.shares[b]! - this.shares[a]! || this.positions[a]! - this.positions[b]!);
-    return kept.slice(0, max).map((number) => this.positions[number]!);
+    const heaviest = [...this.words].sort((a, b) => b.share - a.share);
+    let rest = heaviest.reduce((sum, w) => sum + w.share, 0);
+    let needed = 0;
+    // Keep words until the others together stay under `min` (a margin for the sums' rounding).
+    while (needed < heaviest.length && rest >= min - 1e-9) rest -= heaviest[needed++]!.share;
+    const holders = this.holding(heaviest.slice(0, needed));
+    const shares = new Float64Array(holders.length);
+    let count = 0;
+    for (const number of holders) {
+      const share = this.shareOf(number);
+      if (share >= min) {
+        holders[count] = number;
+        shares[count++] = share;
+      }
+    }
+    // Past `max`, only those at least as strong as the max-th are sorted (a native sort finds it).
+    const floor = count > max ? shares.slice(0, count).sort()[count - max]! : min;
+    const kept: number[] = [];
+    for (let i = 0; i < count; i++) if (shares[i]! >= floor) kept.push(i);
+    kept.sort((a, b) => shares[b]! - shares[a]! || this.positions[holders[a]!]! - this.positions[holders[b]!]!);
+    return kept.slice(0, max).map((i) => this.positions[holders[i]!]!);
   }
 }

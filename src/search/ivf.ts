@@ -1,7 +1,7 @@
 /**
  * @module search/ivf
- * Inverted lists over a type's vectors, so a question scans a share of the int8 codes (PROBE_SHARE
- * of the lists) instead of all of them: spherical k-means splits the vectors into lists around unit centroids;
+ * Inverted lists over a type's vectors, so a question scans a share of the int8 codes (list-probe's
+ * PROBE_SHARES of the lists) instead of all of them: spherical k-means splits the vectors into lists around unit centroids;
  * a query scans the lists whose rows could score highest for it (vector-shard.ts). Types under
  * IVF_MIN_ROWS keep the flat scan.
  *
@@ -18,11 +18,15 @@ import { quantize } from "./vector-files.ts";
 /** Types under this many vectors are scanned flat (Protocol, 9,145 at full scale: 70 microseconds). */
 export const IVF_MIN_ROWS = 20_000;
 /**
- * About 4 sqrt(n) lists: a hundred or so rows each. Finer lists rank better for text questions
+ * About 8 sqrt(n) lists: 20 to 70 rows each. Finer lists rank better for text questions
  * (list-probe.ts): on the full data's questions, Token at 5% of its rows kept 0.85 of the exact ten
- * with 1.5 sqrt(n) lists and 0.97 with 4 sqrt(n); Person 0.86 and 0.955.
+ * with 1.5 sqrt(n) lists and 0.97 with 4 sqrt(n); Person 0.86 and 0.955. From 4 to 8 sqrt(n), at
+ * about the same rows scanned: Token 0.974 to 0.985 (4% of lists, 14,000 rows), Person 0.952 to
+ * 0.978 (5,500 rows), Pool 0.911 to 0.968 (10,000 rows, then 16,500), Organization 0.916 to 0.958
+ * (5,000 rows: 4 sqrt(n) needed 30% of its lists, 11,000 rows, for 0.958). The price: twice the
+ * centroids to rank per question and to assign rows to at build.
  */
-export const listCount = (rows: number) => Math.round(4 * Math.sqrt(rows));
+export const listCount = (rows: number) => Math.round(8 * Math.sqrt(rows));
 /** k-means learns from at most this many vectors (evenly spaced), then assigns every vector once. */
 const TRAINING_ROWS = 32_000;
 const ITERATIONS = 6;

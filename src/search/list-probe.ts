@@ -10,17 +10,30 @@
  *
  * Measured on the full data's 73 meaning questions against exact search (recall@10 of the rows of
  * the probed lists, 4 sqrt(n) lists): Person at 5% of rows 0.923 by centroid, 0.955 with the
- * spread at 0.5; Pool at 10% 0.897 and 0.932; Token at 5% 0.959 and 0.967.
+ * spread at 0.5; Pool at 10% 0.897 and 0.932; Token at 5% 0.959 and 0.967. With 8 sqrt(n) lists a
+ * spread weight of 1 ranks Pool and Person a little better and Organization worse (0.94 at 20%).
  */
+import type { EntityType } from "../entities/vocabulary.ts";
 import { type CodeMatrix, type Int8Scanner, mapQuery } from "./int8-scan.ts";
 import type { InvertedLists } from "./ivf.ts";
 import { quantize, readRows } from "./vector-files.ts";
 
 export const SPREAD_WEIGHT = 0.5;
 /**
+ * The share of a type's lists a question scans (ranked by the estimate above): the least that keeps
+ * recall@10 of the full data's 73 meaning questions against exact search at 0.95 or more, with a
+ * margin. Measured with 8 sqrt(n) lists (probed lists / rows scanned / recall): Token 4% / 14,700 /
+ * 0.985; Person 4% / 3,600 / 0.973 (6% / 5,500 / 0.978); Pool 6% / 9,900 / 0.947, 8% / 13,000 /
+ * 0.959, 10% / 16,500 / 0.968; Organization, whose 30,000 vectors crowd, 10% / 3,500 / 0.940, 15%
+ * / 5,200 / 0.958, 20% / 6,900 / 0.960. A type not listed (a world with other types) scans
+ * DEFAULT_PROBE_SHARE.
+ */
+const PROBE_SHARES: Partial<Record<EntityType, number>> = { Token: 0.04, Person: 0.04, Pool: 0.1, Organization: 0.2 };
+const DEFAULT_PROBE_SHARE = 0.08;
+export const probeShareOf = (type: EntityType) => PROBE_SHARES[type] ?? DEFAULT_PROBE_SHARE;
+/**
  * A question scans at least the lists of this many rows: a small type's share would be a few
- * lists, too few where its vectors crowd (Organization, 30,000 rows: recall@10 of questions 0.82
- * at 5% of its lists).
+ * lists, too few where its vectors crowd (Person at 4%: 3,600 rows).
  */
 const MIN_PROBED_ROWS = 5_000;
 

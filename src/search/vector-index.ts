@@ -14,7 +14,7 @@
  * 0.64 (Pool) and 0.72 (Token) at 0.15 to 0.4 ms a type, while entity vectors as queries got 0.99+.
  *
  * A type of IVF_MIN_ROWS vectors or more also has inverted lists (ivf.ts): its codes are grouped
- * by nearest k-means centroid and a question scans only PROBE_SHARE of the lists, those whose rows
+ * by nearest k-means centroid and a question scans only a share of the lists (PROBE_SHARES), those whose rows
  * should score highest for it (list-probe.ts), before the same exact rescoring.
  *
  * The scan runs in worker threads (scan-worker.ts), one per core, each scanning every row: the least
@@ -68,17 +68,9 @@ export interface VectorIndexOptions {
   /** Score every vector exactly (float, no codes): the benchmark's reference. */
   exact?: boolean;
   workers?: number;
-  /** The share of a type's inverted lists a question scans (PROBE_SHARE). */
+  /** The share of every type's inverted lists a question scans (default: each type's, PROBE_SHARES). */
   probeShare?: number;
 }
-
-/**
- * The share of a type's inverted lists a question scans (ranked by an estimate of the best score
- * among their rows, list-probe.ts). Measured on the full data against exact search, recall@10 of
- * the 73 meaning questions per type at 5% of lists: Token 0.973, Person 0.956, Pool 0.896,
- * Organization 0.823 (hence MIN_PROBED_ROWS); every type together 0.950.
- */
-export const PROBE_SHARE = 0.06;
 
 export class VectorIndexes {
   private constructor(
@@ -100,7 +92,7 @@ export class VectorIndexes {
       types: [...types],
       dims,
       exact: options.exact ?? false,
-      probeShare: options.probeShare ?? PROBE_SHARE,
+      probeShare: options.probeShare,
       // Two slots per worker: a replacement scans in the other one, since the thread it replaced
       // may still be finishing a scan (terminate() is not instant) and writing scores into its own.
       codes: { slots: 2 * count, slot, memory },

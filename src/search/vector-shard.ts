@@ -14,7 +14,7 @@ import usearch from "usearch";
 import type { EntityType } from "../entities/vocabulary.ts";
 import { type CodeMatrix, Int8Scanner, type SharedCodes, mapQuery, matrixBytes } from "./int8-scan.ts";
 import { readLists } from "./ivf.ts";
-import { type ProbedLists, listsOf, rankLists } from "./list-probe.ts";
+import { type ProbedLists, listsOf, probeShareOf, rankLists } from "./list-probe.ts";
 import { codesFile, quantize, readRows, readScales, rowCount, vectorsFile } from "./vector-files.ts";
 
 const { MetricKind, exactSearch } = usearch;
@@ -26,7 +26,8 @@ export type ScanRequest =
       types: EntityType[];
       dims: number;
       exact: boolean;
-      probeShare: number;
+      /** A share of lists to probe for every type; absent: each type's own (list-probe.ts). */
+      probeShare?: number;
       /** The workers sharing the codes, this one's slot, and the codes' memory once a first worker has filled it (int8-scan.ts). */
       codes: SharedCodes;
     }
@@ -91,7 +92,7 @@ export class VectorShard {
           quantize(floats, dims);
       const matrix = scanner.reserve(count);
       const ivf = lists.get(type);
-      const probed = ivf && listsOf(scanner, ivf, floatsPath, dims, probeShare);
+      const probed = ivf && listsOf(scanner, ivf, floatsPath, dims, probeShare ?? probeShareOf(type));
       const order = probed ? groupByList(codes, ivf.assignment, probed.starts, scanner, matrix, dims) : (scanner.write(matrix, 0, codes), undefined);
       rows.set(type, { count, floats, codes: { matrix, scales, order }, lists: probed });
     }

@@ -29,6 +29,15 @@ function matches(query: string, accepted = ALL): Map<number, { score: number; co
 }
 
 describe("word index", () => {
+  test("a misspelt word among others matches where the others have an entity in common, and only there", () => {
+    // "lido" and "staking" are both in the pool's name: its "arbitrm" is looked for and found.
+    expect([...matches("eth staking lido arbitrm").keys()]).toEqual([7]);
+    // "tether" and "cardano" share no name: nothing matches, whatever "arbitrm" is close to.
+    expect(matches("tether cardano arbitrm").size).toBe(0);
+    // A misspelt word alone is still looked for ("cardona").
+    expect([...matches("cardona").keys()]).toEqual([6]);
+  });
+
   test("words fold case and accents and split on anything but letters and digits", () => {
     expect(nameWords("Crème Brûlée-Finance v2")).toEqual(["creme", "brulee", "finance", "v2"]);
     expect(nameWords("ETH staking · Lido")).toEqual(["eth", "staking", "lido"]);

@@ -34,6 +34,19 @@ describe("the words of descriptions", () => {
     for (const share of shares.values()) expect(share).toBeLessThan(0.3);
   });
 
+  test("the strongest are every entity holding at least the given share, strongest first, at most max", () => {
+    for (const question of ["gold backed token", "stablecoin that circle issues", "decentralized token", "privacy token"]) {
+      const shares = index.match(question);
+      for (const [min, max] of [[0.5, 10], [0.2, 10], [0.01, 2]] as const) {
+        const expected = [0, 1, 2, 3, 4]
+          .filter((p) => (shares.get(p) ?? 0) >= min)
+          .sort((a, b) => shares.get(b)! - shares.get(a)! || a - b)
+          .slice(0, max);
+        expect(shares.strongest(min, max)).toEqual(expected);
+      }
+    }
+  });
+
   test("an empty index and a question of stop words match nothing", () => {
     expect(DescriptionIndex.of([]).match("gold").size).toBe(0);
     expect(index.match("of the").size).toBe(0);

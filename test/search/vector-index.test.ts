@@ -68,9 +68,9 @@ describe("per-type vector indexes", async () => {
     return q.map((v) => v / norm);
   };
 
-  test("a large type gets inverted lists (about 4 sqrt(n), every row in one) and a small type none", () => {
+  test("a large type gets inverted lists (about 8 sqrt(n), every row in one) and a small type none", () => {
     const lists = readLists(dir, "Pool", DIMS)!;
-    expect(lists.lists).toBe(Math.round(4 * Math.sqrt(IVF_MIN_ROWS)));
+    expect(lists.lists).toBe(Math.round(8 * Math.sqrt(IVF_MIN_ROWS)));
     expect(lists.assignment).toHaveLength(IVF_MIN_ROWS);
     expect(Math.max(...lists.assignment)).toBeLessThan(lists.lists);
     expect(new Set(lists.assignment).size).toBeGreaterThan(lists.lists * 0.9);
