@@ -15,7 +15,7 @@
  */
 import type { DuckDBInstance } from "@duckdb/node-api";
 import type { NameIndex } from "../entities/name-index.ts";
-import { sqlString, withConnection } from "../store/duckdb.ts";
+import { sqlString, streamColumns, withConnection } from "../store/duckdb.ts";
 import { stems } from "./features.ts";
 
 /** Words of one description past this are not read (a few long ones would weigh on memory, not on meaning). */
@@ -33,12 +33,11 @@ export class DescriptionIndex {
 
   static async fromParquet(duck: DuckDBInstance, factsFile: string, names: NameIndex): Promise<DescriptionIndex> {
     const columns = await withConnection(duck, async (connection) =>
-      (
-        await connection.runAndReadAll(
-          `SELECT subject_id AS id, string_agg(left(object, ${MAX_DESCRIPTION_CHARS}), ' ') AS text
-           FROM read_parquet(${sqlString(factsFile)}) WHERE predicate = 'schema:description' GROUP BY subject_id`,
-        )
-      ).getColumnsObjectJS() as { id: string[]; text: string[] },
+      streamColumns(
+        connection,
+        `SELECT subject_id AS id, string_agg(left(object, ${MAX_DESCRIPTION_CHARS}), ' ') AS text
+         FROM read_parquet(${sqlString(factsFile)}) WHERE predicate = 'schema:description' GROUP BY subject_id`,
+      ) as Promise<{ id: string[]; text: string[] }>,
     );
     return DescriptionIndex.of(
       columns.id.map((id, i) => ({ position: names.positionOf(id), text: columns.text[i]! })),

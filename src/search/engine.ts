@@ -15,7 +15,7 @@ import { CkgError, isCkgError } from "../errors.ts";
 import { ENTITY_TYPES } from "../entities/vocabulary.ts";
 import type { Logger } from "../log.ts";
 import type { SnapshotManifest } from "../store/manifest.ts";
-import { sqlString, withConnection } from "../store/duckdb.ts";
+import { sqlString, streamColumns, withConnection } from "../store/duckdb.ts";
 import type { Embedder } from "./embedder.ts";
 import { ScopeFacts } from "./scope.ts";
 import { DescriptionIndex } from "./description-index.ts";
@@ -48,7 +48,7 @@ export async function searchLookups(duck: DuckDBInstance, snapshotDir: string, m
     synthetic.length === 0
       ? Promise.resolve([] as string[])
       : withConnection(duck, async (c) =>
-          (await c.runAndReadAll(`SELECT id FROM read_parquet(${sqlString(join(snapshotDir, manifest.files.entities))}) WHERE source IN (${synthetic.map(sqlString).join(", ")})`)).getColumnsObjectJS().id as string[],
+          (await streamColumns(c, `SELECT id FROM read_parquet(${sqlString(join(snapshotDir, manifest.files.entities))}) WHERE source IN (${synthetic.map(sqlString).join(", ")})`)).id as string[],
         ),
   ]);
   const demo = new Uint8Array(names.size);

@@ -13,7 +13,7 @@
  * Which entities are in a scope comes from the snapshot's facts (ScopeFacts).
  */
 import type { DuckDBInstance } from "@duckdb/node-api";
-import { sqlString, withConnection } from "../store/duckdb.ts";
+import { sqlString, streamColumns, withConnection } from "../store/duckdb.ts";
 import { countryPhrases, regionOf } from "./countries.ts";
 import type { IndexedNode, NameIndex } from "../entities/name-index.ts";
 import { nameWords } from "../entities/word-index.ts";
@@ -114,7 +114,7 @@ export class ScopeFacts {
 
   static async fromParquet(duck: DuckDBInstance, factsFile: string): Promise<ScopeFacts> {
     const group = async (sql: string) => {
-      const columns = await withConnection(duck, async (connection) => (await connection.runAndReadAll(sql)).getColumnsObjectJS() as { key: string[]; entities: string[][] });
+      const columns = await withConnection(duck, async (connection) => (await streamColumns(connection, sql)) as { key: string[]; entities: string[][] });
       return new Map(columns.key.map((key, i) => [key, new Set(columns.entities[i])]));
     };
     const file = sqlString(factsFile);
