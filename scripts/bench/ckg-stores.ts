@@ -1,6 +1,6 @@
 /**
- * What the SPARQL benchmarks share (scale.ts, sparql-forms.ts): a ckg server on a data directory,
- * a sample of its entities, and Debian's Virtuoso 7 loaded with what `ckg export` writes
+ * What the benchmarks share: a ckg server on a data directory with its scans off (scale.ts,
+ * sparql-forms.ts, search.ts, timeseries.ts); for the SPARQL ones, a sample of its entities, and Debian's Virtuoso 7 loaded with what `ckg export` writes
  * (test/support/virtuoso.ts), so the embedded store and Virtuoso answer from the same snapshot.
  */
 import { mkdtempSync, rmSync } from "node:fs";

@@ -25,7 +25,6 @@ import { parseArgs } from "node:util";
 import { Rng } from "../../src/dataset/rng.ts";
 import { ENTITY_TYPES, type EntityType } from "../../src/entities/vocabulary.ts";
 import { createLogger } from "../../src/log.ts";
-import { selfCommand } from "../../src/runtime.ts";
 import { searchLookups } from "../../src/search/engine.ts";
 import { LsaEmbedder } from "../../src/search/embedder.ts";
 import usearch from "usearch";
@@ -42,7 +41,7 @@ import { openDuck } from "../../src/store/duckdb.ts";
 import { SQL } from "bun";
 import { judge, labelledQueries, scoreQuery, summarize } from "../../test/search/labelled-set.ts";
 import { type RealNameScore, realNameQueries, resolveExpected, scoreRealName, summarizeReal } from "../../test/search/real-names.ts";
-import { startServer } from "../../test/support/server.ts";
+import { serve } from "./ckg-stores.ts";
 import { runLoad } from "./closed-loop.ts";
 import { startPostgres } from "../../test/support/postgres.ts";
 import { HNSW, loadSearchTables, pgSearch } from "./postgres-search.ts";
@@ -197,9 +196,8 @@ printTable("Answers to the meaning questions: inverted lists vs every type scann
 
 // --- Throughput at 1, 8 and 32 clients: ckg over HTTP beside PostgreSQL -------------------------
 // The answer cache is off here: these figures are the engine's. Repeated questions are measured apart below.
-const serverEnv = { CKG_LOG_LEVEL: "info", CKG_RATE_LIMIT_PER_MINUTE: "0", CKG_SCAN_CRON: "off" };
-const server = await startServer(selfCommand("serve", "--data-dir", dir.root, "--port", "0"), { ...serverEnv, CKG_SEARCH_CACHE_ENTRIES: "0" });
-await server.waitReady(600_000);
+// No scans: a first scan of the working copy (never scanned) would share the 2 cores with the figures.
+const server = await serve(dir, { CKG_SEARCH_CACHE_ENTRIES: "0" });
 const post = async (body: Body) => {
   const response = await fetch(`${server.url}/api/search`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   if (response.status !== 200) throw new Error(`${response.status} for ${JSON.stringify(body)}`);
@@ -309,8 +307,7 @@ printTable(`Issue 36: meaning questions beside SPARQL point queries (${CLIENTS} 
 ]);
 
 // Agents ask the same thing again: with the answer cache on (the default), a repeated question is a lookup.
-const cachedServer = await startServer(selfCommand("serve", "--data-dir", dir.root, "--port", "0"), serverEnv);
-await cachedServer.waitReady(600_000);
+const cachedServer = await serve(dir);
 const cacheRows: [string, string][] = [];
 for (const clients of [1, 32]) {
   const cached = await runLoad({

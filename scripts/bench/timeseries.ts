@@ -20,13 +20,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createLogger } from "../../src/log.ts";
-import { selfCommand } from "../../src/runtime.ts";
 import { buildSnapshot } from "../../src/snapshot/build.ts";
 import { readManifest } from "../../src/store/manifest.ts";
 import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
 import { openDuck, sqlString, withConnection } from "../../src/store/duckdb.ts";
 import { TimeseriesStore } from "../../src/timeseries/store.ts";
-import { startServer } from "../../test/support/server.ts";
+import { serve } from "./ckg-stores.ts";
 import { startPostgres } from "../../test/support/postgres.ts";
 import { percentile, printTable } from "./stats.ts";
 
@@ -188,9 +187,9 @@ try {
     loadSeconds = (performance.now() - started) / 1000;
   }
 
-  const server = await startServer(selfCommand("serve", "--data-dir", dir.root, "--port", "0", "--rate-limit-per-minute", "0", "--query-timeout-ms", "120000"));
+  // No scans: a first scan of a data directory never scanned would share the 2 cores with every figure.
+  const server = await serve(dir, { CKG_QUERY_TIMEOUT_MS: "120000" });
   stops.push(() => server.stop());
-  await server.waitReady(300_000);
   // The bare hop answers with ckg's own answer to the first point query: the same bytes on the wire.
   const scratch = mkdtempSync(join(tmpdir(), "ckg-ts-bench-"));
   stops.push(() => rmSync(scratch, { recursive: true, force: true }));
@@ -208,9 +207,8 @@ try {
     ["bare HTTP + DuckDB (the text as written)", (text) => post(bareDuck, text)],
   ];
   if (values["baseline-data-dir"]) {
-    const before = await startServer(selfCommand("serve", "--data-dir", values["baseline-data-dir"], "--port", "0", "--rate-limit-per-minute", "0", "--query-timeout-ms", "120000"));
+    const before = await serve(dataDir(values["baseline-data-dir"]), { CKG_QUERY_TIMEOUT_MS: "120000" });
     stops.push(() => before.stop());
-    await before.waitReady(300_000);
     ways.splice(1, 0, [BEFORE, (text) => post(`${before.url}/api/timeseries`, text)]);
   }
   if (pg && sql) {
