@@ -8,7 +8,7 @@
  * recorded (format.json), while the previous release's snapshot stays the live one.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import { x402Client } from "@x402/core/client";
@@ -23,23 +23,9 @@ import { currentSnapshotId, dataDir, readFormatRecord } from "../../src/store/da
 import { SEARCH_FORMAT, SNAPSHOT_FORMAT, STATE_FORMATS } from "../../src/store/formats.ts";
 import { VERSION } from "../../src/version.ts";
 import { type LocalChain, PAYER_KEY, PAY_TO, SETTLER_KEY, startChain } from "../support/chain.ts";
+import { checkOut, previousRelease, releaseCkg, removeCheckout, runRelease } from "../support/previous-release.ts";
 import { type ServerProcess, startServer } from "../support/server.ts";
 import { tempDir } from "../support/temp-dirs.ts";
-
-const repo = join(import.meta.dir, "..", "..");
-
-/** The previous release as CHANGELOG.md records it: the first section after the newest that names a commit. */
-function previousRelease(): { version: string; commit: string } {
-  const match = /^## (\d+\.\d+\.\d+)\b.*\bcommit ([0-9a-f]{7,40})\b/m.exec(readFileSync(join(repo, "CHANGELOG.md"), "utf8"));
-  if (!match) throw new Error("CHANGELOG.md records no release with its commit ('## x.y.z ... commit <sha>')");
-  return { version: match[1]!, commit: match[2]! };
-}
-
-function git(...args: string[]): string {
-  const result = Bun.spawnSync(["git", "-C", repo, ...args], { stderr: "pipe" });
-  if (result.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${result.stderr.toString()}`);
-  return result.stdout.toString().trim();
-}
 
 const release = previousRelease();
 const worktree = join(tempDir("ckg-previous-release-"), "ckg");
@@ -49,15 +35,8 @@ let chain: LocalChain;
 let paymentsEnv: Record<string, string>;
 const servers: ServerProcess[] = [];
 
-/** The previous release's ckg, run from its source in the worktree (its own node_modules: this checkout's when the lock files agree). */
-function previousCkg(...args: string[]): string[] {
-  return [process.execPath, join(worktree, "src", "main.ts"), ...args];
-}
-
-function run(command: string[], extra: Record<string, string> = {}): void {
-  const result = Bun.spawnSync(command, { cwd: worktree, env: { ...process.env, ...env, CKG_LOG_LEVEL: "warn", ...extra }, stderr: "pipe" });
-  if (result.exitCode !== 0) throw new Error(`${command.slice(1).join(" ")} exited ${result.exitCode}: ${result.stderr.toString()}`);
-}
+const previousCkg = (...args: string[]) => releaseCkg(worktree, ...args);
+const run = (...args: string[]) => runRelease(worktree, args, { ...env, CKG_LOG_LEVEL: "warn" });
 
 async function serve(command: string[]): Promise<ServerProcess> {
   const server = await startServer(command, { ...env, ...paymentsEnv }, { cwd: worktree });
@@ -69,13 +48,14 @@ async function serve(command: string[]): Promise<ServerProcess> {
 const payer = privateKeyToAccount(PAYER_KEY);
 /** Requests as a paying client sends them; the last paid one is kept, to be sent again after the upgrade. */
 let lastPaid: { url: string; method: string; headers: [string, string][]; body: string | null } | undefined;
+const recording = async (input: string | URL | Request, init?: RequestInit) => {
+  const request = new Request(input as string, init);
+  const body = request.body ? await request.text() : null;
+  if (request.headers.has("payment-signature")) lastPaid = { url: request.url, method: request.method, headers: [...request.headers.entries()], body };
+  return fetch(request.url, { method: request.method, headers: request.headers, body });
+};
 const paying = () =>
-  wrapFetchWithPayment(async (input: string | URL | Request, init?: RequestInit) => {
-    const request = new Request(input as string, init);
-    const body = request.body ? await request.text() : null;
-    if (request.headers.has("payment-signature")) lastPaid = { url: request.url, method: request.method, headers: [...request.headers.entries()], body };
-    return fetch(request.url, { method: request.method, headers: request.headers, body });
-  }, new x402Client().register("eip155:*", new ExactEvmScheme(toClientEvmSigner(payer, createPublicClient({ chain: baseSepolia, transport: http(chain.rpcUrl) })))));
+  wrapFetchWithPayment(recording as typeof fetch, new x402Client().register("eip155:*", new ExactEvmScheme(toClientEvmSigner(payer, createPublicClient({ chain: baseSepolia, transport: http(chain.rpcUrl) })))));
 
 async function ok(response: Response): Promise<any> {
   const body = await response.json();
@@ -87,15 +67,7 @@ async function ok(response: Response): Promise<any> {
 const before: { signals?: any; changes?: any; subscription?: { id: string; secret: string; filters: unknown }; ledger?: Record<string, number>; snapshot?: string; paid?: typeof lastPaid } = {};
 
 beforeAll(async () => {
-  try {
-    git("rev-parse", "--verify", "--quiet", `${release.commit}^{commit}`);
-  } catch {
-    throw new Error(`the previous release's commit ${release.commit} (CHANGELOG.md, ${release.version}) is not in this clone: fetch it (git fetch --unshallow) to run the upgrade test`);
-  }
-  git("worktree", "add", "--detach", worktree, release.commit);
-  const sameLock = readFileSync(join(repo, "package-lock.json"), "utf8") === readFileSync(join(worktree, "package-lock.json"), "utf8");
-  if (sameLock) symlinkSync(join(repo, "node_modules"), join(worktree, "node_modules"));
-  else run(["npm", "ci", "--ignore-scripts"]);
+  checkOut(release, worktree);
 
   chain = await startChain();
   await chain.mint(payer.address, 100_000_000n); // 100 USDC
@@ -104,8 +76,8 @@ beforeAll(async () => {
   paymentsEnv = { CKG_PAY_TO: PAY_TO, CKG_NETWORK: "eip155:84532", CKG_RPC_URL: chain.rpcUrl, CKG_SETTLEMENT_KEY_FILE: keyFile };
 
   // The previous release writes the directory: a build, a scan, and a server taking payments.
-  run(previousCkg("build", "--data-dir", root, "--scale", "5000"));
-  run(previousCkg("scan", "--data-dir", root));
+  run("build", "--data-dir", root, "--scale", "5000");
+  run("scan", "--data-dir", root);
   const old = await serve(previousCkg("serve", "--data-dir", root, "--port", "0"));
   const made = await ok(await paying()(`${old.url}/api/subscriptions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ filters: { signals: { min_score: 0 } } }) }));
   before.subscription = { id: made.subscription_id, secret: made.secret, filters: made.filters };
@@ -120,7 +92,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const server of servers) if (server.process.exitCode === null) await server.stop();
   await chain?.stop();
-  if (existsSync(worktree)) git("worktree", "remove", "--force", worktree);
+  if (existsSync(worktree)) removeCheckout(worktree);
   rmSync(root, { recursive: true, force: true });
 });
 
