@@ -6,7 +6,8 @@
  * leaves it as it was.
  */
 import { Database } from "bun:sqlite";
-import { describe, expect, test } from "bun:test";
+import { SQL } from "bun";
+import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, linkSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { EXIT } from "../../src/exit-codes.ts";
@@ -15,9 +16,11 @@ import { currentSnapshotId, dataDir, recordFormats, snapshotPath } from "../../s
 import { NewerFormatError, SEARCH_FORMAT, SNAPSHOT_FORMAT, STATE_FORMATS } from "../../src/store/formats.ts";
 import { readManifest } from "../../src/store/manifest.ts";
 import { MIGRATIONS } from "../../src/store/migrations-sqlite.ts";
+import { openPostgresState } from "../../src/store/state-postgres.ts";
 import { openSqliteState } from "../../src/store/state-sqlite.ts";
 import { VERSION } from "../../src/version.ts";
 import { fixtureDataDir } from "../support/fixture.ts";
+import { postgresEngine } from "../support/state-engines.ts";
 import { tempDir } from "../support/temp-dirs.ts";
 
 function ckg(...args: string[]) {
@@ -171,4 +174,26 @@ describe("an older state database", () => {
     expect(tables).not.toContain("signal_events"); // made by the failed step before it failed: rolled back
     expect(version(`${path}.v${from}`)).toBe(from);
   });
+});
+
+const postgres = postgresEngine();
+describe.skipIf(!postgres.available)("a PostgreSQL state store migrated by a newer ckg", () => {
+  afterAll(() => postgres.stop());
+
+  test("is refused untouched, naming both versions", async () => {
+    const url = await postgres.freshUrl();
+    await (await openPostgresState(url)).close(); // this ckg's steps
+    const admin = new SQL(url, { max: 1 });
+    const steps = async () => (await admin.unsafe("SELECT array_agg(version ORDER BY version) AS v FROM ckg.schema_version"))[0].v;
+    try {
+      await admin.unsafe(`INSERT INTO ckg.schema_version VALUES (${STATE_FORMATS.postgresql + 1}); CREATE TABLE ckg.from_the_future (x INTEGER)`);
+      const before = await steps();
+      const error = await openPostgresState(url).then(() => null, (e: Error) => e);
+      expect(error).toBeInstanceOf(NewerFormatError);
+      expect(error!.message).toContain(`its format is ${STATE_FORMATS.postgresql + 1}, and this ckg (${VERSION}) reads formats up to ${STATE_FORMATS.postgresql}`);
+      expect(await steps()).toEqual(before);
+    } finally {
+      await admin.close();
+    }
+  }, 60_000);
 });
