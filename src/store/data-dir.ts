@@ -90,24 +90,27 @@ export function pendingCurrentPath(dir: DataDir, pid = process.pid): string {
 }
 
 /**
- * Moves a finished snapshot from tmp/ into snapshots/ and points CURRENT at it. The new pointer is
- * written first (the one step that needs disk space: a full disk fails it before anything moved),
- * then both steps are renames on one file system, so a crash leaves either the old snapshot or the
- * new one live, never a half-written one. A crash between the two renames leaves a complete
- * snapshot that never went live in snapshots/, and the pointer in tmp/, which the next build clears.
+ * Moves a finished snapshot from tmp/ into snapshots/ and points CURRENT at it. The new pointer and
+ * format record are written first (the one step that needs disk space: a full disk fails it before
+ * anything moved), then every step is a rename on one file system, so a crash leaves either the old
+ * snapshot or the new one live, never a half-written one. A crash between the renames leaves a
+ * complete snapshot that never went live in snapshots/, or the previous format record (the manifest
+ * records the snapshot's own formats), and the pointer in tmp/, which the next build clears.
  */
 export function publishSnapshot(dir: DataDir, id: string): string {
   const target = snapshotPath(dir, id);
   const pointer = pendingCurrentPath(dir);
+  let record: () => void;
   try {
     writeFileSync(pointer, `${id}\n`);
+    record = stageFormatRecord(dir);
   } catch (error) {
     rmSync(pointer, { force: true });
     throw error;
   }
   renameSync(join(dir.tmp, id), target);
   renameSync(pointer, dir.current);
-  recordFormats(dir);
+  record();
   return target;
 }
 
@@ -166,11 +169,21 @@ export function refuseNewerDataDir(dir: DataDir): void {
  * old record or the new one; a directory written by an older ckg gets its first record this way.
  */
 export function recordFormats(dir: DataDir): void {
+  stageFormatRecord(dir)();
+}
+
+/** Writes the record beside format.json (in tmp/); the function returned renames it into place. */
+function stageFormatRecord(dir: DataDir): () => void {
   const record: FormatRecord = { data_dir: DATA_DIR_FORMAT, snapshot: SNAPSHOT_FORMAT, search: SEARCH_FORMAT, state: { ...STATE_FORMATS }, written_by: VERSION };
   const text = `${JSON.stringify(record, null, 2)}\n`;
-  if (existsSync(dir.formats) && readFileSync(dir.formats, "utf8") === text) return;
+  if (existsSync(dir.formats) && readFileSync(dir.formats, "utf8") === text) return () => undefined;
   mkdirSync(dir.tmp, { recursive: true });
   const next = join(dir.tmp, `format.json.${process.pid}`);
-  writeFileSync(next, text);
-  renameSync(next, dir.formats);
+  try {
+    writeFileSync(next, text);
+  } catch (error) {
+    rmSync(next, { force: true });
+    throw error;
+  }
+  return () => renameSync(next, dir.formats);
 }
