@@ -154,10 +154,11 @@ function migrate(db: Database, path: string, done: number): void {
     db.exec(`VACUUM INTO '${copy.replaceAll("'", "''")}'`);
   }
   try {
+    // IMMEDIATE, and the count read again under the write lock: another process opening the database at the same moment migrates it once.
     db.transaction(() => {
-      for (let step = done; step < MIGRATIONS.length; step++) db.exec(MIGRATIONS[step]!);
+      for (let step = stepsRun(db, path); step < MIGRATIONS.length; step++) db.exec(MIGRATIONS[step]!);
       db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`);
-    })();
+    }).immediate();
   } catch (error) {
     const kept = done > 0 ? `; a copy of it is at ${copy}` : "";
     const failed = new Error(`bringing it from step ${done} to ${MIGRATIONS.length} failed, and it was left as it was${kept}: ${(error as Error).message}`, { cause: error });
