@@ -34,6 +34,7 @@ export function checkOut(release: Release, worktree: string): void {
   } catch {
     throw new Error(`the commit of ckg ${release.version} (${release.commit}, CHANGELOG.md) is not in this clone: fetch it (git fetch --unshallow origin) first`);
   }
+  git("worktree", "prune"); // forgets the worktrees of runs that died before removing theirs
   git("worktree", "add", "--detach", worktree, release.commit);
   const lock = (dir: string) => readFileSync(join(dir, "package-lock.json"), "utf8");
   if (lock(REPO) === lock(worktree)) symlinkSync(join(REPO, "node_modules"), join(worktree, "node_modules"));
