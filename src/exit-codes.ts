@@ -8,6 +8,7 @@ export const EXIT_CODES = [
   { name: "failure", code: 1, meaning: "it failed: an error (said on stderr), an ingest or import that published nothing, a scan that failed or scanned only some types" },
   { name: "usage", code: 2, meaning: "nothing was started: an unknown command or option, a bad argument, or a configuration problem (every one listed, each with its origin)" },
   { name: "noSnapshot", code: 3, meaning: "the data directory holds no snapshot yet (`ckg build`, `ckg ingest`, `ckg import` or `ckg serve` makes one)" },
+  { name: "newerFormat", code: 4, meaning: "nothing was changed: a newer ckg wrote the data directory (its `format.json`, a snapshot's manifest or the state store records a format newer than this ckg reads); run that release or a later one" },
 ] as const;
 
 type Entry = (typeof EXIT_CODES)[number];

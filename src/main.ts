@@ -3,13 +3,14 @@
  * @module main
  * The one entry point of ckg (source and executable): find the command, parse its arguments,
  * run it, and turn failures into a message and an exit code (exit-codes.ts: 1 an error, 2 usage or
- * configuration, 3 no snapshot yet).
+ * configuration, 3 no snapshot yet, 4 a data directory written by a newer ckg).
  */
 import { COMMANDS } from "./cli/index.ts";
 import { ConfigError, UsageError, commandHelp, parseCommandArgs } from "./cli/command.ts";
 import { EXIT } from "./exit-codes.ts";
 import { useNativeDir } from "./runtime.ts";
-import { NoSnapshotError } from "./store/data-dir.ts";
+import { NoSnapshotError, dataDir, refuseNewerDataDir } from "./store/data-dir.ts";
+import { NewerFormatError } from "./store/formats.ts";
 import { VERSION } from "./version.ts";
 
 function globalHelp(): string {
@@ -48,7 +49,11 @@ async function main(argv: string[]): Promise<number> {
       console.log(commandHelp(command));
       return EXIT.ok;
     }
-    if (command.settings.includes("data_dir")) useNativeDir(parsed.config.data_dir);
+    if (command.settings.includes("data_dir")) {
+      // Before anything opens the directory: one written by a newer ckg is refused here, whichever command meets it.
+      refuseNewerDataDir(dataDir(parsed.config.data_dir));
+      useNativeDir(parsed.config.data_dir);
+    }
     return (await command.run(parsed)) ?? EXIT.ok;
   } catch (error) {
     console.error(`ckg ${command.name}: ${(error as Error).message ?? error}`);
@@ -60,6 +65,7 @@ async function main(argv: string[]): Promise<number> {
 function exitCodeOf(error: unknown): number {
   if (error instanceof ConfigError || error instanceof UsageError) return EXIT.usage;
   if (error instanceof NoSnapshotError) return EXIT.noSnapshot;
+  if (error instanceof NewerFormatError) return EXIT.newerFormat;
   return EXIT.failure;
 }
 

@@ -21,7 +21,7 @@ import { selfCommand } from "../runtime.ts";
 import { spawnCommand } from "./spawn.ts";
 import { closeSnapshot, prepareSnapshot } from "./prepare-snapshot.ts";
 import { syntheticNotice } from "../snapshot/describe.ts";
-import { type DataDir, currentSnapshotId, dataDir, ensureDataDir, snapshotPath } from "../store/data-dir.ts";
+import { type DataDir, currentSnapshotId, dataDir, ensureDataDir, recordFormats, snapshotPath } from "../store/data-dir.ts";
 import { openDuck } from "../store/duckdb.ts";
 import { EventFeed } from "../push/feed.ts";
 import { Push } from "../push/push.ts";
@@ -77,6 +77,8 @@ export class Services implements ApiServices {
     const state = await openState(config, dir.stateDb);
     let scheduler: RunScheduler;
     try {
+      // The state store is at this ckg's format now (migrated if it was older): say so before serving.
+      recordFormats(dir);
       scheduler = new RunScheduler(config, dir, state, log); // checks the cron settings: a bad one stops the start here
     } catch (error) {
       await state.close();

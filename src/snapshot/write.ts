@@ -21,6 +21,7 @@ import {
   type ClassName,
 } from "../entities/vocabulary.ts";
 import { normalizeName } from "../entities/name-index.ts";
+import { SEARCH_FORMAT, SNAPSHOT_FORMAT } from "../store/formats.ts";
 import { MANIFEST_FILE, type SnapshotManifest } from "../store/manifest.ts";
 import { VERSION } from "../version.ts";
 import { GROUND_TRUTH_FILE, type SeriesResult } from "../dataset/series/index.ts";
@@ -220,7 +221,7 @@ function buildManifest(world: World, options: WriteOptions, quads: number, graph
     as_of: options.sourceAsOf?.[s.id] ?? asOf,
   }));
   return {
-    format: 1,
+    format: SNAPSHOT_FORMAT,
     id: options.id,
     created_at: isoSeconds(),
     as_of: asOf,
@@ -239,7 +240,7 @@ function buildManifest(world: World, options: WriteOptions, quads: number, graph
     timeseries: options.series.tables,
     timeseries_db: options.timeseriesDb,
     graph_tables: graphTables,
-    search: options.search,
+    search: { format: SEARCH_FORMAT, ...options.search },
     ground_truth: options.series.truth.length > 0 ? GROUND_TRUTH_FILE : null,
   };
 }

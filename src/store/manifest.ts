@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { refuseNewerSnapshot } from "./formats.ts";
 
 export const sourceSummarySchema = z.object({
   id: z.string(),
@@ -36,6 +37,7 @@ export const seriesTableSchema = z.object({
 });
 
 export const manifestSchema = z.object({
+  /** The snapshot format (store/formats.ts SNAPSHOT_FORMAT); a newer one is refused before this schema applies. */
   format: z.literal(1),
   id: z.string(),
   created_at: z.string(),
@@ -60,6 +62,8 @@ export const manifestSchema = z.object({
   graph_tables: z.array(z.object({ name: z.string(), rows: z.number().int() })).default([]),
   /** The search index (folder, embedder spec, dimensions, entities per type). */
   search: z.object({
+    /** The search index's format (store/formats.ts SEARCH_FORMAT); absent in snapshots written before ckg 0.2.0, which are format 1. */
+    format: z.literal(1).default(1),
     dir: z.string(),
     embedder: z.string(),
     /** The API model name (embedder openai:...); null otherwise. */
@@ -86,6 +90,7 @@ export function snapshotGraphs(manifest: SnapshotManifest): string[] {
 }
 
 export function readManifest(snapshotDir: string): SnapshotManifest {
-  const text = readFileSync(join(snapshotDir, MANIFEST_FILE), "utf8");
-  return manifestSchema.parse(JSON.parse(text));
+  const raw: unknown = JSON.parse(readFileSync(join(snapshotDir, MANIFEST_FILE), "utf8"));
+  refuseNewerSnapshot(raw, snapshotDir);
+  return manifestSchema.parse(raw);
 }

@@ -7,6 +7,7 @@
  */
 import { SQL } from "bun";
 import { LRUCache } from "lru-cache";
+import { NewerFormatError } from "./formats.ts";
 import { MIGRATIONS } from "./migrations-postgres.ts";
 import type { SqlValue, StateQueries, StateStore, Statement } from "./state.ts";
 
@@ -22,6 +23,8 @@ export async function openPostgresState(url: string): Promise<PostgresState> {
       await tx.unsafe(`SELECT pg_advisory_xact_lock(${SCHEMA_LOCK})`);
       await tx.unsafe("CREATE SCHEMA IF NOT EXISTS ckg; CREATE TABLE IF NOT EXISTS ckg.schema_version (version INTEGER NOT NULL)");
       const [row] = (await tx.unsafe("SELECT max(version) AS v FROM ckg.schema_version")) as { v: number | null }[];
+      // Migrated by a newer ckg: refused untouched (the missing steps below run in this one transaction).
+      if ((row?.v ?? 0) > MIGRATIONS.length) throw new NewerFormatError({ part: "the state database at CKG_STATE_URL (ckg.schema_version)", found: row!.v!, supported: MIGRATIONS.length });
       for (let step = row?.v ?? 0; step < MIGRATIONS.length; step++) {
         await tx.unsafe(MIGRATIONS[step]!);
         await tx.unsafe(`INSERT INTO ckg.schema_version VALUES (${step + 1})`);
@@ -29,6 +32,7 @@ export async function openPostgresState(url: string): Promise<PostgresState> {
     });
   } catch (error) {
     await sql.close();
+    if (error instanceof NewerFormatError) throw error;
     throw new Error(`the state database at CKG_STATE_URL cannot be used: ${(error as Error).message}`, { cause: error });
   }
   return new PostgresState(sql);

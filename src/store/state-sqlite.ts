@@ -6,6 +6,8 @@
  * elsewhere in this process wait for it to end instead of landing inside it.
  */
 import { Database } from "bun:sqlite";
+import { rmSync } from "node:fs";
+import { NewerFormatError } from "./formats.ts";
 import { MIGRATIONS } from "./migrations-sqlite.ts";
 import type { SqlValue, StateQueries, StateStore, Statement } from "./state.ts";
 
@@ -14,13 +16,16 @@ export function openSqliteState(path: string): SqliteState {
   let db: Database | undefined;
   try {
     db = new Database(path, { create: true, strict: true });
-    db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;");
-    migrate(db);
+    db.exec("PRAGMA busy_timeout = 5000;");
+    const done = stepsRun(db, path); // before anything is written: a newer database is left byte for byte as it was
+    db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
+    migrate(db, path, done);
     // Planner statistics for tables that grew since the last open (a no-op when none did).
     db.exec("PRAGMA optimize = 0x10002;");
     return new SqliteState(db);
   } catch (error) {
     db?.close();
+    if (error instanceof NewerFormatError) throw error;
     throw stateDbError(path, error as Error & { code?: string });
   }
 }
@@ -128,13 +133,35 @@ function stateDbError(path: string, error: Error & { code?: string }): Error {
   return new Error(`the state database ${path} cannot be opened: ${error.message}`, { cause: error });
 }
 
-function migrate(db: Database): void {
-  const row = db.query<{ user_version: number }, []>("PRAGMA user_version").get();
-  const done = row?.user_version ?? 0;
-  for (let step = done; step < MIGRATIONS.length; step++) {
+/** How many migration steps the database has had (user_version); a database a newer ckg migrated is refused. */
+function stepsRun(db: Database, path: string): number {
+  const done = db.query<{ user_version: number }, []>("PRAGMA user_version").get()?.user_version ?? 0;
+  if (done > MIGRATIONS.length) throw new NewerFormatError({ part: `the state database ${path}`, found: done, supported: MIGRATIONS.length });
+  return done;
+}
+
+/**
+ * Brings the database to this ckg's steps (user_version counts the steps run). A database a newer
+ * ckg migrated is refused untouched. The missing steps run in one transaction, so a failing step
+ * leaves the database as it was; before them a copy of the database as it was is written beside it
+ * (state.sqlite.v<steps run>) and kept, so the release it came from can be run again on it.
+ */
+function migrate(db: Database, path: string, done: number): void {
+  if (done === MIGRATIONS.length) return;
+  const copy = `${path}.v${done}`;
+  if (done > 0) {
+    rmSync(copy, { force: true }); // left by an attempt that failed: the database is still as it was then
+    db.exec(`VACUUM INTO '${copy.replaceAll("'", "''")}'`);
+  }
+  try {
+    // IMMEDIATE, and the count read again under the write lock: another process opening the database at the same moment migrates it once.
     db.transaction(() => {
-      db.exec(MIGRATIONS[step]!);
-      db.exec(`PRAGMA user_version = ${step + 1}`);
-    })();
+      for (let step = stepsRun(db, path); step < MIGRATIONS.length; step++) db.exec(MIGRATIONS[step]!);
+      db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`);
+    }).immediate();
+  } catch (error) {
+    const kept = done > 0 ? `; a copy of it is at ${copy}` : "";
+    const failed = new Error(`bringing it from step ${done} to ${MIGRATIONS.length} failed, and it was left as it was${kept}: ${(error as Error).message}`, { cause: error });
+    throw Object.assign(failed, { code: (error as { code?: string }).code });
   }
 }
