@@ -1,8 +1,8 @@
 /**
  * The previous release of ckg, run from its source: the first release CHANGELOG.md records with its
  * commit, checked out in a git worktree of this clone (the upgrade test, scripts/bench/migration.ts).
- * It gets this checkout's node_modules when the two package-lock.json files are identical, else its
- * own (`npm ci`).
+ * It gets this checkout's node_modules when they hold every package its package-lock.json names at
+ * the same version, else its own (`npm ci`).
  */
 import { readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
@@ -36,12 +36,22 @@ export function checkOut(release: Release, worktree: string): void {
   }
   git("worktree", "prune"); // forgets the worktrees of runs that died before removing theirs
   git("worktree", "add", "--detach", worktree, release.commit);
-  const lock = (dir: string) => readFileSync(join(dir, "package-lock.json"), "utf8");
-  if (lock(REPO) === lock(worktree)) symlinkSync(join(REPO, "node_modules"), join(worktree, "node_modules"));
+  if (installedCovers(worktree)) symlinkSync(join(REPO, "node_modules"), join(worktree, "node_modules"));
   else {
     const installed = Bun.spawnSync(["npm", "ci", "--ignore-scripts"], { cwd: worktree, stderr: "pipe" });
     if (installed.exitCode !== 0) throw new Error(`npm ci for ckg ${release.version} failed: ${installed.stderr.toString()}`);
   }
+}
+
+/**
+ * True when every package the release's lockfile installs is installed here at the same version
+ * (this checkout may have more): the release then runs on this checkout's node_modules as on its own.
+ */
+function installedCovers(worktree: string): boolean {
+  type Lock = { packages: Record<string, { version?: string }> };
+  const lock = (dir: string) => JSON.parse(readFileSync(join(dir, "package-lock.json"), "utf8")) as Lock;
+  const ours = lock(REPO).packages;
+  return Object.entries(lock(worktree).packages).every(([path, entry]) => path === "" || ours[path]?.version === entry.version);
 }
 
 export function removeCheckout(worktree: string): void {
