@@ -10,7 +10,7 @@ import { ConfigError, UsageError, commandHelp, parseCommandArgs } from "./cli/co
 import { EXIT } from "./exit-codes.ts";
 import { useNativeDir } from "./runtime.ts";
 import { NoSnapshotError } from "./store/data-dir.ts";
-import { VERSION } from "./version.ts";
+import { VERSION_LINE } from "./version.ts";
 
 function globalHelp(): string {
   const visible = COMMANDS.filter((c) => !c.hidden);
@@ -34,7 +34,7 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   if (name === "--version" || name === "-v" || name === "version") {
-    console.log(VERSION);
+    console.log(VERSION_LINE);
     return EXIT.ok;
   }
   const command = COMMANDS.find((c) => c.name === name);
