@@ -54,7 +54,7 @@ for (const name of TARGET_NAMES) {
     row.checks.push("SBOM");
     if (target.os === "darwin") row.checks.push(...checkMacho(bytes, target));
     else row.ready = await run(target, path, row);
-    if (name === "linux-x64") printWeights(path, bytes, files);
+    if (name === "linux-x64") printWeights(target, path, bytes, files);
   } catch (error) {
     failures.push(`${name}: ${(error as Error).message}`);
     row.checks.push(`FAILED: ${(error as Error).message.split("\n")[0]!.slice(0, 120)}`);
@@ -80,12 +80,12 @@ async function run(target: Target, path: string, row: Row): Promise<string> {
 }
 
 /** The parts of the executable: the runtime, each embedded file (from Bun's module table), the rest. */
-function printWeights(path: string, bytes: Uint8Array, files: Awaited<ReturnType<typeof checkSbom>>): void {
+function printWeights(target: Target, path: string, bytes: Uint8Array, files: Awaited<ReturnType<typeof checkSbom>>): void {
   const size = (file: { properties?: { name: string; value: string }[] }) => Number(file.properties?.find((p) => p.name === "ckg:bytes")?.value);
   const runtime = files.find((f) => f.name === "bun");
   const library = files.find((f) => f.name.startsWith("libduckdb"));
   const { modules } = embeddedModules(bytes);
-  const parts: [string, number][] = [[`Bun runtime (${runtime?.name})`, size(runtime ?? {})]];
+  const parts: [string, number][] = [[`Bun runtime (${target.runtimePackage})`, size(runtime ?? {})]];
   for (const module of modules.toSorted((a, b) => b.bytes - a.bytes)) {
     const note = /libduckdb.*\.zst$/.test(module.name) && library ? ` (zstd; ${size(library).toLocaleString("en")} B unpacked)` : "";
     parts.push([`${module.name.replace("/$bunfs/root/", "")}${note}`, module.bytes]);
@@ -95,9 +95,11 @@ function printWeights(path: string, bytes: Uint8Array, files: Awaited<ReturnType
   for (const [part, n] of parts) console.log(`  ${n.toLocaleString("en").padStart(13)}  ${(n / 1e6).toFixed(1).padStart(6)} MB  ${part}`);
 }
 
-console.log("\nartifact            bytes        sha256 (first 16)  start-to-ready  checks");
-for (const row of rows) {
-  console.log(`${`dist/${row.target.name}/ckg`.padEnd(24)}${row.bytes.toLocaleString("en").padStart(13)}  ${row.sha256.slice(0, 16).padEnd(17)}  ${row.ready}  ${row.checks.join(", ")}`);
+const table = rows.map((row) => [`dist/${row.target.name}/ckg`, row.bytes.toLocaleString("en"), row.sha256.slice(0, 16), row.ready, row.checks.join(", ")]);
+const widths = [0, 1, 2, 3].map((column) => Math.max(...[["artifact", "bytes", "sha256 (16 of 64)", "start-to-ready"], ...table].map((cells) => cells[column]!.length)));
+console.log();
+for (const cells of [["artifact", "bytes", "sha256 (16 of 64)", "start-to-ready", "checks"], ...table]) {
+  console.log(cells.map((cell, column) => (column === 1 ? cell.padStart(widths[column]!) : column < 4 ? cell.padEnd(widths[column]!) : cell)).join("  "));
 }
 if (failures.length > 0) {
   console.error(`\nrelease check FAILED:\n  ${failures.join("\n  ")}`);

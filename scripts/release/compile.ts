@@ -46,7 +46,8 @@ export async function compileExecutable(target: Target, outfile: string, info: B
   const result = await Bun.build({
     // The vector index's scan workers are a second entrypoint: Bun embeds it for `new Worker(...)`.
     entrypoints: [join(ROOT, "src", "main.ts"), join(ROOT, "src", "search", "scan-worker.ts")],
-    compile: { outfile, target: target.bun, executablePath: natives.runtime.executablePath },
+    // Bun rejects an executablePath that is present but undefined (this machine's own runtime).
+    compile: { outfile, target: target.bun, ...(natives.runtime.executablePath ? { executablePath: natives.runtime.executablePath } : {}) },
     // onnxruntime-node needs its own shared library (46 MB) beside its addon: the ONNX embedder
     // works from a source checkout, and the executable says so when it is configured.
     external: NOT_EMBEDDED,

@@ -72,7 +72,8 @@ async function nativeFile(target: Target, pkg: string, version: string, path: st
 }
 
 async function compressed(library: NativeFile): Promise<{ compressedPath: string; compressedBytes: number }> {
-  const path = await cached(join("zstd", `${library.sha256}-${ZSTD_LEVEL}.zst`), async () =>
+  // Named as the library (in a folder named by its hash): Bun keeps the name inside the executable.
+  const path = await cached(join("zstd", `${library.sha256}-${ZSTD_LEVEL}`, `${library.name}.zst`), async () =>
     Bun.zstdCompressSync(await Bun.file(library.path).bytes(), { level: ZSTD_LEVEL }),
   );
   return { compressedPath: path, compressedBytes: Bun.file(path).size };
