@@ -8,6 +8,7 @@ import { hostTarget } from "../scripts/release/targets.ts";
 import { builtExecutable, executable } from "./support/executable.ts";
 import { startServer } from "./support/server.ts";
 import { tempDir } from "./support/temp-dirs.ts";
+import { writeToyOnnxModel } from "./support/toy-embeddings.ts";
 
 const work = tempDir("ckg-exe-");
 
@@ -36,6 +37,15 @@ describe("the single executable (npm run build)", () => {
     const head = Bun.spawnSync(["git", "rev-parse", "--short", "HEAD"], { cwd: ROOT }).stdout.toString().trim();
     const line = Bun.spawnSync([binary, "--version"]).stdout.toString().trim();
     expect(line).toMatch(new RegExp(`^ckg \\d+\\.\\d+\\.\\d+ \\(commit ${head}(-dirty)?, built \\d{4}-\\d{2}-\\d{2}\\)$`));
+  }, 300_000);
+
+  test("does not carry onnxruntime-node: the ONNX embedder, when configured, says to run from source", async () => {
+    const binary = await executable();
+    const model = join(work, "onnx-model");
+    writeToyOnnxModel(model);
+    const run = Bun.spawnSync([binary, "build", "--data-dir", join(work, "onnx-data"), "--scale", "1000", "--embedder", `onnx:${model}`], { cwd: work });
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr.toString()).toContain("Run ckg from its source checkout (npm start)");
   }, 300_000);
 
   test("runs from an empty data directory with nothing else: builds, loads, answers", async () => {
