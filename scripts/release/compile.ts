@@ -20,11 +20,15 @@ export interface BuildInfo {
   date: string;
 }
 
-/** The commit is marked -dirty when tracked files differ from it; SOURCE_DATE_EPOCH fixes the date. */
+/**
+ * The commit is marked -dirty when tracked files differ from it; CKG_BUILD_COMMIT names it where
+ * there is no git checkout (a container build); SOURCE_DATE_EPOCH fixes the date.
+ */
 export function buildInfo(): BuildInfo {
   const git = (...args: string[]) => Bun.spawnSync(["git", ...args], { cwd: ROOT, stdout: "pipe", stderr: "ignore" });
   const head = git("rev-parse", "--short", "HEAD");
-  const commit = head.exitCode === 0 ? head.stdout.toString().trim() + (git("diff", "--quiet", "HEAD").exitCode === 0 ? "" : "-dirty") : "unknown";
+  const dirty = () => (git("diff", "--quiet", "HEAD").exitCode === 0 ? "" : "-dirty");
+  const commit = process.env.CKG_BUILD_COMMIT || (head.exitCode === 0 ? head.stdout.toString().trim() + dirty() : "unknown");
   const epoch = Number(process.env.SOURCE_DATE_EPOCH);
   const date = (Number.isFinite(epoch) && epoch > 0 ? new Date(epoch * 1000) : new Date()).toISOString().slice(0, 10);
   return { version: pkg.version, commit, date };
