@@ -25,13 +25,21 @@ export interface BuildInfo {
  * there is no git checkout (a container build); SOURCE_DATE_EPOCH fixes the date.
  */
 export function buildInfo(): BuildInfo {
-  const git = (...args: string[]) => Bun.spawnSync(["git", ...args], { cwd: ROOT, stdout: "pipe", stderr: "ignore" });
-  const head = git("rev-parse", "--short", "HEAD");
-  const dirty = () => (git("diff", "--quiet", "HEAD").exitCode === 0 ? "" : "-dirty");
-  const commit = process.env.CKG_BUILD_COMMIT || (head.exitCode === 0 ? head.stdout.toString().trim() + dirty() : "unknown");
+  const commit = process.env.CKG_BUILD_COMMIT || gitCommit();
   const epoch = Number(process.env.SOURCE_DATE_EPOCH);
   const date = (Number.isFinite(epoch) && epoch > 0 ? new Date(epoch * 1000) : new Date()).toISOString().slice(0, 10);
   return { version: pkg.version, commit, date };
+}
+
+function gitCommit(): string {
+  const git = (...args: string[]) => Bun.spawnSync(["git", ...args], { cwd: ROOT, stdout: "pipe", stderr: "ignore" });
+  try {
+    const head = git("rev-parse", "--short", "HEAD");
+    if (head.exitCode !== 0) return "unknown";
+    return head.stdout.toString().trim() + (git("diff", "--quiet", "HEAD").exitCode === 0 ? "" : "-dirty");
+  } catch {
+    return "unknown"; // no git on this machine (a container's build stage)
+  }
 }
 
 export interface Artifact {
