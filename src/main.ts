@@ -11,7 +11,7 @@ import { EXIT } from "./exit-codes.ts";
 import { useNativeDir } from "./runtime.ts";
 import { NoSnapshotError, dataDir, refuseNewerDataDir } from "./store/data-dir.ts";
 import { NewerFormatError } from "./store/formats.ts";
-import { VERSION } from "./version.ts";
+import { VERSION_LINE } from "./version.ts";
 
 function globalHelp(): string {
   const visible = COMMANDS.filter((c) => !c.hidden);
@@ -35,7 +35,7 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   if (name === "--version" || name === "-v" || name === "version") {
-    console.log(VERSION);
+    console.log(VERSION_LINE);
     return EXIT.ok;
   }
   const command = COMMANDS.find((c) => c.name === name);

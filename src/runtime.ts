@@ -3,6 +3,8 @@
  * Facts about how ckg is running: from source (`bun src/main.ts`) or as the single executable,
  * and how to start another copy of itself (graph processes, the first-start build).
  */
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -17,9 +19,14 @@ const MAIN = fileURLToPath(new URL("./main.ts", import.meta.url));
  */
 export const SCAN_WORKER_URL = new URL("./search/scan-worker.ts", import.meta.url).href;
 
-/** The argv that runs `ckg <args>` in a child process. */
+/**
+ * The argv that runs `ckg <args>` in a child process. CKG_SELF_WRAPPER, when set, is put in front:
+ * an executable for another architecture run under qemu-user without binfmt_misc cannot exec itself
+ * (exit 127), so the arm64 release check sets it to "qemu-aarch64-static -L /usr/aarch64-linux-gnu".
+ */
 export function selfCommand(...args: string[]): string[] {
-  return IS_COMPILED ? [process.execPath, ...args] : [process.execPath, MAIN, ...args];
+  const wrapper = (process.env.CKG_SELF_WRAPPER ?? "").split(/\s+/).filter(Boolean);
+  return IS_COMPILED ? [...wrapper, process.execPath, ...args] : [...wrapper, process.execPath, MAIN, ...args];
 }
 
 /**
@@ -28,6 +35,40 @@ export function selfCommand(...args: string[]): string[] {
  */
 export function useNativeDir(dataDirRoot: string): void {
   if (!process.env.CKG_NATIVE_DIR) process.env.CKG_NATIVE_DIR = join(resolve(dataDirRoot), "runtime");
+}
+
+/** A native file embedded in the executable, and what it must be once unpacked (measured at build time). */
+export interface EmbeddedNative {
+  /** Its path in the executable's virtual file system. */
+  embedded: string;
+  name: string;
+  zstd: boolean;
+  bytes: number;
+  sha256: string;
+}
+
+/**
+ * Unpacks native files the executable carries into `<native dir>/<folder>/` (see useNativeDir) and
+ * returns that folder: a library must be a real file for the system's loader. A file already there
+ * with its unpacked size is kept (it was renamed into place whole); one unpacked now is checked
+ * against its SHA-256 first. Each is written beside and renamed, as another ckg process may be
+ * loading the same folder.
+ */
+export function unpackNatives(folder: string, files: EmbeddedNative[]): string {
+  const dir = join(process.env.CKG_NATIVE_DIR || join(tmpdir(), "ckg-native"), folder);
+  mkdirSync(dir, { recursive: true });
+  for (const file of files) {
+    const target = join(dir, file.name);
+    if (existsSync(target) && statSync(target).size === file.bytes) continue;
+    const packed = readFileSync(file.embedded); // from the virtual file system: copyFile cannot read it
+    const bytes = file.zstd ? Bun.zstdDecompressSync(packed) : packed;
+    const sha256 = new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
+    if (sha256 !== file.sha256) throw new Error(`the executable's ${file.name} unpacks to SHA-256 ${sha256}, not the ${file.sha256} it was built with`);
+    const temp = `${target}.${process.pid}.tmp`;
+    writeFileSync(temp, bytes);
+    renameSync(temp, target);
+  }
+  return dir;
 }
 
 /** True while a process with this id exists (signal 0 checks without signalling). */

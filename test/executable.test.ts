@@ -1,9 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { checkChecksum, checkSbom } from "../scripts/release/check-artifact.ts";
+import { embeddedModules } from "../scripts/release/embedded.ts";
+import { lockedPackage, ROOT } from "../scripts/release/packages.ts";
+import { hostTarget } from "../scripts/release/targets.ts";
 import { builtExecutable, executable } from "./support/executable.ts";
 import { startServer } from "./support/server.ts";
 import { tempDir } from "./support/temp-dirs.ts";
+import { writeToyOnnxModel } from "./support/toy-embeddings.ts";
 
 const work = tempDir("ckg-exe-");
 
@@ -13,6 +18,34 @@ describe("the single executable (npm run build)", () => {
     expect(build.exitCode, build.stderr).toBe(0);
     expect(existsSync(build.binary)).toBe(true);
     expect(statSync(build.binary).mode & 0o111).not.toBe(0); // executable
+  }, 300_000);
+
+  test("comes with its SHA-256 and an SBOM of this platform's parts; carries DuckDB compressed, not onnxruntime", async () => {
+    const binary = await executable();
+    const bytes = await Bun.file(binary).bytes();
+    await checkChecksum(binary, bytes);
+    const digest = (await Bun.file(`${binary}.sha256`).text()).slice(0, 64);
+    const files = await checkSbom(binary, hostTarget(), digest);
+    expect(files.map((f) => f.name).sort()).toEqual(["bun", "duckdb.node", hostTarget().duckdbLibrary, "usearch.node"]);
+    const names = embeddedModules(bytes).modules.map((m) => m.name);
+    expect(names.some((name) => /libduckdb.*\.zst$/.test(name))).toBe(true);
+    expect(names.filter((name) => /onnxruntime|\.so$|\.dylib$/.test(name))).toEqual([]);
+  }, 300_000);
+
+  test("--version names the version, the commit and the build date", async () => {
+    const binary = await executable();
+    const head = Bun.spawnSync(["git", "rev-parse", "--short", "HEAD"], { cwd: ROOT }).stdout.toString().trim();
+    const line = Bun.spawnSync([binary, "--version"]).stdout.toString().trim();
+    expect(line).toMatch(new RegExp(`^ckg \\d+\\.\\d+\\.\\d+ \\(commit ${head}(-dirty)?, built \\d{4}-\\d{2}-\\d{2}\\)$`));
+  }, 300_000);
+
+  test("does not carry onnxruntime-node: the ONNX embedder, when configured, says to run from source", async () => {
+    const binary = await executable();
+    const model = join(work, "onnx-model");
+    writeToyOnnxModel(model);
+    const run = Bun.spawnSync([binary, "build", "--data-dir", join(work, "onnx-data"), "--scale", "1000", "--embedder", `onnx:${model}`], { cwd: work });
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr.toString()).toContain("Run ckg from its source checkout (npm start)");
   }, 300_000);
 
   test("runs from an empty data directory with nothing else: builds, loads, answers", async () => {
@@ -49,9 +82,11 @@ describe("the single executable (npm run build)", () => {
       const bundle = await fetch(`${server.url}${script}`);
       expect(bundle.status).toBe(200);
       expect(await bundle.text()).toContain("/api/search");
-      // DuckDB's native library was unpacked into the data directory's runtime folder.
-      const runtime = readdirSync(join(dir, "runtime"));
-      expect(runtime.some((name) => name.startsWith("duckdb-"))).toBe(true);
+      // DuckDB's native library was unpacked into the data directory's runtime folder, named for
+      // its version and platform.
+      const duckdb = `duckdb-${(await lockedPackage(hostTarget().duckdbPackage)).version}-${hostTarget().name}`;
+      expect(readdirSync(join(dir, "runtime"))).toEqual([duckdb]);
+      expect(readdirSync(join(dir, "runtime", duckdb)).sort()).toEqual(["duckdb.node", hostTarget().duckdbLibrary]);
       expect(server.process.exitCode).toBeNull();
     } finally {
       await server.stop();

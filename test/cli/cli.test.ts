@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
+import pkg from "../../package.json" with { type: "json" };
 import { COMMANDS } from "../../src/cli/index.ts";
 import { EXIT } from "../../src/exit-codes.ts";
 import { selfCommand } from "../../src/runtime.ts";
@@ -30,8 +31,8 @@ describe("ckg command line", () => {
     expect(out).toContain("--config <file>");
   });
 
-  test("--version prints the version", () => {
-    expect(ckg("--version").out.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  test("--version prints the version (from source: no commit or build date)", () => {
+    expect(ckg("--version").out.trim()).toBe(`ckg ${pkg.version}+dev (from source)`);
   });
 
   test("unknown commands and options exit 2 with a hint", () => {
