@@ -1,6 +1,6 @@
 /**
  * Time-series benchmark (issues 3, 19 and 36). Run by hand:
- *   bun scripts/bench/timeseries.ts [--data-dir DIR] [--scale full] [--runs 30] [--baseline-data-dir DIR]
+ *   bun scripts/bench/timeseries.ts [--data-dir DIR] [--scale full] [--runs 30] [--block 1] [--baseline-data-dir DIR]
  *
  * For each query, prints p50/p99 over HTTP (POST /api/timeseries), in-process through the store
  * (guard, entity route and engine, no HTTP), on raw in-process DuckDB running the text as written
@@ -34,12 +34,14 @@ const { values } = parseArgs({
     "data-dir": { type: "string", default: "/tmp/ckg-bench-full" },
     scale: { type: "string", default: "full" },
     runs: { type: "string", default: "30" },
+    block: { type: "string", default: "1" },
     "skip-postgres": { type: "boolean", default: false },
     "baseline-data-dir": { type: "string" },
   },
 });
 const dir = dataDir(values["data-dir"]!);
 const runs = Number(values.runs);
+const block = Math.max(1, Number(values.block));
 if (!currentSnapshotId(dir)) {
   const scale = /^\d+$/.test(values.scale!) ? Number(values.scale) : (values.scale as "full");
   await buildSnapshot({ dir, scale, seed: 42, ontologyNs: "https://ckg.example/ontology#", log: createLogger("warn", 2) });
@@ -138,17 +140,22 @@ const RAW = "raw DuckDB (the text as written: the published table)";
 const PG_HTTP = "PostgreSQL HTTP";
 type Run = (text: string) => Promise<unknown>;
 /**
- * Each way in turn for every query text, so a drift of this shared machine hits them alike. Warmed
- * up first with `warmup` texts: a point query, with one of each token (each reads its own blocks).
+ * Each way in turn, so a drift of this shared machine hits them alike: with `--block 1` (the default)
+ * one text each, every way then idle while the others run; with `--block B`, B texts back to back
+ * (a client sending steadily: the server's thread, caches and connection stay warm), the ways
+ * still taking turns block by block. Warmed up first with `warmup` texts: a point query, with one
+ * of each token (each reads its own blocks).
  */
 async function timeAll(sqlFor: (i: number) => string, n: number, list: [Way, Run][], warmup = 3): Promise<Map<Way, number[]>> {
   const samples = new Map<Way, number[]>(list.map(([way]) => [way, []]));
   for (let i = 0; i < warmup; i++) for (const [, fn] of list) await fn(sqlFor(n + i));
-  for (let i = 0; i < n; i++) {
+  for (let first = 0; first < n; first += block) {
     for (const [way, fn] of list) {
-      const started = performance.now();
-      await fn(sqlFor(i));
-      samples.get(way)!.push(performance.now() - started);
+      for (let i = first; i < Math.min(n, first + block); i++) {
+        const started = performance.now();
+        await fn(sqlFor(i));
+        samples.get(way)!.push(performance.now() - started);
+      }
     }
   }
   return samples;
@@ -249,7 +256,10 @@ try {
 function report(floors: Map<Way, number[]>): void {
   const fmt = (s: number[]) => `${percentile(s, 50).toFixed(2)} / ${percentile(s, 99).toFixed(2)}`;
   const ratio = (a: number[], b: number[]) => `${(percentile(a, 50) / percentile(b, 50)).toFixed(2)}; ${(percentile(a, 99) / percentile(b, 99)).toFixed(2)}`;
-  const rows: [string, string][] = [["series rows in the snapshot", totalRows.toLocaleString("en")]];
+  const rows: [string, string][] = [
+    ["series rows in the snapshot", totalRows.toLocaleString("en")],
+    ["texts back to back per way and turn (--block)", String(block)],
+  ];
   if (pg) rows.push(["PostgreSQL load + index (s, 3 tables)", loadSeconds.toFixed(0)]);
   QUERIES.forEach((q, k) => {
     const t = times[k]!;
