@@ -129,22 +129,17 @@ describe("an older state database", () => {
     db.close();
     return path;
   }
-  const version = (path: string) => {
+  /** One number read from the database file, opened read-only for that alone. */
+  const scalar = (path: string, sql: string) => {
     const db = new Database(path, { readonly: true });
     try {
-      return db.query<{ user_version: number }, []>("PRAGMA user_version").get()!.user_version;
+      return db.query<{ n: number }, []>(sql).get()!.n;
     } finally {
       db.close();
     }
   };
-  const changes = (path: string) => {
-    const db = new Database(path, { readonly: true });
-    try {
-      return db.query<{ n: number }, []>("SELECT count(*) AS n FROM changes").get()!.n;
-    } finally {
-      db.close();
-    }
-  };
+  const version = (path: string) => scalar(path, "SELECT user_version AS n FROM pragma_user_version");
+  const changes = (path: string) => scalar(path, "SELECT count(*) AS n FROM changes");
 
   test("is brought to this ckg's steps, its rows kept, and a copy of it as it was is kept beside it", async () => {
     const from = MIGRATIONS.length - 1;
