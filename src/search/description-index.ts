@@ -17,6 +17,7 @@ import type { DuckDBInstance } from "@duckdb/node-api";
 import type { NameIndex } from "../entities/name-index.ts";
 import { sqlString, streamColumns, withConnection } from "../store/duckdb.ts";
 import { stems } from "./features.ts";
+import { lowerBound } from "../sorted.ts";
 
 /** Words of one description past this are not read (a few long ones would weigh on memory, not on meaning). */
 const MAX_DESCRIPTION_CHARS = 2_000;
@@ -46,7 +47,8 @@ export class DescriptionIndex {
 
   /** From descriptions by name-index position (those of entities the index lacks are left out). */
   static of(descriptions: { position: number | undefined; text: string }[]): DescriptionIndex {
-    const known = descriptions.filter((d): d is { position: number; text: string } => d.position !== undefined);
+    // Numbered in position order: a list of numbers in ascending order is one of positions too (strongest's ties).
+    const known = descriptions.filter((d): d is { position: number; text: string } => d.position !== undefined).sort((a, b) => a.position - b.position);
     const numbers = new Int32Array(known.reduce((end, d) => Math.max(end, d.position + 1), 0)).fill(-1);
     const positions: number[] = [];
     const lists = new Map<string, Set<number>>();
@@ -110,16 +112,7 @@ export class DescribedShares {
   /** The share of a described entity (by its number here): a binary search in each word's postings. */
   private shareOf(number: number): number {
     let share = 0;
-    for (const { postings, share: weight } of this.words) {
-      let lo = 0;
-      let hi = postings.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (postings[mid]! < number) lo = mid + 1;
-        else hi = mid;
-      }
-      if (lo < postings.length && postings[lo] === number) share += weight;
-    }
+    for (const { postings, share: weight } of this.words) if (contains(postings, number)) share += weight;
     return share;
   }
 
@@ -166,21 +159,68 @@ export class DescribedShares {
     let needed = 0;
     // Keep words until the others together stay under `min` (a margin for the sums' rounding).
     while (needed < heaviest.length && rest >= min - 1e-9) rest -= heaviest[needed++]!.share;
+    // Ascending numbers, so ascending positions.
     const holders = this.holding(heaviest.slice(0, needed));
+    // Every holder's share, word by word in the question's order (the sums shareOf makes): a merge
+    // of two ascending lists, or for a common word far longer than the holders, a search in it each.
     const shares = new Float64Array(holders.length);
-    let count = 0;
-    for (const number of holders) {
-      const share = this.shareOf(number);
-      if (share >= min) {
-        holders[count] = number;
-        shares[count++] = share;
+    for (const { postings, share } of this.words) {
+      if (postings.length < 8 * holders.length) {
+        for (let p = 0, h = 0; p < postings.length && h < holders.length; p++) {
+          while (h < holders.length && holders[h]! < postings[p]!) h++;
+          if (holders[h] === postings[p]) shares[h]! += share;
+        }
+      } else {
+        for (let h = 0; h < holders.length; h++) if (contains(postings, holders[h]!)) shares[h]! += share;
       }
     }
-    // Past `max`, only those at least as strong as the max-th are sorted (a native sort finds it).
-    const floor = count > max ? shares.slice(0, count).sort()[count - max]! : min;
+    let count = 0;
+    for (let i = 0; i < holders.length; i++) {
+      if (shares[i]! >= min) {
+        holders[count] = holders[i]!;
+        shares[count++] = shares[i]!;
+      }
+    }
+    const floor = count > max ? largest(shares.subarray(0, count), max) : min;
+    // All those above the floor; of those at it, the lower positions (numbers) first, up to `max` in all.
     const kept: number[] = [];
-    for (let i = 0; i < count; i++) if (shares[i]! >= floor) kept.push(i);
-    kept.sort((a, b) => shares[b]! - shares[a]! || this.positions[holders[a]!]! - this.positions[holders[b]!]!);
-    return kept.slice(0, max).map((i) => this.positions[holders[i]!]!);
+    let room = max - countAbove(shares.subarray(0, count), floor);
+    for (let i = 0; i < count; i++) {
+      if (shares[i]! > floor) kept.push(i);
+      else if (shares[i] === floor && room-- > 0) kept.push(i);
+    }
+    return kept.sort((a, b) => shares[b]! - shares[a]! || holders[a]! - holders[b]!).map((i) => this.positions[holders[i]!]!);
   }
+}
+
+/**
+ * The k-th largest value (counting repeats). A share is a sum of a few words' weights, so there
+ * are few distinct values: they are counted, not sorted with the thousands of entities holding them.
+ */
+function largest(values: Float64Array, k: number): number {
+  const distinct: number[] = [];
+  const counts: number[] = [];
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i]!;
+    const at = distinct.indexOf(value);
+    if (at >= 0) counts[at]!++;
+    else if (distinct.length < 64) (distinct.push(value), counts.push(1));
+    else return values.slice().sort()[values.length - k]!; // many distinct values after all: sort them
+  }
+  const order = distinct.map((_, i) => i).sort((a, b) => distinct[b]! - distinct[a]!);
+  let seen = 0;
+  for (const i of order) if ((seen += counts[i]!) >= k) return distinct[i]!;
+  return distinct[order.at(-1)!]!;
+}
+
+/** Is `number` in the ascending list: a binary search. */
+function contains(postings: Int32Array, number: number): boolean {
+  const at = lowerBound(postings, number);
+  return at < postings.length && postings[at] === number;
+}
+
+function countAbove(values: Float64Array, floor: number): number {
+  let n = 0;
+  for (let i = 0; i < values.length; i++) if (values[i]! > floor) n++;
+  return n;
 }

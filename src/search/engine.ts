@@ -43,7 +43,7 @@ export async function searchLookups(duck: DuckDBInstance, snapshotDir: string, m
   const facts = join(snapshotDir, manifest.files.facts);
   const synthetic = manifest.sources.filter((s) => s.synthetic).map((s) => s.id);
   const [scopes, descriptions, demoIds] = await Promise.all([
-    ScopeFacts.fromParquet(duck, facts),
+    ScopeFacts.fromParquet(duck, facts, names),
     DescriptionIndex.fromParquet(duck, facts, names),
     synthetic.length === 0
       ? Promise.resolve([] as string[])

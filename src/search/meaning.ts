@@ -88,7 +88,7 @@ export async function meaningMatches(deps: SearchDeps, input: { query: string; l
   };
   // those of a small scope (the one native coin of Ethereum is far down the neighbours of "native
   // coin" among thousands of such coins);
-  if (scope) for (const id of deps.scopes.scoredMembers(scope, MAX_SCOPE_SCORED)) score(names.positionOf(id));
+  if (scope) for (const position of deps.scopes.scoredMembers(scope, MAX_SCOPE_SCORED)) score(position);
   // those whose own description holds the question's words (the learned model blurs rare words,
   // "gold", "circle"; a description says them).
   const described = deps.descriptions.match(scope?.rest ?? input.query);
@@ -101,9 +101,8 @@ export async function meaningMatches(deps: SearchDeps, input: { query: string; l
     const share = described.get(position) ?? 0;
     const close = Math.max(0, cosine) + DESCRIPTION_PULL * share * (1 - Math.max(0, cosine));
     if (scope === undefined) return close;
-    const id = names.idAt(position);
-    if (!inScope!(id)) return IN_SCOPE * close;
-    const setBack = ownedBy && !ownedBy(id) ? NOT_OWNED : 0;
+    if (!inScope!(position)) return IN_SCOPE * close;
+    const setBack = ownedBy && !ownedBy(position) ? NOT_OWNED : 0;
     return IN_SCOPE - setBack + (1 - IN_SCOPE) * close;
   };
   return Array.from(best, ([position, cosine]) => ({

@@ -17,6 +17,7 @@ import { sqlString, streamColumns, withConnection } from "../store/duckdb.ts";
 import { countryPhrases, regionOf } from "./countries.ts";
 import type { IndexedNode, NameIndex } from "../entities/name-index.ts";
 import { nameWords } from "../entities/word-index.ts";
+import { lowerBound } from "../sorted.ts";
 
 const CHAIN_SCOPE_WORDS = new Set(["on", "in", "of", "across", "over"]);
 /** Chain names are short: "Arbitrum One", "BNB Smart Chain Mainnet". */
@@ -90,18 +91,48 @@ function findAttributeScope(query: string, facts: ScopeFacts): Scope | undefined
   return undefined;
 }
 
+/**
+ * A scope's entities by name-index position: in the order the facts list them (`listed`, for
+ * scoredMembers' cut) and ascending (`sorted`, for membership by binary search). Positions, not ids:
+ * a scoped question tests thousands of candidates, each by position, and 32-bit numbers weigh a
+ * tenth of a set of id strings (byChain holds most of the graph for a chain like Ethereum).
+ */
+interface Members {
+  listed: Int32Array;
+  sorted: Int32Array;
+}
+
+function membersOf(ids: readonly string[], names: NameIndex): Members {
+  const seen = new Set<number>();
+  for (const id of ids) {
+    const position = names.positionOf(id);
+    // An entity the name index lacks is never a search result: it has no place to test.
+    if (position !== undefined) seen.add(position);
+  }
+  const listed = Int32Array.from(seen);
+  return { listed, sorted: listed.slice().sort() };
+}
+
+function holds(members: Members | undefined, position: number): boolean {
+  if (!members) return false;
+  const { sorted } = members;
+  const at = lowerBound(sorted, position);
+  return at < sorted.length && sorted[at] === position;
+}
+
 /** Which entities are on which chain and have which scoped attribute, from a snapshot's facts. */
 export class ScopeFacts {
   /** The words naming each attribute value, longest first ("south korea" before "korea"). */
   readonly attributePhrases: { attribute: ScopedAttribute; value: string; phrase: string }[];
 
   private constructor(
-    /** Per chain: what is deployed on it, settles on it, or is its native coin. */
-    private readonly byChain: Map<string, Set<string>>,
-    /** Per chain: only what settles on it and its native coin (a few, where byChain can be 100,000). */
-    private readonly ownOfChain: Map<string, Set<string>>,
+    private readonly names: NameIndex,
+    /** Per chain id: what is deployed on it, settles on it, or is its native coin. */
+    private readonly byChain: Map<string, Members>,
+    /** Per chain id: only what settles on it and its native coin (a few, where byChain can be 100,000). */
+    private readonly ownOfChain: Map<string, Members>,
     /** Per attribute and value ("country:KR"): the entities that have it. */
-    private readonly byAttribute: Map<string, Set<string>>,
+    private readonly byAttribute: Map<string, Members>,
   ) {
     this.attributePhrases = [...byAttribute.keys()]
       .flatMap((key) => {
@@ -112,11 +143,12 @@ export class ScopeFacts {
       .sort((a, b) => b.phrase.length - a.phrase.length);
   }
 
-  static async fromParquet(duck: DuckDBInstance, factsFile: string): Promise<ScopeFacts> {
+  static async fromParquet(duck: DuckDBInstance, factsFile: string, names: NameIndex): Promise<ScopeFacts> {
     const group = async (sql: string) => {
       const columns = await withConnection(duck, async (connection) => (await streamColumns(connection, sql)) as { key: string[]; entities: string[][] });
-      return new Map(columns.key.map((key, i) => [key, new Set(columns.entities[i])]));
+      return new Map(columns.key.map((key, i) => [key, columns.entities[i]!]));
     };
+    const positions = (lists: Map<string, string[]>) => new Map(Array.from(lists, ([key, ids]) => [key, membersOf(ids, names)]));
     const file = sqlString(factsFile);
     const own = `SELECT object AS key, subject_id AS entity FROM read_parquet(${file}) WHERE predicate = 'parentChain'
        UNION ALL SELECT subject_id AS key, object AS entity FROM read_parquet(${file}) WHERE predicate = 'nativeToken'`;
@@ -131,48 +163,49 @@ export class ScopeFacts {
       `SELECT predicate || ':' || object AS key, list(DISTINCT subject_id) AS entities FROM read_parquet(${file})
        WHERE predicate IN (${Object.keys(SCOPED_ATTRIBUTES).map(sqlString).join(", ")}) GROUP BY predicate, object`,
     );
-    const byAttribute = new Map<string, Set<string>>();
+    const byAttribute = new Map<string, string[]>();
     for (const [raw, entities] of byValue) {
       const [attribute, value] = splitKey(raw);
       const key = `${attribute}:${SCOPED_ATTRIBUTES[attribute].normalize(value)}`;
-      byAttribute.set(key, new Set([...(byAttribute.get(key) ?? []), ...entities]));
+      byAttribute.set(key, [...(byAttribute.get(key) ?? []), ...entities]);
     }
-    return new ScopeFacts(byChain, ownOfChain, byAttribute);
+    return new ScopeFacts(names, positions(byChain), positions(ownOfChain), positions(byAttribute));
   }
 
   /**
-   * The entities of a scope that can be scored one by one (at most `max`): an attribute value's, or what is
-   * on its chains; when that is too many (every token deployed on Ethereum), what settles on the
-   * chains and their native coins.
+   * The positions of a scope's entities that can be scored one by one (at most `max`): an attribute
+   * value's, or what is on its chains; when that is too many (every token deployed on Ethereum), what
+   * settles on the chains and their native coins.
    */
-  scoredMembers(scope: Scope, max: number): string[] {
-    if (scope.kind === "attribute") return [...(this.byAttribute.get(`${scope.attribute}:${scope.value}`) ?? [])].slice(0, max);
-    const all = scope.chains.reduce((n, chain) => n + (this.byChain.get(chain.id)?.size ?? 0), 0);
+  scoredMembers(scope: Scope, max: number): Int32Array {
+    if (scope.kind === "attribute") return (this.byAttribute.get(`${scope.attribute}:${scope.value}`)?.listed ?? new Int32Array(0)).slice(0, max);
+    const all = scope.chains.reduce((n, chain) => n + (this.byChain.get(chain.id)?.listed.length ?? 0), 0);
     const from = all <= max ? this.byChain : this.ownOfChain;
-    return scope.chains.flatMap((chain) => [...(from.get(chain.id) ?? [])]).slice(0, max);
+    return Int32Array.from(scope.chains.flatMap((chain) => [...(from.get(chain.id)?.listed ?? [])]).slice(0, max));
   }
 
   /**
-   * Is an entity in the scope: one of its chains or on one (deployed, settling, native), or one
-   * that has its attribute value? The sets are looked up once: a question tests every candidate.
+   * Is an entity (by name-index position) in the scope: one of its chains or on one (deployed,
+   * settling, native), or one that has its attribute value? The sets are looked up once: a
+   * question tests every candidate.
    */
-  inScope(scope: Scope): (id: string) => boolean {
+  inScope(scope: Scope): (position: number) => boolean {
     if (scope.kind === "attribute") {
       const members = this.byAttribute.get(`${scope.attribute}:${scope.value}`);
-      return (id) => members?.has(id) === true;
+      return (position) => holds(members, position);
     }
     return this.memberOf(scope.chains, this.byChain);
   }
 
-  /** Is an entity one of the chains, or their own (settling on one, native to one)? */
-  ownedBy(chains: readonly IndexedNode[]): (id: string) => boolean {
+  /** Is an entity (by position) one of the chains, or their own (settling on one, native to one)? */
+  ownedBy(chains: readonly IndexedNode[]): (position: number) => boolean {
     return this.memberOf(chains, this.ownOfChain);
   }
 
-  private memberOf(chains: readonly IndexedNode[], by: Map<string, Set<string>>): (id: string) => boolean {
-    const ids = new Set(chains.map((chain) => chain.id));
+  private memberOf(chains: readonly IndexedNode[], by: Map<string, Members>): (position: number) => boolean {
+    const own = new Set(chains.map((chain) => this.names.positionOf(chain.id)));
     const sets = chains.flatMap((chain) => by.get(chain.id) ?? []);
-    return (id) => ids.has(id) || sets.some((set) => set.has(id));
+    return (position) => own.has(position) || sets.some((members) => holds(members, position));
   }
 }
 
