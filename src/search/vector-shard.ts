@@ -130,40 +130,48 @@ export class VectorShard {
     // Segments of the matrix scanned, in the order their scores were written.
     const segments: [number, number][] = of.lists ? rankLists(scanner, of.lists, query) : [[0, of.count]];
     mapQuery(query, of.codes.scales, scanner.query);
+    // Where each segment's scores start among those written.
+    const starts = new Int32Array(segments.length);
     let scored = 0;
-    const starts: number[] = [];
-    for (const [from, to] of segments) {
-      starts.push(scored);
+    for (let s = 0; s < segments.length; s++) {
+      const [from, to] = segments[s]!;
+      starts[s] = scored;
       scanner.scan(matrix, from, to, scored);
       scored += to - from;
     }
-    const best = topScores(scanner.scores, scored, Math.min(candidates(k), scored));
-    const rows = new Uint32Array(best.length);
-    best.forEach((at, c) => {
+    // A plain copy: element reads of a view on the shared memory go through a slow path (growable buffer).
+    const written = scanner.scores.slice(0, scored);
+    const best = topScores(written, scored, Math.min(candidates(k), scored));
+    const count = best.length;
+    const rows = new Uint32Array(count);
+    const coded = new Int32Array(count);
+    const scores = new Float32Array(count);
+    for (let c = 0; c < count; c++) {
+      const at = best[c]!;
+      coded[c] = written[at]!;
       const segment = lastAtMost(starts, at);
       const place = segments[segment]![0] + at - starts[segment]!;
-      rows[c] = order ? order[place]! : place;
-    });
-    const scores = new Float32Array(rows.length);
-    for (let c = 0; c < rows.length; c++) {
-      const base = rows[c]! * dims;
+      const row = order ? order[place]! : place;
+      rows[c] = row;
+      const base = row * dims;
       let dot = 0;
       for (let j = 0; j < dims; j++) dot += query[j]! * of.floats[base + j]!;
       scores[c] = clamp(dot);
     }
-    const kept = Array.from(rows.keys())
-      .sort((a, b) => scores[b]! - scores[a]!)
+    // Best exact score first; among equal ones, the better code score, then the earlier scanned.
+    const kept = Array.from({ length: count }, (_, c) => c)
+      .sort((a, b) => scores[b]! - scores[a]! || coded[b]! - coded[a]! || best[a]! - best[b]!)
       .slice(0, k);
     return { type, rows: Uint32Array.from(kept, (c) => rows[c]!), similarities: Float32Array.from(kept, (c) => scores[c]!) };
   }
 }
 
 /**
- * Indices of the `k` highest of scores[0, count), best first: a min-heap of the best so far in typed
- * arrays, so that most scores cost one comparison with the heap's least.
+ * Indices of the `k` highest of scores[0, count), in no order: a min-heap of the best so far in
+ * typed arrays, so that most scores cost one comparison with the heap's least.
  */
-function topScores(scores: Int32Array, count: number, k: number): number[] {
-  if (k <= 0) return [];
+function topScores(scores: Int32Array, count: number, k: number): Int32Array {
+  if (k <= 0) return new Int32Array(0);
   const heapScores = new Int32Array(k);
   const heapAt = new Int32Array(k);
   let size = 0;
@@ -196,11 +204,11 @@ function topScores(scores: Int32Array, count: number, k: number): number[] {
     heapScores[at] = score;
     heapAt[at] = i;
   }
-  return Array.from(heapAt.subarray(0, size)).sort((a, b) => scores[b]! - scores[a]! || a - b);
+  return heapAt.subarray(0, size);
 }
 
 /** The last index whose value is at most `value` in an ascending array starting at 0. */
-function lastAtMost(sorted: readonly number[], value: number): number {
+function lastAtMost(sorted: Int32Array, value: number): number {
   let lo = 0;
   let hi = sorted.length - 1;
   while (lo < hi) {
