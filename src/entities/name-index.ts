@@ -218,11 +218,15 @@ export class NameIndex {
 
   /**
    * Names spelled close to a text, with a similarity of 1 - edit distance / length (below 1: the
-   * exact matches are exactAny's). Bounded work, as suggest.
+   * exact matches are exactAny's), at least `minSimilarity`. Bounded work, as suggest.
    */
-  closeNames(text: string, accept: (type: NodeType) => boolean, limit: number): { node: IndexedNode; similarity: number }[] {
+  closeNames(text: string, accept: (type: NodeType) => boolean, limit: number, minSimilarity = 0): { node: IndexedNode; similarity: number }[] {
     const key = normalizeName(text);
     if (key.length === 0) return [];
+    // The distance is at least the difference in length: a name shorter than `shortest` or longer
+    // than `longest` cannot reach minSimilarity (a question of forty letters has few names to spell).
+    const shortest = minSimilarity * key.length;
+    const longest = minSimilarity > 0 ? key.length / minSimilarity : Number.POSITIVE_INFINITY;
     let start = 0;
     let end = 0;
     for (let length = Math.min(key.length, 6); length >= 1; length--) {
@@ -235,8 +239,11 @@ export class NameIndex {
     const tolerance = Math.max(2, Math.ceil(key.length / 2));
     const scored: { i: number; d: number }[] = [];
     for (let i = start; i < end && scored.length < SUGGESTION_CANDIDATES; i++) {
-      if (!accept(this.types[i]!)) continue;
-      const d = distance(key, this.keys.at(i).slice(0, key.length + 4));
+      // A name's UTF-8 bytes are at least its letters: one too short is passed without decoding it.
+      if (!accept(this.types[i]!) || this.keys.bytesOf(i) < shortest) continue;
+      const name = this.keys.at(i);
+      if (name.length < shortest || name.length > longest) continue;
+      const d = distance(key, name.slice(0, key.length + 4));
       if (d <= tolerance) scored.push({ i, d });
     }
     scored.sort((a, b) => a.d - b.d || this.prominences[b.i]! - this.prominences[a.i]!);
@@ -247,6 +254,7 @@ export class NameIndex {
       if (seen.has(name)) continue;
       seen.add(name);
       const similarity = 1 - distance(key, name) / Math.max(key.length, name.length);
+      if (similarity < minSimilarity) continue;
       out.push({ node: this.node(i), similarity: Math.min(0.99, similarity) });
       if (out.length >= limit) break;
     }

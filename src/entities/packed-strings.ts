@@ -39,6 +39,11 @@ export class PackedStrings {
     return this.ends.length;
   }
 
+  /** The UTF-8 bytes of string i (at least its UTF-16 length), without decoding it. */
+  bytesOf(i: number): number {
+    return this.ends[i]! - (i === 0 ? 0 : this.ends[i - 1]!);
+  }
+
   at(i: number): string {
     const start = i === 0 ? 0 : this.ends[i - 1]!;
     const end = this.ends[i]!;

@@ -130,7 +130,7 @@ function lexicalMatches(
   const candidates = new Map<number, number>();
   for (const i of topIndices(keys, k)) if (keys[i]! >= 0) candidates.set(words.positions[i]!, keys[i]!);
   // One edit in a name of three letters or fewer is already below MIN_SPELLING_SIMILARITY.
-  const spellings = normalizeName(query).length >= 4 ? names.closeNames(query, accept, 20) : [];
+  const spellings = normalizeName(query).length >= 4 ? names.closeNames(query, accept, 20, MIN_SPELLING_SIMILARITY) : [];
   const oneWord = query.trim().split(/\s+/).length === 1;
   for (const { node, similarity } of spellings) {
     const position = names.positionOf(node.id)!;
