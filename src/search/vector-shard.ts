@@ -139,16 +139,14 @@ export class VectorShard {
       scanner.scan(matrix, from, to, scored);
       scored += to - from;
     }
-    // A plain copy: element reads of a view on the shared memory go through a slow path (growable buffer).
-    const written = scanner.scores.slice(0, scored);
-    const best = topScores(written, scored, Math.min(candidates(k), scored));
+    const best = topScores(scanner.scores, scored, Math.min(candidates(k), scored));
     const count = best.length;
     const rows = new Uint32Array(count);
     const coded = new Int32Array(count);
     const scores = new Float32Array(count);
     for (let c = 0; c < count; c++) {
       const at = best[c]!;
-      coded[c] = written[at]!;
+      coded[c] = scanner.scores[at]!;
       const segment = lastAtMost(starts, at);
       const place = segments[segment]![0] + at - starts[segment]!;
       const row = order ? order[place]! : place;
