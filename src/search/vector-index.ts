@@ -4,7 +4,7 @@
  * top-k cut: asking for 10 pools returns 10 pools whenever 10 exist.
  *
  * The index is scalar-quantized: each type's vectors as int8 codes (one scale per dimension),
- * scanned by a WebAssembly SIMD kernel (int8-scan.ts), and the best k + 50 candidates scored again
+ * scanned by a WebAssembly SIMD kernel (int8-scan.ts), and the best k + 25 candidates scored again
  * exactly from the float vectors (vector-shard.ts). It replaced HNSW graphs, which on our vectors
  * cannot reach the recall a user expects: LSA vectors of look-alike entities crowd (hundreds of "ETH
  * staking" pools, people with the same role), and text questions land far from all of them, where
