@@ -26,20 +26,22 @@ export function closeSpellings(vocab: readonly string[], word: string, edits: nu
   rows[1] = Int32Array.from({ length: n + 1 }, (_, i) => Math.max(0, i - 1));
   rows[1][0] = 1;
   const prefix: number[] = [codes[0]!];
+  const { letters, starts } = packed(vocab);
   const walk = (depth: number, lo: number, hi: number): void => {
     const row = rows[depth]!;
-    if (vocab[lo]!.length === depth) {
+    if (starts[lo + 1]! - starts[lo]! === depth) {
       if (row[n]! <= edits && row[n]! > 0) found(lo, row[n]!);
       lo++;
     }
+    // Every word left in [lo, hi) is longer than `depth`: its letter there is letters[starts + depth].
     while (lo < hi) {
-      const c = vocab[lo]!.charCodeAt(depth);
+      const c = letters[starts[lo]! + depth]!;
       // The words with this letter at this depth are contiguous: find where they end.
       let a = lo + 1;
       let b = hi;
       while (a < b) {
         const mid = (a + b) >> 1;
-        if (vocab[mid]!.charCodeAt(depth) > c) b = mid;
+        if (letters[starts[mid]! + depth]! > c) b = mid;
         else a = mid + 1;
       }
       const next = (rows[depth + 1] ??= new Int32Array(n + 1));
@@ -63,6 +65,35 @@ export function closeSpellings(vocab: readonly string[], word: string, edits: nu
   const lo = lowerBound(vocab, first);
   const hi = lowerBound(vocab, `${first}\uffff`);
   if (lo < hi) walk(1, lo, hi);
+}
+
+/**
+ * A vocabulary's letters end to end in one array (UTF-16 code units, in its sorted order), and where
+ * each word starts (one more: the end). The walk reads a letter of a word at every step; from
+ * strings scattered on the heap that is a cache miss each time, here neighbouring words are
+ * neighbouring memory (a walk of two edits over 430,000 words: 1.5 ms from strings).
+ */
+interface PackedVocabulary {
+  letters: Uint16Array;
+  starts: Uint32Array;
+}
+
+/** Packed once per vocabulary (a word index's, for its life). */
+const packedVocabularies = new WeakMap<readonly string[], PackedVocabulary>();
+
+function packed(vocab: readonly string[]): PackedVocabulary {
+  let out = packedVocabularies.get(vocab);
+  if (!out) {
+    const starts = new Uint32Array(vocab.length + 1);
+    for (let i = 0; i < vocab.length; i++) starts[i + 1] = starts[i]! + vocab[i]!.length;
+    const letters = new Uint16Array(starts[vocab.length]!);
+    vocab.forEach((word, i) => {
+      for (let j = 0; j < word.length; j++) letters[starts[i]! + j] = word.charCodeAt(j);
+    });
+    out = { letters, starts };
+    packedVocabularies.set(vocab, out);
+  }
+  return out;
 }
 
 /**
