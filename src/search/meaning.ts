@@ -105,10 +105,12 @@ export async function meaningMatches(deps: SearchDeps, input: { query: string; l
     const setBack = ownedBy && !ownedBy(position) ? NOT_OWNED : 0;
     return IN_SCOPE - setBack + (1 - IN_SCOPE) * close;
   };
-  return Array.from(best, ([position, cosine]) => ({
-    position,
-    similarity: MEANING_CEILING * closeness(position, cosine) * nudge(names.typeAt(position), names.prominenceAt(position), filtered) * (deps.demo[position] ? DEMO_SETBACK : 1),
-  }));
+  const ranked: Ranked[] = [];
+  best.forEach((cosine, position) => {
+    const similarity = MEANING_CEILING * closeness(position, cosine) * nudge(names.typeAt(position), names.prominenceAt(position), filtered) * (deps.demo[position] ? DEMO_SETBACK : 1);
+    ranked.push({ position, similarity });
+  });
+  return ranked;
 }
 
 function unitLength(vector: Float32Array): Float32Array {

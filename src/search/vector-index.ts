@@ -121,15 +121,32 @@ export class VectorIndexes {
     const query = Float32Array.from(vector, (x) => x / Math.sqrt(norm));
     // The least busy worker takes the question; its answer holds each type's best k.
     const worker = this.workers.reduce((best, w) => (w.inFlight < best.inFlight ? w : best));
-    const hits: Hit[] = [];
-    for (const { type, rows, similarities } of await worker.scan(query, k, wanted)) {
-      for (let i = 0; i < rows.length; i++) hits.push({ type, row: rows[i]!, similarity: similarities[i]! });
-    }
-    return hits.sort((a, b) => b.similarity - a.similarity);
+    return mergeBySimilarity(await worker.scan(query, k, wanted));
   }
 
   close(): void {
     for (const worker of this.workers) worker.close();
+  }
+}
+
+/**
+ * Every type's hits (each type's best first) in one list, best first: a merge of the lists, equal
+ * similarities in the order of the types and then of each list (a stable sort's order, without
+ * sorting a scoped question's thousand hits again).
+ */
+function mergeBySimilarity(lists: ShardHits[]): Hit[] {
+  const hits: Hit[] = [];
+  const next = new Int32Array(lists.length);
+  for (;;) {
+    let best = -1;
+    for (let t = 0; t < lists.length; t++) {
+      if (next[t]! >= lists[t]!.rows.length) continue;
+      if (best < 0 || lists[t]!.similarities[next[t]!]! > lists[best]!.similarities[next[best]!]!) best = t;
+    }
+    if (best < 0) return hits;
+    const { type, rows, similarities } = lists[best]!;
+    hits.push({ type, row: rows[next[best]!]!, similarity: similarities[next[best]!]! });
+    next[best]!++;
   }
 }
 
