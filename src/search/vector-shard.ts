@@ -44,10 +44,10 @@ export interface ShardHits {
 
 /**
  * Candidates taken from the codes for a final k: enough that near-ties lost to rounding come back.
- * Each is a float row read at random and scored (at k + 50, a third of the time the codes' scan took). On the full
- * data's 73 meaning questions, recall@10 against exact search: k + 50 0.9841, k + 25 0.9838
- * (Organization 0.960 to 0.958), k + 15 0.9824. At the default limit of 10 the results of the
- * real-name and labelled queries are the same (total_count moved by one in 2 of 417).
+ * Each is a float row read at random and scored (at k + 50, a third of the time the codes' scan
+ * took). On the full data's 73 meaning questions, recall@10 against exact search: k + 50 0.9841,
+ * k + 25 0.9838 (Organization 0.960 to 0.958), k + 15 0.9824. At the default limit of 10 the
+ * results of the real-name and labelled queries are the same (total_count moved by one in 2 of 417).
  */
 const candidates = (k: number) => k + 25;
 /** Below this many rows a type is scored exactly (1,000 rows: a few microseconds). */
