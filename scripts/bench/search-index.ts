@@ -2,7 +2,8 @@
  * The search bench's index steps (scripts/bench/search.ts): rebuild a working copy's vector index
  * from its saved vectors with this checkout's code (so a snapshot built by an older version is
  * measured with the current index, and the index's own build time is measured alone), and recall
- * by type against exact search (ckg's index, pgvector's HNSW) on the same question vectors.
+ * by type against exact search (ckg's index, pgvector's HNSW) on the same question vectors; and the
+ * meaning questions the search benches ask (search.ts, search-spans.ts, search-threads.ts).
  */
 import { mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,6 +13,19 @@ import { ENTITY_TYPES, type EntityType } from "../../src/entities/vocabulary.ts"
 import { readFloats } from "../../src/search/lsa.ts";
 import { readIds, vectorsFile } from "../../src/search/vector-files.ts";
 import { buildTypeIndex } from "../../src/search/vector-index.ts";
+import { labelledQueries } from "../../test/search/labelled-set.ts";
+import { realNameQueries } from "../../test/search/real-names.ts";
+
+/**
+ * The 73 meaning questions: the real-name set's questions and the labelled set's meaning queries,
+ * as /api/search bodies (no limit: the default 10).
+ */
+export function meaningQuestions(): { query: string; entity_types?: EntityType[] }[] {
+  return [...realNameQueries().filter((q) => q.kind === "question"), ...labelledQueries().filter((q) => q.kind === "meaning")].map((q) => ({
+    query: q.query,
+    entity_types: q.entity_types,
+  }));
+}
 
 /** Index files (not the LSA model): what buildTypeIndex writes. */
 const indexFile = (name: string) => !name.startsWith("lsa-");

@@ -23,9 +23,7 @@ import { VectorRows } from "../../src/search/vector-rows.ts";
 import { readManifest } from "../../src/store/manifest.ts";
 import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
 import { openDuck } from "../../src/store/duckdb.ts";
-import { labelledQueries } from "../../test/search/labelled-set.ts";
-import { realNameQueries } from "../../test/search/real-names.ts";
-import { reindex } from "./search-index.ts";
+import { meaningQuestions, reindex } from "./search-index.ts";
 import { percentile, printTable } from "./stats.ts";
 import { workingCopy } from "./working-copy.ts";
 
@@ -53,10 +51,7 @@ const lookups = await searchLookups(duck, snapshotDir, manifest, names);
 const rows = VectorRows.open(searchDir, manifest.search.dims, names);
 
 type Body = { query: string; entity_types?: EntityType[] };
-const bodies: Body[] = [
-  ...realNameQueries().filter((q) => q.kind === "question"),
-  ...labelledQueries().filter((q) => q.kind === "meaning"),
-].map((q) => ({ query: q.query, entity_types: q.entity_types }));
+const bodies: Body[] = meaningQuestions();
 
 // Each step's time, by wrapping the object's method (the steps run one after another on this thread).
 const spans = new Map<string, number>();

@@ -12,11 +12,10 @@
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { dataDir } from "../../src/store/data-dir.ts";
-import { labelledQueries } from "../../test/search/labelled-set.ts";
-import { realNameQueries } from "../../test/search/real-names.ts";
 import { serve } from "./ckg-stores.ts";
 import { runLoad } from "./closed-loop.ts";
 import { processTree } from "./processes.ts";
+import { meaningQuestions } from "./search-index.ts";
 import { printTable } from "./stats.ts";
 import { workingCopy } from "./working-copy.ts";
 
@@ -29,7 +28,7 @@ const { values } = parseArgs({
 });
 const { root, dir } = workingCopy(dataDir(values["data-dir"]!), "ckg-search-threads-");
 process.on("exit", () => rmSync(root, { recursive: true, force: true }));
-const questions = [...realNameQueries().filter((q) => q.kind === "question"), ...labelledQueries().filter((q) => q.kind === "meaning")].map((q) => JSON.stringify({ query: q.query, entity_types: q.entity_types }));
+const questions = meaningQuestions().map((body) => JSON.stringify(body));
 
 const server = await serve(dir, { CKG_SEARCH_CACHE_ENTRIES: "0" });
 const ask = async (i: number) => {

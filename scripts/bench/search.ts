@@ -47,7 +47,7 @@ import { startPostgres } from "../../test/support/postgres.ts";
 import { HNSW, loadSearchTables, pgSearch } from "./postgres-search.ts";
 import { percentile, printTable } from "./stats.ts";
 import { processTree } from "./processes.ts";
-import { pgvectorRows, recallByType, reindex } from "./search-index.ts";
+import { meaningQuestions, pgvectorRows, recallByType, reindex } from "./search-index.ts";
 import { workingCopy } from "./working-copy.ts";
 
 const { values } = parseArgs({
@@ -143,7 +143,7 @@ const real = realNameQueries();
 type Body = { query: string; entity_types?: EntityType[]; limit?: number };
 const bodyOf = (q: Body): Body => ({ query: q.query, entity_types: q.entity_types });
 const realBodies = real.map(bodyOf);
-const meaningBodies = [...real.filter((q) => q.kind === "question").map(bodyOf), ...labelled.filter((q) => q.kind === "meaning").map(bodyOf)];
+const meaningBodies: Body[] = meaningQuestions();
 const nameBodies: Body[] = [
   ...real.filter((q) => q.kind !== "question").map(bodyOf),
   ...sampleNames.map((query) => ({ query })),

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { Rng } from "../../src/dataset/rng.ts";
 import { DescriptionIndex } from "../../src/search/description-index.ts";
 
 // Real descriptions (CoinGecko's manner): positions stand for name-index positions.
@@ -42,6 +43,31 @@ describe("the words of descriptions", () => {
           .filter((p) => (shares.get(p) ?? 0) >= min)
           .sort((a, b) => shares.get(b)! - shares.get(a)! || a - b)
           .slice(0, max);
+        expect(shares.strongest(min, max)).toEqual(expected);
+      }
+    }
+  });
+
+  test("the strongest among hundreds: ties at the cut go to the lower positions, with few or many distinct shares", () => {
+    // Positions shuffled and far from the order given; each description holds a random subset of
+    // the metals, so shares are sums of a few words' weights: many ties with five words, more
+    // distinct values than are counted (64) with ten.
+    const rng = new Rng("strongest");
+    const metals = ["gold", "silver", "copper", "iron", "zinc", "cobalt", "nickel", "lithium", "platinum", "uranium"];
+    const positions = Array.from({ length: 600 }, (_, i) => 1_000 + i * 3);
+    for (let i = positions.length - 1; i > 0; i--) {
+      const j = Math.floor(rng.next() * (i + 1));
+      [positions[i], positions[j]] = [positions[j]!, positions[i]!];
+    }
+    for (const words of [metals.slice(0, 5), metals]) {
+      const many = DescriptionIndex.of(positions.map((position) => ({ position, text: words.filter(() => rng.next() < 0.45).join(" ") || "nothing" })));
+      const shares = many.match(words.join(" "));
+      for (const [min, max] of [[0.5, 10], [0.2, 50], [0.01, 500], [0.3, 1], [0.9, 600]] as const) {
+        const expected = [...positions]
+          .filter((p) => (shares.get(p) ?? 0) >= min)
+          .sort((a, b) => shares.get(b)! - shares.get(a)! || a - b)
+          .slice(0, max);
+        expect(expected.length).toBeGreaterThan(0);
         expect(shares.strongest(min, max)).toEqual(expected);
       }
     }
