@@ -35,7 +35,7 @@ const indexFile = (name: string) => !name.startsWith("lsa-");
  * files in: the working copy's own files are hard links to the source snapshot, so they are
  * unlinked, never written. Returns the build time (ms) per type.
  */
-export function reindex(searchDir: string, dims: number): Map<EntityType, number> {
+export async function reindex(searchDir: string, dims: number): Promise<Map<EntityType, number>> {
   const fresh = mkdtempSync(join(tmpdir(), "ckg-reindex-"));
   const times = new Map<EntityType, number>();
   try {
@@ -43,7 +43,7 @@ export function reindex(searchDir: string, dims: number): Map<EntityType, number
       const ids = readIds(searchDir, type);
       const vectors = readFloats(join(searchDir, vectorsFile(type)));
       const started = performance.now();
-      buildTypeIndex(fresh, type, { ids, vectors }, dims);
+      await buildTypeIndex(fresh, type, { ids, vectors }, dims);
       times.set(type, performance.now() - started);
     }
     for (const name of readdirSync(searchDir).filter(indexFile)) rmSync(join(searchDir, name));

@@ -41,7 +41,7 @@ process.on("exit", () => rmSync(root, { recursive: true, force: true }));
 const snapshotDir = snapshotPath(dir, currentSnapshotId(dir)!);
 const manifest = readManifest(snapshotDir);
 const searchDir = join(snapshotDir, manifest.search.dir);
-if (!values["no-reindex"]) reindex(searchDir, manifest.search.dims);
+if (!values["no-reindex"]) await reindex(searchDir, manifest.search.dims);
 
 const duck = await openDuck({ threads: 2 });
 const vectors = await VectorIndexes.open(searchDir, ENTITY_TYPES, manifest.search.dims);

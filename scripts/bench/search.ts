@@ -74,7 +74,7 @@ const searchDir = join(snapshotDir, manifest.search.dir);
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 const rssOf = (pid: number | "self") => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) * 1024;
-const reindexMs = values["no-reindex"] ? undefined : reindex(searchDir, manifest.search.dims);
+const reindexMs = values["no-reindex"] ? undefined : await reindex(searchDir, manifest.search.dims);
 
 // --- The index as built ------------------------------------------------------------------------
 const files = readdirSync(searchDir).map((name) => ({ name, bytes: statSync(join(searchDir, name)).size }));

@@ -50,7 +50,7 @@ export async function buildSearchIndex(
     const t = performance.now();
     const ids = corpus.idsOfType(type);
     const vectors = await embedder.embedEntities(corpus, ids);
-    buildTypeIndex(dir, type, { ids, vectors }, embedder.dims);
+    await buildTypeIndex(dir, type, { ids, vectors }, embedder.dims);
     counts[type] = ids.length;
     log.debug({ type, entities: ids.length, ms: Math.round(performance.now() - t) }, "search index built");
   }
@@ -107,7 +107,7 @@ export async function updateSearchIndex(
     const fresh = await embedder.embedEntities(corpus, changed.map((row) => ids[row]!));
     changed.forEach((row, i) => vectors.set(fresh.subarray(i * dims, (i + 1) * dims), row * dims));
     embedded += changed.length;
-    buildTypeIndex(dir, type, { ids, vectors }, dims);
+    await buildTypeIndex(dir, type, { ids, vectors }, dims);
     counts[type] = ids.length;
   }
   log.info({ embedded, ms: Math.round(performance.now() - started) }, "search index updated");

@@ -45,8 +45,8 @@ export interface Hit {
 }
 
 /** Saves one type's ids, its vectors, their int8 codes and, for a large type, its inverted lists (the index a server scans). */
-export function buildTypeIndex(dir: string, type: EntityType, data: TypeVectors, dims: number): void {
-  if (data.ids.length >= IVF_MIN_ROWS) writeLists(dir, type, trainLists(data.vectors, dims));
+export async function buildTypeIndex(dir: string, type: EntityType, data: TypeVectors, dims: number): Promise<void> {
+  if (data.ids.length >= IVF_MIN_ROWS) writeLists(dir, type, await trainLists(data.vectors, dims));
   writeFileSync(join(dir, idsFile(type)), JSON.stringify(data.ids));
   writeFileSync(join(dir, vectorsFile(type)), data.vectors);
   const { scales, codes } = quantize(data.vectors, dims);

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { cpSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Rng } from "../../src/dataset/rng.ts";
-import { IVF_MIN_ROWS, ivfFile, readLists } from "../../src/search/ivf.ts";
+import { IVF_MIN_ROWS, ivfFile, readLists, trainLists } from "../../src/search/ivf.ts";
 import { codesFile } from "../../src/search/vector-files.ts";
 import { VectorIndexes, buildTypeIndex } from "../../src/search/vector-index.ts";
 import { tempDir } from "../support/temp-dirs.ts";
@@ -45,9 +45,9 @@ describe("per-type vector indexes", async () => {
   const largeIds = Array.from({ length: large.length / DIMS }, (_, i) => `pool/${i}`);
   const small = clustered(2_000, rng);
   const smallIds = Array.from({ length: small.length / DIMS }, (_, i) => `chain/${i}`);
-  buildTypeIndex(dir, "Pool", { ids: largeIds, vectors: large }, DIMS);
-  buildTypeIndex(dir, "Chain", { ids: smallIds, vectors: small }, DIMS);
-  buildTypeIndex(dir, "Exchange", { ids: [], vectors: new Float32Array(0) }, DIMS);
+  await buildTypeIndex(dir, "Pool", { ids: largeIds, vectors: large }, DIMS);
+  await buildTypeIndex(dir, "Chain", { ids: smallIds, vectors: small }, DIMS);
+  await buildTypeIndex(dir, "Exchange", { ids: [], vectors: new Float32Array(0) }, DIMS);
   const types = ["Pool", "Chain", "Exchange"] as const;
   // Two workers, each holding every row: a question goes to the least busy one.
   const indexes = await VectorIndexes.open(dir, types, DIMS, { workers: 2 });
@@ -75,6 +75,16 @@ describe("per-type vector indexes", async () => {
     expect(Math.max(...lists.assignment)).toBeLessThan(lists.lists);
     expect(new Set(lists.assignment).size).toBeGreaterThan(lists.lists * 0.9);
     expect(readLists(dir, "Chain", DIMS)).toBeUndefined();
+  });
+
+  test("k-means assigns every row the same list on one thread or on helper threads too", async () => {
+    const alone = await trainLists(large, DIMS, 1);
+    const shared = await trainLists(large, DIMS, 3);
+    expect(shared.lists).toBe(alone.lists);
+    expect(shared.centroids).toEqual(alone.centroids);
+    expect(shared.assignment).toEqual(alone.assignment);
+    // What the build wrote (one helper per core beside it) is the same lists.
+    expect(readLists(dir, "Pool", DIMS)!.assignment).toEqual(alone.assignment);
   });
 
   test("without inverted lists (a snapshot indexed before them) the flat scan answers with the same recall", async () => {
@@ -135,7 +145,7 @@ describe("per-type vector indexes", async () => {
     expect(await indexes.search(queries[0]!, 10, ["Exchange"])).toEqual([]);
     expect(await indexes.search(new Float32Array(DIMS), 10, ["Pool"])).toEqual([]);
     const few = tempDir("ckg-vectors-few-");
-    buildTypeIndex(few, "Chain", { ids: ["a", "b", "c"], vectors: small.slice(0, 3 * DIMS) }, DIMS);
+    await buildTypeIndex(few, "Chain", { ids: ["a", "b", "c"], vectors: small.slice(0, 3 * DIMS) }, DIMS);
     const tiny = await VectorIndexes.open(few, ["Chain"], DIMS, { workers: 2 });
     expect((await tiny.search(queries[1]!, 10, ["Chain"])).map((h) => h.row).sort()).toEqual([0, 1, 2]);
     tiny.close();

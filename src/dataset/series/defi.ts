@@ -5,7 +5,7 @@
  * debt ceilings comfortably above borrowing where a market has one).
  */
 import type { Coverage } from "./coverage.ts";
-import { type SeriesContext, loadRows } from "./series-db.ts";
+import { ROW_KEY, type SeriesContext, loadRows, walkRows, walksSql } from "./series-db.ts";
 
 /** Base APY range (percent) by pool kind. */
 const BASE_APY: Record<string, [number, number]> = {
@@ -30,20 +30,16 @@ export async function poolSeries(s: SeriesContext, coverage: Coverage): Promise<
     "pool_params",
     { entity_id: "VARCHAR", protocol_id: "VARCHAR", chain_id: "VARCHAR", tvl0: "DOUBLE", vol: "DOUBLE", base: "DOUBLE", reward: "DOUBLE", turnover: "DOUBLE" },
     rows,
+    { keyed: true },
   );
   await s.c.run(`
     CREATE TABLE pool AS
-    WITH walk AS (
-      SELECT p.*, d.day, d.date,
-        sum(p.vol * gauss(p.entity_id, d.day, 30)) OVER (PARTITION BY p.entity_id ORDER BY d.day) AS w,
-        sum(0.01 * gauss(p.entity_id, d.day, 31)) OVER (PARTITION BY p.entity_id ORDER BY d.day) AS r
-      FROM pool_params p CROSS JOIN days d
-    ),
+    WITH ${walksSql("pool_params", { w: "p.vol * gauss(p.entity_id, d.day, 30)", r: "0.01 * gauss(p.entity_id, d.day, 31)" })},
     levels AS (
-      SELECT *, tvl0 * exp(w - last_value(w) OVER whole) AS tvl,
-        base * exp(0.08 * gauss(entity_id, day, 32)) AS apy_base,
-        reward * exp(r - last_value(r) OVER whole) AS apy_reward
-      FROM walk WINDOW whole AS (PARTITION BY entity_id ORDER BY day ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
+      SELECT p.*, d.day, d.date, p.tvl0 * exp(w.w - e.w) AS tvl,
+        p.base * exp(0.08 * gauss(p.entity_id, d.day, 32)) AS apy_base,
+        p.reward * exp(w.r - e.r) AS apy_reward
+      FROM ${walkRows("pool_params")}
     )
     SELECT entity_id, date, protocol_id, chain_id, tvl AS "tvlUsd", apy_base + apy_reward AS "apy", apy_base AS "apyBase", apy_reward AS "apyReward",
       tvl * turnover * exp(0.3 * gauss(entity_id, day, 33) - 0.045) AS "volumeUsd"
@@ -82,25 +78,23 @@ export async function lendingSeries(s: SeriesContext, coverage: Coverage): Promi
       ceiling_use: "DOUBLE",
     },
     rows,
+    { keyed: true },
   );
   // Utilization swings slowly around its mean and is held under 82% (the kink is at 80%).
   await s.c.run(`
     CREATE TABLE lending AS
-    WITH walk AS (
-      SELECT p.*, d.day, d.date,
-        sum(0.012 * gauss(p.entity_id, d.day, 40)) OVER (PARTITION BY p.entity_id ORDER BY d.day) AS w
-      FROM lending_params p CROSS JOIN days d
-    ),
+    WITH ${walksSql("lending_params", { w: "0.012 * gauss(p.entity_id, d.day, 40)" })},
     levels AS (
-      SELECT *, supply0 * exp(w - last_value(w) OVER (PARTITION BY entity_id ORDER BY day ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)) AS supply,
-        least(0.82, 1 / (1 + exp(-(ln(u_mean / (1 - u_mean)) + 0.35 * sin(2 * pi() * day / period + phase) + 0.08 * gauss(entity_id, day, 41))))) AS u
-      FROM walk
+      SELECT p.*, d.day, d.date, p.supply0 * exp(w.w - e.w) AS supply,
+        least(0.82, 1 / (1 + exp(-(ln(p.u_mean / (1 - p.u_mean)) + 0.35 * sin(2 * pi() * d.day / p.period + p.phase) + 0.08 * gauss(p.entity_id, d.day, 41))))) AS u
+      FROM ${walkRows("lending_params")}
     ),
-    rates AS (
+    rates AS MATERIALIZED (
       SELECT *, CASE WHEN u <= 0.8 THEN slope1 * u / 0.8 ELSE slope1 + slope2 * (u - 0.8) / 0.2 END AS borrow_apy FROM levels
-    )
+    ),
+    peak AS (SELECT ${ROW_KEY}, max(supply * u) AS borrowed FROM rates GROUP BY ${ROW_KEY})
     SELECT entity_id, date, protocol_id, asset_id, supply AS "totalSupplyUsd", supply * u AS "totalBorrowUsd", u AS "utilization",
       borrow_apy * u * (1 - reserve) AS "supplyApy", borrow_apy AS "borrowApy",
-      CASE WHEN ceiling_use IS NULL THEN NULL ELSE max(supply * u) OVER (PARTITION BY entity_id) / ceiling_use END AS "debtCeilingUsd"
-    FROM rates`);
+      CASE WHEN ceiling_use IS NULL THEN NULL ELSE peak.borrowed / ceiling_use END AS "debtCeilingUsd"
+    FROM rates JOIN peak USING (${ROW_KEY})`);
 }

@@ -6,7 +6,7 @@
  * and transactions. Treasuries hold the protocol's own token at its daily price, plus reserves.
  */
 import type { Coverage } from "./coverage.ts";
-import { type SeriesContext, loadRows } from "./series-db.ts";
+import { type SeriesContext, loadRows, walkRows, walksSql } from "./series-db.ts";
 
 /** Fees a day per dollar of TVL, by sector (before a per-protocol spread). */
 const FEE_RATE: Record<string, number> = {
@@ -54,21 +54,15 @@ export async function protocolSeries(s: SeriesContext, coverage: Coverage): Prom
       tx_per_user: "DOUBLE",
     },
     params,
+    { keyed: true },
   );
   // Daily noise on fees and users is small enough that 30-day comparisons only move on real change.
   await s.c.run(`
     CREATE TABLE protocol AS
-    WITH walk AS (
-      SELECT p.*, d.day, d.date,
-        sum(p.drift + p.vol * gauss(p.entity_id, d.day, 10)) OVER (PARTITION BY p.entity_id ORDER BY d.day) AS w,
-        sum(p.user_vol * gauss(p.entity_id, d.day, 11)) OVER (PARTITION BY p.entity_id ORDER BY d.day) AS u
-      FROM protocol_params p CROSS JOIN days d
-    ),
+    WITH ${walksSql("protocol_params", { w: "p.drift + p.vol * gauss(p.entity_id, d.day, 10)", u: "p.user_vol * gauss(p.entity_id, d.day, 11)" })},
     levels AS (
-      SELECT *,
-        tvl0 * exp(w - last_value(w) OVER whole) AS tvl,
-        users0 * exp(u - last_value(u) OVER whole) AS users
-      FROM walk WINDOW whole AS (PARTITION BY entity_id ORDER BY day ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
+      SELECT p.*, d.day, d.date, p.tvl0 * exp(w.w - e.w) AS tvl, p.users0 * exp(w.u - e.u) AS users
+      FROM ${walkRows("protocol_params")}
     ),
     flows AS (
       SELECT *, tvl * fee_rate * exp(0.15 * gauss(entity_id, day, 12) - 0.011) AS fees FROM levels

@@ -6,7 +6,7 @@
  * listedOn facts with spreads and volumes).
  */
 import type { Coverage } from "./coverage.ts";
-import { LAST_DAY, type SeriesContext, loadRows } from "./series-db.ts";
+import { LAST_DAY, ROW_KEY, type SeriesContext, loadRows, walkRows, walksSql } from "./series-db.ts";
 
 export async function stablecoinSeries(s: SeriesContext, coverage: Coverage): Promise<void> {
   const { rng } = s;
@@ -74,6 +74,7 @@ export async function tokenSeries(s: SeriesContext, coverage: Coverage): Promise
       stable: "BOOLEAN",
     },
     rows,
+    { keyed: true },
   );
   const cumulative: (string | number)[][] = [];
   for (const [token, vesting] of coverage.vesting) {
@@ -84,23 +85,29 @@ export async function tokenSeries(s: SeriesContext, coverage: Coverage): Promise
     }
   }
   await loadRows(s.c, "cum_unlock", { entity_id: "VARCHAR", date: "DATE", cum_share: "DOUBLE" }, cumulative);
+  // A vesting token circulates its float plus what has unlocked by each day: the running maximum
+  // of the cumulative share on the days its tranches fall (on the first day, for those before it).
   await s.c.run(`
     CREATE TABLE token AS
-    WITH base AS (SELECT p.*, d.day, d.date FROM token_params p CROSS JOIN days d),
-    circ AS (
-      SELECT b.*, CASE WHEN b.vesting THEN b.total * (b.float0 + coalesce(cu.cum_share, 0))
-                       ELSE b.total * b.circ_now * (1 - b.growth * (${LAST_DAY} - b.day) / ${LAST_DAY}.0) END AS circ
-      FROM base b ASOF LEFT JOIN cum_unlock cu ON b.entity_id = cu.entity_id AND b.date >= cu.date
+    WITH unlocked AS (
+      SELECT p.${ROW_KEY}, greatest(0, ${LAST_DAY} - (DATE '${s.asOf}' - cu.date))::INTEGER AS day, max(cu.cum_share) AS cum_share
+      FROM cum_unlock cu JOIN token_params p USING (entity_id)
+      WHERE cu.date <= DATE '${s.asOf}'
+      GROUP BY ALL
     ),
-    walk AS (
-      SELECT *, sum(CASE WHEN stable THEN 0 ELSE drift + vol * gauss(entity_id, day, 1) END)
-                  OVER (PARTITION BY entity_id ORDER BY day) AS w
-      FROM circ
-    ),
+    ${walksSql(
+      "token_params",
+      { w: "CASE WHEN p.stable THEN 0 ELSE p.drift + p.vol * gauss(p.entity_id, d.day, 1) END" },
+      { maxes: { cum_share: "u.cum_share" }, join: `LEFT JOIN unlocked u ON u.${ROW_KEY} = p.${ROW_KEY} AND u.day = d.day` },
+    )},
+    stable_price AS (SELECT p.${ROW_KEY}, st.date, st.price FROM stablecoin st JOIN token_params p USING (entity_id)),
     priced AS (
-      SELECT w.*, coalesce(st.price, w.price0 * exp(w.w - last_value(w.w) OVER (PARTITION BY w.entity_id ORDER BY w.day
-               ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING))) AS price
-      FROM walk w LEFT JOIN stablecoin st ON st.entity_id = w.entity_id AND st.date = w.date
+      SELECT p.*, d.day, d.date,
+        CASE WHEN p.vesting THEN p.total * (p.float0 + coalesce(w.cum_share, 0))
+             ELSE p.total * p.circ_now * (1 - p.growth * (${LAST_DAY} - d.day) / ${LAST_DAY}.0) END AS circ,
+        coalesce(sp.price, p.price0 * exp(w.w - e.w)) AS price
+      FROM ${walkRows("token_params")}
+      LEFT JOIN stable_price sp ON sp.${ROW_KEY} = w.${ROW_KEY} AND sp.date = d.date
     )
     SELECT entity_id, date, price AS "currentPrice", price * circ AS "marketCap",
       price * circ * turnover * exp(0.4 * gauss(entity_id, day, 2) - 0.08) AS "totalVolume",

@@ -51,13 +51,28 @@ export async function prepareSeriesDb(c: DuckDBConnection, asOf: string): Promis
 
 type Cell = string | number | boolean | null;
 
+/**
+ * The integer column `loadRows` adds with `{ keyed: true }`: each row's position. A daily walk
+ * partitions and joins by it rather than by the VARCHAR entity id, which costs about twice as much
+ * to sort and to hash over millions of rows.
+ */
+export const ROW_KEY = "pk";
+
 /** Creates a table and fills it from JavaScript rows (VARCHAR, DOUBLE, BOOLEAN, DATE as text). */
-export async function loadRows(c: DuckDBConnection, table: string, columns: Record<string, "VARCHAR" | "DOUBLE" | "BOOLEAN" | "DATE">, rows: Cell[][]): Promise<void> {
+export async function loadRows(
+  c: DuckDBConnection,
+  table: string,
+  columns: Record<string, "VARCHAR" | "DOUBLE" | "BOOLEAN" | "DATE">,
+  rows: Cell[][],
+  options: { keyed?: boolean } = {},
+): Promise<void> {
   const names = Object.keys(columns);
+  const key = options.keyed ? [`${ROW_KEY} INTEGER`] : [];
   // Dates travel as text and are cast once in SQL; the appender needs a plain table first.
-  await c.run(`CREATE TABLE ${table}_raw (${names.map((n) => `"${n}" ${columns[n] === "DATE" ? "VARCHAR" : columns[n]}`).join(", ")})`);
+  await c.run(`CREATE TABLE ${table}_raw (${[...key, ...names.map((n) => `"${n}" ${columns[n] === "DATE" ? "VARCHAR" : columns[n]}`)].join(", ")})`);
   const appender = await c.createAppender(`${table}_raw`);
-  for (const row of rows) {
+  for (const [position, row] of rows.entries()) {
+    if (options.keyed) appender.appendInteger(position);
     row.forEach((value, i) => {
       const type = columns[names[i]!];
       if (value === null) appender.appendNull();
@@ -68,9 +83,40 @@ export async function loadRows(c: DuckDBConnection, table: string, columns: Reco
     appender.endRow();
   }
   appender.closeSync();
-  const select = names.map((n) => (columns[n] === "DATE" ? `"${n}"::DATE AS "${n}"` : `"${n}"`)).join(", ");
+  const select = [...(options.keyed ? [ROW_KEY] : []), ...names.map((n) => (columns[n] === "DATE" ? `"${n}"::DATE AS "${n}"` : `"${n}"`))].join(", ");
   await c.run(`CREATE TABLE ${table} AS SELECT ${select} FROM ${table}_raw`);
   await c.run(`DROP TABLE ${table}_raw`);
+}
+
+/**
+ * The CTEs of daily random walks over a keyed parameter table (`loadRows` with `keyed`), for a
+ * `WITH` clause: `steps` has each of `sums`' expressions (over `p`, the parameters, and `d`, the
+ * days) per row and day; `walk`, their running sums by day (and the running maximum of each of
+ * `maxes`, for a level that only steps up); `walk_end`, each running sum on the last day (what a
+ * walk that must end at a latent level is divided by). The window sorts only the key, the day
+ * and the steps, never the parameters, and orders integers, not entity ids: at full scale this
+ * took the token walk from 42 to 17 s. `join` adds tables the step expressions read.
+ */
+export function walksSql(params: string, sums: Record<string, string>, options: { maxes?: Record<string, string>; join?: string } = {}): string {
+  const maxes = options.maxes ?? {};
+  const stepColumns = [...Object.entries(sums), ...Object.entries(maxes)].map(([name, expression]) => `${expression} AS ${name}`);
+  const running = [...Object.keys(sums).map((name) => `sum(${name}) OVER running AS ${name}`), ...Object.keys(maxes).map((name) => `max(${name}) OVER running AS ${name}`)];
+  return `steps AS (
+      SELECT p.${ROW_KEY}, d.day, ${stepColumns.join(", ")} FROM ${params} p CROSS JOIN days d ${options.join ?? ""}
+    ),
+    walk AS MATERIALIZED (
+      SELECT ${ROW_KEY}, day, ${running.join(", ")}
+      FROM steps WINDOW running AS (PARTITION BY ${ROW_KEY} ORDER BY day ROWS UNBOUNDED PRECEDING)
+    ),
+    walk_end AS (SELECT ${ROW_KEY}, ${Object.keys(sums).map((name) => `arg_max(${name}, day) AS ${name}`).join(", ")} FROM walk GROUP BY ${ROW_KEY})`;
+}
+
+/**
+ * The FROM clause of a query over `walksSql`'s walks: `w` each walk's row, `e` its row on the last
+ * day, `p` its parameters, `d` its day.
+ */
+export function walkRows(params: string): string {
+  return `walk w JOIN walk_end e USING (${ROW_KEY}) JOIN ${params} p USING (${ROW_KEY}) JOIN days d USING (day)`;
 }
 
 /** Quotes a string for SQL. */
