@@ -11,7 +11,8 @@ import { ENTITY_TYPES } from "../entities/vocabulary.ts";
 import type { Logger } from "../log.ts";
 import { Corpus } from "./corpus.ts";
 import { type Embedder, LsaEmbedder } from "./embedder.ts";
-import { DEFAULT_TRAINING, type LsaModel, readFloats, saveLsa, trainLsa } from "./lsa.ts";
+import { type CountedCorpus, countCorpus } from "./counted-corpus.ts";
+import { DEFAULT_TRAINING, type LsaModel, embedCounted, readFloats, saveLsa, trainLsa } from "./lsa.ts";
 import { readIds, vectorsFile } from "./vector-files.ts";
 import { buildTypeIndex } from "./vector-index.ts";
 
@@ -38,18 +39,24 @@ export async function buildSearchIndex(
   mkdirSync(dir, { recursive: true });
   const corpus = new Corpus(world);
   let embedder = options.embedder;
+  // Learned here, the model embeds the documents it counted: each is made once.
+  let learned: { model: LsaModel; counted: CountedCorpus; rowOf: Map<string, number> } | undefined;
   if (!embedder) {
     const types = new Map(corpus.ids.map((id) => [id, world.entities.get(id)!.type as string]));
-    const model = trainLsa(corpus, types, options.rng, DEFAULT_TRAINING);
+    const counted = countCorpus(corpus);
+    const model = trainLsa(corpus, counted, types, options.rng, DEFAULT_TRAINING);
     saveLsa(model, dir);
     embedder = new LsaEmbedder(model);
+    learned = { model, counted, rowOf: new Map(corpus.ids.map((id, row) => [id, row])) };
     log.info({ features: model.features.length, dims: model.dims, ms: Math.round(performance.now() - started) }, "search model learned");
   }
   const counts: Record<string, number> = {};
   for (const type of ENTITY_TYPES) {
     const t = performance.now();
     const ids = corpus.idsOfType(type);
-    const vectors = await embedder.embedEntities(corpus, ids);
+    const vectors = learned
+      ? embedCounted(learned.model, learned.counted, ids.map((id) => learned.rowOf.get(id)!))
+      : await embedder.embedEntities(corpus, ids);
     await buildTypeIndex(dir, type, { ids, vectors }, embedder.dims);
     counts[type] = ids.length;
     log.debug({ type, entities: ids.length, ms: Math.round(performance.now() - t) }, "search index built");

@@ -9,7 +9,8 @@
 import type { Corpus } from "./corpus.ts";
 import { queryFeatures } from "./features.ts";
 import { collectEvery } from "../runtime.ts";
-import { DOCUMENT_GARBAGE, DOCUMENTS_PER_LOOK, type LsaModel, embedBag } from "./lsa.ts";
+import { DOCUMENT_GARBAGE, DOCUMENTS_PER_LOOK } from "./counted-corpus.ts";
+import { type LsaModel, embedBag } from "./lsa.ts";
 
 export interface Embedder {
   /** The spec string, as recorded in the manifest. */

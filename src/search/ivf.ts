@@ -97,17 +97,14 @@ class NearestHelpers {
     const { scales, codes } = quantize(centroids, dims);
     owner.write(owner.reserve(lists), 0, codes);
     const part = Math.ceil(count / slots);
-    const job = (slot: number): NearestJob => ({
-      memory: owner.memory,
-      slots,
-      slot,
-      lists,
-      dims,
-      scales,
-      vectors: vectors.slice(Math.min(count, slot * part) * dims, Math.min(count, (slot + 1) * part) * dims),
-    });
+    // Helpers read the vectors in place when they are in shared memory (the build's are), else a copy of their part.
+    const shared = vectors.buffer instanceof SharedArrayBuffer;
+    const job = (slot: number): NearestJob => {
+      const [from, to] = [Math.min(count, slot * part) * dims, Math.min(count, (slot + 1) * part) * dims];
+      return { memory: owner.memory, slots, slot, lists, dims, scales, vectors: shared || slot === 0 ? vectors.subarray(from, to) : vectors.slice(from, to) };
+    };
     const helped = this.workers.map((worker, i) => ask(worker, job(i + 1)));
-    const own = nearestOf({ ...job(0), vectors: vectors.subarray(0, Math.min(count, part) * dims) });
+    const own = nearestOf(job(0));
     const out = new Uint32Array(count);
     out.set(own, 0);
     (await Promise.all(helped)).forEach((assignment, i) => out.set(assignment, (i + 1) * part));
@@ -155,7 +152,7 @@ async function trainWith(helpers: NearestHelpers, vectors: Float32Array, dims: n
   const lists = listCount(rows);
   const step = Math.max(1, Math.floor(rows / TRAINING_ROWS));
   const sampleRows = Math.ceil(rows / step);
-  const sample = new Float32Array(sampleRows * dims);
+  const sample = new Float32Array(new SharedArrayBuffer(sampleRows * dims * 4));
   for (let i = 0; i < sampleRows; i++) sample.set(vectors.subarray(i * step * dims, (i * step + 1) * dims), i * dims);
   const centroids = new Float32Array(lists * dims);
   const seedStep = sampleRows / lists;

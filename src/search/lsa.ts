@@ -9,8 +9,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Rng } from "../dataset/rng.ts";
 import type { Corpus } from "./corpus.ts";
-import type { FeatureBag } from "./features.ts";
 import { collectEvery } from "../runtime.ts";
+import { type CountedCorpus, DOCUMENT_GARBAGE, DOCUMENTS_PER_LOOK } from "./counted-corpus.ts";
+import type { FeatureBag } from "./features.ts";
 import { type SparseRows, randomizedSvd } from "./svd.ts";
 
 export interface LsaModel {
@@ -31,41 +32,39 @@ export interface TrainOptions {
 
 export const DEFAULT_TRAINING: TrainOptions = { dims: 128, sample: 60_000, maxFeatures: 120_000 };
 
-/**
- * A pass over the corpus makes short-lived feature bags: it looks at the RSS every this many
- * documents and collects once the RSS grew by DOCUMENT_GARBAGE (runtime.ts collectEvery). A full
- * collection with the world alive takes about 0.9 s: collecting every 50,000 documents, as before,
- * was 12 collections a pass, 22 s of a full build's search index.
- */
-export const DOCUMENTS_PER_LOOK = 5_000;
-export const DOCUMENT_GARBAGE = 256 * 2 ** 20;
-
 /** Entity types whose documents carry real text; the SVD sample takes all of them first. */
 const RICH = new Set(["Protocol", "Organization", "Chain", "Exchange"]);
 
-export function trainLsa(corpus: Corpus, types: Map<string, string>, rng: Rng, options: TrainOptions = DEFAULT_TRAINING): LsaModel {
-  const df = new Map<string, number>();
-  const collect = collectEvery(DOCUMENTS_PER_LOOK, DOCUMENT_GARBAGE);
-  for (const id of corpus.ids) {
-    for (const feature of corpus.document(id).keys()) df.set(feature, (df.get(feature) ?? 0) + 1);
-    collect();
-  }
+/**
+ * Learns the model from a counted corpus (counted-corpus.ts) and numbers its entries by the
+ * model's features in place (-1 for a feature it dropped), releasing the feature names: from then
+ * on `embedCounted` reads the documents.
+ */
+export function trainLsa(corpus: Corpus, counted: CountedCorpus, types: Map<string, string>, rng: Rng, options: TrainOptions = DEFAULT_TRAINING): LsaModel {
+  const all = counted.features;
+  const df = new Int32Array(all.length);
+  for (const f of counted.feature) df[f]!++;
   // A feature seen once says nothing about co-occurrence; trigrams need a little more support.
-  const kept = [...df]
-    .filter(([f, n]) => n >= (f.startsWith("#") ? 3 : 2))
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+  const kept = [...df.keys()]
+    .filter((f) => df[f]! >= (all[f]!.startsWith("#") ? 3 : 2))
+    .sort((a, b) => df[b]! - df[a]! || (all[a]! < all[b]! ? -1 : 1))
     .slice(0, options.maxFeatures);
-  const features = kept.map(([f]) => f);
+  const features = kept.map((f) => all[f]!);
   const index = new Map(features.map((f, i) => [f, i]));
   const total = corpus.ids.length;
-  const idf = new Float32Array(kept.map(([, n]) => Math.log(total / n) + 1));
+  const idf = new Float32Array(kept.map((f) => Math.log(total / df[f]!) + 1));
+  const renumber = new Int32Array(all.length).fill(-1);
+  kept.forEach((f, i) => (renumber[f] = i));
+  counted.feature.forEach((f, p) => (counted.feature[p] = renumber[f]!));
+  counted.features = [];
 
   // Documents with real text: the rich types, and anything described (a token with its provider's description).
-  const isRich = (id: string) => RICH.has(types.get(id)!) || corpus.described(id);
-  const rich = corpus.ids.filter(isRich);
-  const rest = corpus.ids.filter((id) => !isRich(id));
+  const isRich = (row: number) => RICH.has(types.get(corpus.ids[row]!)!) || corpus.described(corpus.ids[row]!);
+  const rows = corpus.ids.map((_, row) => row);
+  const rich = rows.filter(isRich);
+  const rest = rows.filter((row) => !isRich(row));
   const sample = [...rich.slice(0, options.sample), ...rng.sample(rest, Math.max(0, options.sample - rich.length))];
-  const x = sparseRows(sample.map((id) => weigh(corpus.document(id), index, idf)), features.length);
+  const x = sparseRows(sample.map((row) => weighCounted(counted, row, idf)), features.length);
   const svd = randomizedSvd(x, options.dims, rng);
   return { features, index, idf, vectors: svd.vectors, dims: svd.k };
 }
@@ -81,9 +80,27 @@ function weigh(bag: FeatureBag, index: Map<string, number>, idf: Float32Array): 
     out.push([f, w]);
     norm += w * w;
   }
-  norm = Math.sqrt(norm) || 1;
-  for (const entry of out) entry[1] /= norm;
-  return out.sort((a, b) => a[0] - b[0]);
+  return normalized(out, norm);
+}
+
+/** `weigh` of a counted document whose entries trainLsa numbered by the model's features. */
+function weighCounted(counted: CountedCorpus, row: number, idf: Float32Array): [number, number][] {
+  const out: [number, number][] = [];
+  let norm = 0;
+  for (let p = counted.indptr[row]!; p < counted.indptr[row + 1]!; p++) {
+    const f = counted.feature[p]!;
+    if (f < 0) continue;
+    const w = Math.log1p(counted.counts[counted.count[p]!]!) * idf[f]!;
+    out.push([f, w]);
+    norm += w * w;
+  }
+  return normalized(out, norm);
+}
+
+function normalized(weights: [number, number][], squares: number): [number, number][] {
+  const norm = Math.sqrt(squares) || 1;
+  for (const entry of weights) entry[1] /= norm;
+  return weights.sort((a, b) => a[0] - b[0]);
 }
 
 function sparseRows(rows: [number, number][][], cols: number): SparseRows {
@@ -104,9 +121,26 @@ function sparseRows(rows: [number, number][][], cols: number): SparseRows {
 
 /** A bag as a unit vector in the latent space; all zeros when none of its features is known. */
 export function embedBag(model: LsaModel, bag: FeatureBag, out = new Float32Array(model.dims)): Float32Array {
+  return embedWeights(model, weigh(bag, model.index, model.idf), out);
+}
+
+/** The vectors of the given rows of a counted corpus that trained `model`, rows x dims: each as `embedBag` makes it. */
+export function embedCounted(model: LsaModel, counted: CountedCorpus, rows: readonly number[]): Float32Array {
+  const d = model.dims;
+  // Shared, so the k-means helpers (ivf.ts) read the rows without a copy.
+  const out = new Float32Array(new SharedArrayBuffer(rows.length * d * 4));
+  const collect = collectEvery(DOCUMENTS_PER_LOOK, DOCUMENT_GARBAGE);
+  rows.forEach((row, i) => {
+    embedWeights(model, weighCounted(counted, row, model.idf), out.subarray(i * d, (i + 1) * d));
+    collect();
+  });
+  return out;
+}
+
+function embedWeights(model: LsaModel, weights: [number, number][], out: Float32Array): Float32Array {
   out.fill(0);
   const d = model.dims;
-  for (const [f, w] of weigh(bag, model.index, model.idf)) {
+  for (const [f, w] of weights) {
     const base = f * d;
     for (let j = 0; j < d; j++) out[j]! += w * model.vectors[base + j]!;
   }
