@@ -3,7 +3,7 @@
  * Every document of a corpus, made once: each document's features as numbers (numbered as first
  * met) with their counts, rows in the corpus's order (compressed sparse rows). Learning the LSA
  * model counts document frequencies on it and the build embeds from it, instead of making each of
- * 600,000 documents twice (a document costs about 17 µs, and its garbage more: see DOCUMENT_GARBAGE).
+ * 600,000 documents twice.
  */
 import { collectEvery } from "../runtime.ts";
 import type { Corpus } from "./corpus.ts";
@@ -24,15 +24,8 @@ export interface CountedCorpus {
   counts: number[];
 }
 
-/**
- * A pass over the corpus makes short-lived feature bags: it looks at the RSS every this many
- * documents and collects once the RSS grew by DOCUMENT_GARBAGE (runtime.ts collectEvery). A full
- * collection with the world alive takes about 0.9 s: collecting every 50,000 documents, as the
- * passes did, was 12 collections a pass. 256 MB held the search index's peak where it was (a full
- * build's world and corpus: 3.62 GiB, measured); 512 MB took it to 4.18.
- */
-export const DOCUMENTS_PER_LOOK = 5_000;
-export const DOCUMENT_GARBAGE = 256 * 2 ** 20;
+/** A pass over the corpus collects the garbage of its feature bags every this many documents (runtime.ts collectEvery). */
+export const DOCUMENTS_PER_COLLECTION = 20_000;
 
 /** About 26 features a document at full scale: room for 28 first, grown by half when full. */
 const FIRST_ROOM = 28;
@@ -46,7 +39,7 @@ export function countCorpus(corpus: Corpus): CountedCorpus {
   let feature = new Int32Array(FIRST_ROOM * corpus.ids.length);
   let count: Uint16Array | Uint32Array = new Uint16Array(feature.length);
   let entries = 0;
-  const collect = collectEvery(DOCUMENTS_PER_LOOK, DOCUMENT_GARBAGE);
+  const collect = collectEvery(DOCUMENTS_PER_COLLECTION);
   corpus.ids.forEach((id, row) => {
     const bag = corpus.document(id);
     if (entries + bag.size > feature.length) {

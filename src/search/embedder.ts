@@ -9,7 +9,7 @@
 import type { Corpus } from "./corpus.ts";
 import { queryFeatures } from "./features.ts";
 import { collectEvery } from "../runtime.ts";
-import { DOCUMENT_GARBAGE, DOCUMENTS_PER_LOOK } from "./counted-corpus.ts";
+import { DOCUMENTS_PER_COLLECTION } from "./counted-corpus.ts";
 import { type LsaModel, embedBag } from "./lsa.ts";
 
 export interface Embedder {
@@ -35,7 +35,7 @@ export class LsaEmbedder implements Embedder {
 
   async embedEntities(corpus: Corpus, ids: string[]): Promise<Float32Array> {
     const out = new Float32Array(ids.length * this.dims);
-    const collect = collectEvery(DOCUMENTS_PER_LOOK, DOCUMENT_GARBAGE);
+    const collect = collectEvery(DOCUMENTS_PER_COLLECTION);
     ids.forEach((id, i) => {
       embedBag(this.model, corpus.document(id), out.subarray(i * this.dims, (i + 1) * this.dims));
       collect();

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { Rng } from "../dataset/rng.ts";
 import type { Corpus } from "./corpus.ts";
 import { collectEvery } from "../runtime.ts";
-import { type CountedCorpus, DOCUMENT_GARBAGE, DOCUMENTS_PER_LOOK } from "./counted-corpus.ts";
+import { type CountedCorpus, DOCUMENTS_PER_COLLECTION } from "./counted-corpus.ts";
 import type { FeatureBag } from "./features.ts";
 import { type SparseRows, randomizedSvd } from "./svd.ts";
 
@@ -129,7 +129,7 @@ export function embedCounted(model: LsaModel, counted: CountedCorpus, rows: read
   const d = model.dims;
   // Shared, so the k-means helpers (ivf.ts) read the rows without a copy.
   const out = new Float32Array(new SharedArrayBuffer(rows.length * d * 4));
-  const collect = collectEvery(DOCUMENTS_PER_LOOK, DOCUMENT_GARBAGE);
+  const collect = collectEvery(DOCUMENTS_PER_COLLECTION);
   rows.forEach((row, i) => {
     embedWeights(model, weighCounted(counted, row, model.idf), out.subarray(i * d, (i + 1) * d));
     collect();

@@ -77,13 +77,10 @@ export async function writeSnapshot(world: World, options: WriteOptions): Promis
 
 const PARQUET = "(FORMAT parquet, COMPRESSION zstd)";
 /**
- * Appending a row or a quad leaves garbage (URIs, JSON, N-Quads text): every this many rows the RSS
- * is looked at, and the heap collected once it grew by GROWTH (runtime.ts collectEvery). At full
- * scale that is a few collections a pass instead of 41 (facts 43 -> 15 s, the dump 24 -> 7 s), at
- * no more than half a GB above the world.
+ * Appending a row or a quad leaves garbage (URIs, JSON, N-Quads text), collected every this many
+ * rows (runtime.ts collectEvery: a young-generation collection, which does not trace the world).
  */
-const ROWS_PER_LOOK = 10_000;
-const GROWTH = 512 * 2 ** 20;
+const ROWS_PER_COLLECTION = 100_000;
 /**
  * A text list as DuckDB reads it back (from_json): appended as JSON text, not as a DuckDB list
  * value, which is a native object per row freed only by a finalizer (600,000 of them held 1.9 GB
@@ -96,7 +93,7 @@ async function writeEntities(c: DuckDBConnection, world: World, path: string, ns
     id VARCHAR, uri VARCHAR, type VARCHAR, labels VARCHAR, name VARCHAR, name_key VARCHAR, symbol VARCHAR,
     aliases VARCHAR, source VARCHAR, prominence DOUBLE)`);
   const appender = await c.createAppender("entities");
-  const collect = collectEvery(ROWS_PER_LOOK, GROWTH);
+  const collect = collectEvery(ROWS_PER_COLLECTION);
   for (const e of world.entities.values()) {
     if (collect()) await turnEventLoop();
     appender.appendVarchar(e.id);
@@ -124,7 +121,7 @@ async function writeFacts(c: DuckDBConnection, world: World, path: string, asOf:
     subject_id VARCHAR, predicate VARCHAR, object VARCHAR, object_kind VARCHAR, datatype VARCHAR, source VARCHAR, as_of VARCHAR)`);
   const appender = await c.createAppender("facts");
   const { subject, predicate, object, isRelation, source, asOf: factAsOf } = world.facts;
-  const collect = collectEvery(ROWS_PER_LOOK, GROWTH);
+  const collect = collectEvery(ROWS_PER_COLLECTION);
   for (let i = 0; i < subject.length; i++) {
     if (collect()) await turnEventLoop();
     const p = predicate[i]!;
@@ -183,7 +180,7 @@ async function writeGraph(world: World, path: string, ns: Namespaces): Promise<n
 
   const { subject, predicate, object, isRelation, source } = world.facts;
   let chunk = "";
-  const collect = collectEvery(ROWS_PER_LOOK, GROWTH);
+  const collect = collectEvery(ROWS_PER_COLLECTION);
   for (let i = 0; i < subject.length; i++) {
     collect();
     const p = predicate[i]!;
