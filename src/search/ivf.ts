@@ -10,9 +10,9 @@
  * their nearest centroid, scans the centroids as int8 codes (int8-scan.ts), on every core.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import type { EntityType } from "../entities/vocabulary.ts";
-import { availableParallelism } from "node:os";
 import { NEAREST_WORKER_URL } from "../runtime.ts";
 import { Int8Scanner, mapQuery, matrixBytes } from "./int8-scan.ts";
 import { quantize } from "./vector-files.ts";
@@ -107,7 +107,7 @@ class NearestHelpers {
     const own = nearestOf(job(0));
     const out = new Uint32Array(count);
     out.set(own, 0);
-    (await Promise.all(helped)).forEach((assignment, i) => out.set(assignment, (i + 1) * part));
+    (await Promise.all(helped)).forEach((assignment, i) => out.set(assignment, Math.min(count, (i + 1) * part)));
     return out;
   }
 
