@@ -40,23 +40,22 @@ export async function buildSearchIndex(
   const corpus = new Corpus(world);
   let embedder = options.embedder;
   // Learned here, the model embeds the documents it counted: each is made once.
-  let learned: { model: LsaModel; counted: CountedCorpus; rowOf: Map<string, number> } | undefined;
+  let learned: { model: LsaModel; counted: CountedCorpus } | undefined;
   if (!embedder) {
     const types = new Map(corpus.ids.map((id) => [id, world.entities.get(id)!.type as string]));
     const counted = countCorpus(corpus);
     const model = trainLsa(corpus, counted, types, options.rng, DEFAULT_TRAINING);
     saveLsa(model, dir);
     embedder = new LsaEmbedder(model);
-    learned = { model, counted, rowOf: new Map(corpus.ids.map((id, row) => [id, row])) };
+    learned = { model, counted };
     log.info({ features: model.features.length, dims: model.dims, ms: Math.round(performance.now() - started) }, "search model learned");
   }
   const counts: Record<string, number> = {};
   for (const type of ENTITY_TYPES) {
     const t = performance.now();
-    const ids = corpus.idsOfType(type);
-    const vectors = learned
-      ? embedCounted(learned.model, learned.counted, ids.map((id) => learned.rowOf.get(id)!))
-      : await embedder.embedEntities(corpus, ids);
+    const rows = corpus.rowsOfType(type);
+    const ids = rows.map((row) => corpus.ids[row]!);
+    const vectors = learned ? embedCounted(learned.model, learned.counted, rows) : await embedder.embedEntities(corpus, ids);
     await buildTypeIndex(dir, type, { ids, vectors }, embedder.dims);
     counts[type] = ids.length;
     log.debug({ type, entities: ids.length, ms: Math.round(performance.now() - t) }, "search index built");
