@@ -149,11 +149,12 @@ export class DescribedShares {
   }
 
   /**
-   * Positions whose share is at least `min`, the `max` largest (ties: the lower position first).
-   * An entity holding none of the heaviest words whose shares reach `min` holds less than `min`: only
-   * those words' postings are read (a common word's, light, rarely is one of them).
+   * Positions whose share is at least `min`, the `max` largest (ties: the lower position first),
+   * with their shares (the sums `get` makes). An entity holding none of the heaviest words whose
+   * shares reach `min` holds less than `min`: only those words' postings are read (a common word's,
+   * light, rarely is one of them).
    */
-  strongest(min: number, max: number): number[] {
+  strongest(min: number, max: number): { positions: number[]; shares: number[] } {
     const heaviest = [...this.words].sort((a, b) => b.share - a.share);
     let rest = heaviest.reduce((sum, w) => sum + w.share, 0);
     let needed = 0;
@@ -189,7 +190,8 @@ export class DescribedShares {
       if (shares[i]! > floor) kept.push(i);
       else if (shares[i] === floor && room-- > 0) kept.push(i);
     }
-    return kept.sort((a, b) => shares[b]! - shares[a]! || holders[a]! - holders[b]!).map((i) => this.positions[holders[i]!]!);
+    kept.sort((a, b) => shares[b]! - shares[a]! || holders[a]! - holders[b]!);
+    return { positions: kept.map((i) => this.positions[holders[i]!]!), shares: kept.map((i) => shares[i]!) };
   }
 }
 

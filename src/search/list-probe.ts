@@ -22,20 +22,21 @@ export const SPREAD_WEIGHT = 0.5;
 /**
  * The share of a type's lists a question scans (ranked by the estimate above): the least that keeps
  * recall@10 of the full data's 73 meaning questions against exact search at 0.95 or more, with a
- * margin. Measured with 8 sqrt(n) lists (probed lists / rows scanned / recall): Token 4% / 14,700 /
- * 0.985; Person 4% / 3,600 / 0.973 (6% / 5,500 / 0.978); Pool 6% / 9,900 / 0.947, 8% / 13,000 /
- * 0.959, 10% / 16,500 / 0.968; Organization, whose 30,000 vectors crowd, 10% / 3,500 / 0.940, 15%
- * / 5,200 / 0.958, 20% / 6,900 / 0.960. A type not listed (a world with other types) scans
+ * margin. Measured with 8 sqrt(n) lists and k + 25 candidates (share: recall; scripts/bench/search.ts
+ * reports it): Token 2%: 0.978, 3%: 0.982, 4%: 0.985; Pool 6%: 0.947, 8%: 0.959, 10%: 0.968;
+ * Organization, whose 30,000 vectors crowd, 10%: 0.937, 15%: 0.955, 17% and more: 0.958 (what
+ * is left is lost to the codes' rounding, not to the lists); Person at 4,000 rows (4.5%) as at
+ * 5,000: 0.975, at 3,000: 0.970. A type not listed (a world with other types) scans
  * DEFAULT_PROBE_SHARE.
  */
-const PROBE_SHARES: Partial<Record<EntityType, number>> = { Token: 0.04, Person: 0.04, Pool: 0.1, Organization: 0.2 };
+const PROBE_SHARES: Partial<Record<EntityType, number>> = { Token: 0.02, Person: 0.04, Pool: 0.08, Organization: 0.15 };
 const DEFAULT_PROBE_SHARE = 0.08;
 export const probeShareOf = (type: EntityType) => PROBE_SHARES[type] ?? DEFAULT_PROBE_SHARE;
 /**
  * A question scans at least the lists of this many rows: a small type's share would be a few
- * lists, too few where its vectors crowd (Person at 4%: 3,600 rows).
+ * lists, too few where its vectors crowd (Person at 4%: 3,540 rows).
  */
-const MIN_PROBED_ROWS = 5_000;
+const MIN_PROBED_ROWS = 4_000;
 
 /** A type's lists as a worker holds them. */
 export interface ProbedLists {
@@ -108,10 +109,40 @@ export function rankLists(scanner: Int8Scanner, lists: ProbedLists, query: Float
   return out;
 }
 
-/** The indices of the k largest keys: the k-th largest from a native sort of a copy, then one pass. */
+/** The indices of the k largest keys (0 < k <= keys.length), in order: the k-th largest, then one pass. */
 function topLists(keys: Float32Array, k: number): number[] {
-  const threshold = keys.slice().sort()[keys.length - k]!;
+  const threshold = kthLargest(keys, k);
   const out: number[] = [];
   for (let l = 0; l < keys.length && out.length < k; l++) if (keys[l]! >= threshold) out.push(l);
   return out;
+}
+
+/**
+ * The k-th largest value (counting repeats), by selection in a copy (Hoare's partition): linear on
+ * average, where sorting the copy of a type's 4,431 keys took a tenth of a scan worker's time.
+ */
+function kthLargest(values: Float32Array, k: number): number {
+  const a = values.slice();
+  const target = a.length - k; // its place in ascending order
+  let lo = 0;
+  let hi = a.length - 1;
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i]! < pivot) i++;
+      while (a[j]! > pivot) j--;
+      if (i <= j) {
+        const swap = a[i]!;
+        a[i++] = a[j]!;
+        a[j--] = swap;
+      }
+    }
+    // Now a[lo..j] <= pivot <= a[i..hi], and places between j and i hold the pivot.
+    if (target <= j) hi = j;
+    else if (target >= i) lo = i;
+    else break;
+  }
+  return a[target]!;
 }

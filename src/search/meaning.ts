@@ -70,48 +70,123 @@ export async function meaningMatches(deps: SearchDeps, input: { query: string; l
   const scope = findScope(input.query, names, deps.scopes);
   const vector = await deps.embedder.embedQuery(scope?.rest ?? input.query);
   if (!vector.some((v) => v !== 0)) return [];
-  const best = new Map<number, number>();
   const depth = Math.max(scope ? SCOPED_SEARCH_DEPTH : SEARCH_DEPTH, input.limit);
-  for (const hit of await deps.vectors.search(vector, depth, types)) {
-    const position = deps.rows.positionOf(hit.type, hit.row);
-    if (position < 0 || Number.isNaN(hit.similarity)) continue;
-    if ((best.get(position) ?? -1) < hit.similarity) best.set(position, hit.similarity);
+  const hits = await deps.vectors.search(vector, depth, types);
+  // From here on nothing awaits: the scratch arrays are this question's alone until it returns.
+  const best = scratch.open(names.size);
+  try {
+    for (const hit of hits) {
+      const position = deps.rows.positionOf(hit.type, hit.row);
+      if (position < 0 || Number.isNaN(hit.similarity)) continue;
+      if (!(best.cosineAt(position) >= hit.similarity)) best.setCosine(position, hit.similarity);
+    }
+    // Entities the scan may not reach are scored exactly (a dot product each):
+    const unit = unitLength(vector);
+    const score = (position: number) => {
+      if (best.has(position)) return;
+      const type = names.typeAt(position);
+      if (!(types as readonly string[]).includes(type)) return;
+      const cosine = deps.rows.cosine(unit, position, type as EntityType);
+      if (cosine !== undefined) best.setCosine(position, cosine);
+    };
+    // those of a small scope (the one native coin of Ethereum is far down the neighbours of "native
+    // coin" among thousands of such coins);
+    if (scope) for (const position of deps.scopes.scoredMembers(scope, MAX_SCOPE_SCORED)) score(position);
+    // those whose own description holds the question's words (the learned model blurs rare words,
+    // "gold", "circle"; a description says them).
+    const described = deps.descriptions.match(scope?.rest ?? input.query);
+    const strongest = described.strongest(MIN_DESCRIBED_SHARE, MAX_DESCRIBED_SCORED);
+    strongest.positions.forEach((position, i) => {
+      score(position);
+      best.setShare(position, strongest.shares[i]!);
+    });
+    // In a scoped question every entity in scope ranks above every one outside: what is left of the
+    // question once the scope is cut ("token" of "token pegged to the dollar") may say little.
+    const inScope = scope && deps.scopes.inScope(scope);
+    const ownedBy = scope?.kind === "chain" && scope.owned ? deps.scopes.ownedBy(scope.chains) : undefined;
+    const closeness = (position: number, cosine: number) => {
+      const share = best.shareAt(position) ?? described.get(position) ?? 0;
+      const close = Math.max(0, cosine) + DESCRIPTION_PULL * share * (1 - Math.max(0, cosine));
+      if (scope === undefined) return close;
+      if (!inScope!(position)) return IN_SCOPE * close;
+      const setBack = ownedBy && !ownedBy(position) ? NOT_OWNED : 0;
+      return IN_SCOPE - setBack + (1 - IN_SCOPE) * close;
+    };
+    const ranked: Ranked[] = new Array(best.count);
+    for (let i = 0; i < best.count; i++) {
+      const position = best.positionAt(i);
+      const similarity = MEANING_CEILING * closeness(position, best.cosineAt(position)) * nudge(names.typeAt(position), names.prominenceAt(position), filtered) * (deps.demo[position] ? DEMO_SETBACK : 1);
+      ranked[i] = { position, similarity };
+    }
+    return ranked;
+  } finally {
+    best.close();
   }
-  // Entities the scan may not reach are scored exactly (a dot product each):
-  const unit = unitLength(vector);
-  const score = (position: number | undefined) => {
-    if (position === undefined || best.has(position)) return;
-    const type = names.typeAt(position);
-    if (!(types as readonly string[]).includes(type)) return;
-    const cosine = deps.rows.cosine(unit, position, type as EntityType);
-    if (cosine !== undefined) best.set(position, cosine);
-  };
-  // those of a small scope (the one native coin of Ethereum is far down the neighbours of "native
-  // coin" among thousands of such coins);
-  if (scope) for (const position of deps.scopes.scoredMembers(scope, MAX_SCOPE_SCORED)) score(position);
-  // those whose own description holds the question's words (the learned model blurs rare words,
-  // "gold", "circle"; a description says them).
-  const described = deps.descriptions.match(scope?.rest ?? input.query);
-  for (const position of described.strongest(MIN_DESCRIBED_SHARE, MAX_DESCRIBED_SCORED)) score(position);
-  // In a scoped question every entity in scope ranks above every one outside: what is left of the
-  // question once the scope is cut ("token" of "token pegged to the dollar") may say little.
-  const inScope = scope && deps.scopes.inScope(scope);
-  const ownedBy = scope?.kind === "chain" && scope.owned ? deps.scopes.ownedBy(scope.chains) : undefined;
-  const closeness = (position: number, cosine: number) => {
-    const share = described.get(position) ?? 0;
-    const close = Math.max(0, cosine) + DESCRIPTION_PULL * share * (1 - Math.max(0, cosine));
-    if (scope === undefined) return close;
-    if (!inScope!(position)) return IN_SCOPE * close;
-    const setBack = ownedBy && !ownedBy(position) ? NOT_OWNED : 0;
-    return IN_SCOPE - setBack + (1 - IN_SCOPE) * close;
-  };
-  const ranked: Ranked[] = [];
-  best.forEach((cosine, position) => {
-    const similarity = MEANING_CEILING * closeness(position, cosine) * nudge(names.typeAt(position), names.prominenceAt(position), filtered) * (deps.demo[position] ? DEMO_SETBACK : 1);
-    ranked.push({ position, similarity });
-  });
-  return ranked;
 }
+
+/**
+ * The cosines (and known description shares) of one question's entities by name-index position, in
+ * typed arrays kept from question to question: a scoped question scores thousands of entities, and
+ * a Map of them cost more than their dot products. Positions keep the order they were first given
+ * (a tie at the page's cut goes to the earlier one, search.ts topK).
+ */
+class PositionScratch {
+  private cosines = new Float64Array(0);
+  private shares = new Float64Array(0);
+  private order = new Int32Array(0);
+  count = 0;
+
+  /** Empty, with room for `size` positions. */
+  open(size: number): this {
+    if (this.count !== 0) throw new Error("meaning: the position scratch is in use"); // an await crept in
+    if (this.cosines.length < size) {
+      this.cosines = new Float64Array(size).fill(Number.NaN);
+      this.shares = new Float64Array(size).fill(Number.NaN);
+      this.order = new Int32Array(size);
+    }
+    return this;
+  }
+
+  /** Clears what this question set, for the next. */
+  close(): void {
+    for (let i = 0; i < this.count; i++) {
+      const position = this.order[i]!;
+      this.cosines[position] = Number.NaN;
+      this.shares[position] = Number.NaN;
+    }
+    this.count = 0;
+  }
+
+  has(position: number): boolean {
+    return !Number.isNaN(this.cosines[position]!);
+  }
+
+  /** NaN when the position has none. */
+  cosineAt(position: number): number {
+    return this.cosines[position]!;
+  }
+
+  setCosine(position: number, cosine: number): void {
+    if (!this.has(position)) this.order[this.count++] = position;
+    this.cosines[position] = cosine;
+  }
+
+  /** A share set while the question's cosines were (setShare), or undefined. */
+  shareAt(position: number): number | undefined {
+    const share = this.shares[position]!;
+    return Number.isNaN(share) ? undefined : share;
+  }
+
+  /** Only for a position that has a cosine (close() clears what the order lists). */
+  setShare(position: number, share: number): void {
+    if (this.has(position)) this.shares[position] = share;
+  }
+
+  positionAt(i: number): number {
+    return this.order[i]!;
+  }
+}
+const scratch = new PositionScratch();
 
 function unitLength(vector: Float32Array): Float32Array {
   let norm = 0;

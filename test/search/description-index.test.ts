@@ -43,7 +43,9 @@ describe("the words of descriptions", () => {
           .filter((p) => (shares.get(p) ?? 0) >= min)
           .sort((a, b) => shares.get(b)! - shares.get(a)! || a - b)
           .slice(0, max);
-        expect(shares.strongest(min, max)).toEqual(expected);
+        const strongest = shares.strongest(min, max);
+        expect(strongest.positions).toEqual(expected);
+        expect(strongest.shares).toEqual(expected.map((p) => shares.get(p)!));
       }
     }
   });
@@ -68,7 +70,9 @@ describe("the words of descriptions", () => {
           .sort((a, b) => shares.get(b)! - shares.get(a)! || a - b)
           .slice(0, max);
         expect(expected.length).toBeGreaterThan(0);
-        expect(shares.strongest(min, max)).toEqual(expected);
+        const strongest = shares.strongest(min, max);
+        expect(strongest.positions).toEqual(expected);
+        expect(strongest.shares).toEqual(expected.map((p) => shares.get(p)!));
       }
     }
   });
