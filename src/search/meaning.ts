@@ -8,7 +8,7 @@ import type { EntityType } from "../entities/vocabulary.ts";
 import type { NameIndex } from "../entities/name-index.ts";
 import type { DescriptionIndex } from "./description-index.ts";
 import type { Embedder } from "./embedder.ts";
-import { type Ranked, nudge } from "./priors.ts";
+import { nudge } from "./priors.ts";
 import { type ScopeFacts, findScope } from "./scope.ts";
 import type { VectorIndexes } from "./vector-index.ts";
 import type { VectorRows } from "./vector-rows.ts";
@@ -64,12 +64,19 @@ export interface SearchDeps {
   demo: Uint8Array;
 }
 
+/** The meaning band's entities (name-index positions) and their similarities, in the order they were first reached. */
+export interface MeaningMatches {
+  positions: Int32Array;
+  similarities: Float64Array;
+}
+const NO_MATCHES: MeaningMatches = { positions: new Int32Array(0), similarities: new Float64Array(0) };
+
 /** Vector neighbours of the query's meaning, scoped when the query names a chain, a country or a peg (scope). */
-export async function meaningMatches(deps: SearchDeps, input: { query: string; limit: number }, types: readonly EntityType[], filtered: boolean): Promise<Ranked[]> {
+export async function meaningMatches(deps: SearchDeps, input: { query: string; limit: number }, types: readonly EntityType[], filtered: boolean): Promise<MeaningMatches> {
   const { names } = deps;
   const scope = findScope(input.query, names, deps.scopes);
   const vector = await deps.embedder.embedQuery(scope?.rest ?? input.query);
-  if (!vector.some((v) => v !== 0)) return [];
+  if (!vector.some((v) => v !== 0)) return NO_MATCHES;
   const depth = Math.max(scope ? SCOPED_SEARCH_DEPTH : SEARCH_DEPTH, input.limit);
   const hits = await deps.vectors.search(vector, depth, types);
   // From here on nothing awaits: the scratch arrays are this question's alone until it returns.
@@ -112,13 +119,13 @@ export async function meaningMatches(deps: SearchDeps, input: { query: string; l
       const setBack = ownedBy && !ownedBy(position) ? NOT_OWNED : 0;
       return IN_SCOPE - setBack + (1 - IN_SCOPE) * close;
     };
-    const ranked: Ranked[] = new Array(best.count);
+    const positions = new Int32Array(best.count);
+    const similarities = new Float64Array(best.count);
     for (let i = 0; i < best.count; i++) {
-      const position = best.positionAt(i);
-      const similarity = MEANING_CEILING * closeness(position, best.cosineAt(position)) * nudge(names.typeAt(position), names.prominenceAt(position), filtered) * (deps.demo[position] ? DEMO_SETBACK : 1);
-      ranked[i] = { position, similarity };
+      const position = (positions[i] = best.positionAt(i));
+      similarities[i] = MEANING_CEILING * closeness(position, best.cosineAt(position)) * nudge(names.typeAt(position), names.prominenceAt(position), filtered) * (deps.demo[position] ? DEMO_SETBACK : 1);
     }
-    return ranked;
+    return { positions, similarities };
   } finally {
     best.close();
   }

@@ -67,18 +67,29 @@ export async function search(deps: SearchDeps, input: SearchInput): Promise<Sear
   const wanted = Math.max(0, input.limit - exact.length);
 
   const lexical = lexicalMatches(names, input.query, accept, filtered, taken, wanted);
-  const ranked = lexical.best;
-  for (const r of ranked) taken.add(r.position);
+  for (const r of lexical.best) taken.add(r.position);
   let found = named.length + lexical.count;
   // A query that names something (an exact hit, or every word of some name) is answered from the
   // names alone, without a vector scan; so is one whose name matches fill the page. Otherwise
   // ("staking", "lending protocol") the meaning neighbours fill the rest, below the name matches.
+  let best = lexical.best;
   if (named.length === 0 && !lexical.complete && found < input.limit) {
-    const meaning = (await meaningMatches(deps, input, types, filtered)).filter((m) => !taken.has(m.position));
-    ranked.push(...meaning);
-    found += meaning.filter((r) => r.similarity >= MIN_SIMILARITY).length;
+    const meaning = await meaningMatches(deps, input, types, filtered);
+    // The name matches, then the meaning band's entities that are not among them, in one list for
+    // the cut (a scoped question's thousands in typed arrays, not one object each).
+    const positions = new Int32Array(lexical.best.length + meaning.positions.length);
+    const similarities = new Float64Array(positions.length);
+    let count = 0;
+    for (const r of lexical.best) (positions[count] = r.position), (similarities[count++] = r.similarity);
+    for (let i = 0; i < meaning.positions.length; i++) {
+      if (taken.has(meaning.positions[i]!)) continue;
+      positions[count] = meaning.positions[i]!;
+      similarities[count++] = meaning.similarities[i]!;
+      if (meaning.similarities[i]! >= MIN_SIMILARITY) found++;
+    }
+    best = topIndices(Float32Array.from(similarities.subarray(0, count)), wanted).map((i) => ({ position: positions[i]!, similarity: similarities[i]! }));
   }
-  const best = topK(ranked, wanted).sort((a, b) => b.similarity - a.similarity || tieBreak(names, a.position, b.position));
+  best.sort((a, b) => b.similarity - a.similarity || tieBreak(names, a.position, b.position));
   const results = [...exact.map((node) => ({ node, similarity: 1 })), ...best.map((r) => ({ node: names.at(r.position), similarity: r.similarity }))];
   return {
     status: "success",

@@ -9,6 +9,7 @@
 import { join } from "node:path";
 import { ENTITY_TYPES, type EntityType } from "../entities/vocabulary.ts";
 import type { NameIndex } from "../entities/name-index.ts";
+import { exactDot } from "./exact-dot.ts";
 import { readIds, vectorsFile } from "./vector-files.ts";
 
 export class VectorRows {
@@ -43,11 +44,7 @@ export class VectorRows {
   cosine(unitQuery: Float32Array, position: number, type: EntityType): number | undefined {
     const row = this.rows[position] ?? -1;
     if (row < 0) return undefined;
-    const floats = this.floatsOf(type);
-    const base = row * this.dims;
-    let dot = 0;
-    for (let j = 0; j < this.dims; j++) dot += unitQuery[j]! * floats[base + j]!;
-    return dot;
+    return exactDot(unitQuery, this.floatsOf(type), row * this.dims, this.dims);
   }
 
   private floatsOf(type: EntityType): Float32Array {

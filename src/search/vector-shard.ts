@@ -13,6 +13,7 @@ import { join } from "node:path";
 import usearch from "usearch";
 import type { EntityType } from "../entities/vocabulary.ts";
 import { type CodeMatrix, Int8Scanner, type SharedCodes, mapQuery, matrixBytes } from "./int8-scan.ts";
+import { exactDot } from "./exact-dot.ts";
 import { readLists } from "./ivf.ts";
 import { type ProbedLists, listsOf, probeShareOf, rankLists } from "./list-probe.ts";
 import { codesFile, quantize, readRows, readScales, rowCount, vectorsFile } from "./vector-files.ts";
@@ -157,10 +158,7 @@ export class VectorShard {
       const place = segments[segment]![0] + at - starts[segment]!;
       const row = order ? order[place]! : place;
       rows[c] = row;
-      const base = row * dims;
-      let dot = 0;
-      for (let j = 0; j < dims; j++) dot += query[j]! * of.floats[base + j]!;
-      scores[c] = clamp(dot);
+      scores[c] = clamp(exactDot(query, of.floats, row * dims, dims));
     }
     // Best exact score first; among equal ones, the better code score, then the earlier scanned.
     const kept = Array.from({ length: count }, (_, c) => c)
