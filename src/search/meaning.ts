@@ -103,16 +103,17 @@ export async function meaningMatches(deps: SearchDeps, input: { query: string; l
     // "gold", "circle"; a description says them).
     const described = deps.descriptions.match(scope?.rest ?? input.query);
     const strongest = described.strongest(MIN_DESCRIBED_SHARE, MAX_DESCRIBED_SCORED);
+    const shares = new Map<number, number>();
     strongest.positions.forEach((position, i) => {
       score(position);
-      best.setShare(position, strongest.shares[i]!);
+      shares.set(position, strongest.shares[i]!);
     });
     // In a scoped question every entity in scope ranks above every one outside: what is left of the
     // question once the scope is cut ("token" of "token pegged to the dollar") may say little.
     const inScope = scope && deps.scopes.inScope(scope);
     const ownedBy = scope?.kind === "chain" && scope.owned ? deps.scopes.ownedBy(scope.chains) : undefined;
     const closeness = (position: number, cosine: number) => {
-      const share = best.shareAt(position) ?? described.get(position) ?? 0;
+      const share = shares.get(position) ?? described.get(position) ?? 0;
       const close = Math.max(0, cosine) + DESCRIPTION_PULL * share * (1 - Math.max(0, cosine));
       if (scope === undefined) return close;
       if (!inScope!(position)) return IN_SCOPE * close;
@@ -132,14 +133,13 @@ export async function meaningMatches(deps: SearchDeps, input: { query: string; l
 }
 
 /**
- * The cosines (and known description shares) of one question's entities by name-index position, in
- * typed arrays kept from question to question: a scoped question scores thousands of entities, and
- * a Map of them cost more than their dot products. Positions keep the order they were first given
- * (a tie at the page's cut goes to the earlier one, search.ts topK).
+ * The cosines of one question's entities by name-index position, in typed arrays kept from question
+ * to question: a scoped question scores thousands of entities, and a Map of them cost more than
+ * their dot products. Positions keep the order they were first given (a tie at the page's cut goes
+ * to the earlier one, search.ts).
  */
 class PositionScratch {
   private cosines = new Float64Array(0);
-  private shares = new Float64Array(0);
   private order = new Int32Array(0);
   count = 0;
 
@@ -148,7 +148,6 @@ class PositionScratch {
     if (this.count !== 0) throw new Error("meaning: the position scratch is in use"); // an await crept in
     if (this.cosines.length < size) {
       this.cosines = new Float64Array(size).fill(Number.NaN);
-      this.shares = new Float64Array(size).fill(Number.NaN);
       this.order = new Int32Array(size);
     }
     return this;
@@ -156,11 +155,7 @@ class PositionScratch {
 
   /** Clears what this question set, for the next. */
   close(): void {
-    for (let i = 0; i < this.count; i++) {
-      const position = this.order[i]!;
-      this.cosines[position] = Number.NaN;
-      this.shares[position] = Number.NaN;
-    }
+    for (let i = 0; i < this.count; i++) this.cosines[this.order[i]!] = Number.NaN;
     this.count = 0;
   }
 
@@ -176,17 +171,6 @@ class PositionScratch {
   setCosine(position: number, cosine: number): void {
     if (!this.has(position)) this.order[this.count++] = position;
     this.cosines[position] = cosine;
-  }
-
-  /** A share set while the question's cosines were (setShare), or undefined. */
-  shareAt(position: number): number | undefined {
-    const share = this.shares[position]!;
-    return Number.isNaN(share) ? undefined : share;
-  }
-
-  /** Only for a position that has a cosine (close() clears what the order lists). */
-  setShare(position: number, share: number): void {
-    if (this.has(position)) this.shares[position] = share;
   }
 
   positionAt(i: number): number {
