@@ -22,12 +22,12 @@ export const SPREAD_WEIGHT = 0.5;
 /**
  * The share of a type's lists a question scans (ranked by the estimate above): the least that keeps
  * recall@10 of the full data's 73 meaning questions against exact search at 0.95 or more, with a
- * margin. Measured with 8 sqrt(n) lists and k + 25 candidates (share: recall; scripts/bench/search.ts
- * reports it): Token 2%: 0.978, 3%: 0.982, 4%: 0.985; Pool 6%: 0.947, 8%: 0.959, 10%: 0.968;
- * Organization, whose 30,000 vectors crowd, 10%: 0.937, 15%: 0.955, 17% and more: 0.958 (what
- * is left is lost to the codes' rounding, not to the lists); Person at 4,000 rows (4.5%) as at
- * 5,000: 0.975, at 3,000: 0.970. A type not listed (a world with other types) scans
- * DEFAULT_PROBE_SHARE.
+ * margin. Measured with 8 sqrt(n) lists and k + 25 candidates (share: recall, as
+ * scripts/bench/probe-shares.ts prints it): Token 2%: 0.978, 3%: 0.982, 4%: 0.985; Pool 6%:
+ * 0.947, 8%: 0.959, 10%: 0.968; Organization, whose 30,000 vectors crowd, 10%: 0.937, 15%: 0.955,
+ * 17% and more: 0.958 (what is left is lost to the codes' rounding, not to the lists); Person at
+ * 4,000 rows (4.5%) as at 5,000: 0.975, at 3,000: 0.970. A type not listed (a world with other
+ * types) scans DEFAULT_PROBE_SHARE.
  */
 const PROBE_SHARES: Partial<Record<EntityType, number>> = { Token: 0.02, Person: 0.04, Pool: 0.08, Organization: 0.15 };
 const DEFAULT_PROBE_SHARE = 0.08;
@@ -119,9 +119,9 @@ function topLists(keys: Float32Array, k: number): number[] {
 
 /**
  * The k-th largest value (counting repeats), by selection in a copy (Hoare's partition): linear on
- * average, where sorting the copy of a type's 4,431 keys took a tenth of a scan worker's time.
+ * average, where sorting a copy of a type's 4,431 keys took nearly a tenth of a scan worker's time.
  */
-function kthLargest(values: Float32Array, k: number): number {
+export function kthLargest(values: Float32Array, k: number): number {
   const a = values.slice();
   const target = a.length - k; // its place in ascending order
   let lo = 0;
