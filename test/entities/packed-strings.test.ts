@@ -22,6 +22,19 @@ describe("packed strings", () => {
     expect(packed.lowerBound("", 5)).toBe(5);
   });
 
+  test("lowerBound agrees with JavaScript's order where strings leave ASCII, at the same place or not, and for a prefix's upper key", () => {
+    // JavaScript orders UTF-16 units: an astral character (a surrogate pair, 0xD800...) comes before
+    // U+FFFD and U+FF21, where UTF-8's byte order puts it after them.
+    const words = ["", "a", "ab", "abc", "abd", "ab\u00e9", "ab\u00e9z", "ab\u{1F984}", "ab\ufffd", "ab\uff21", "\u00e9", "\u00e9a", "z", "\u{1F984}", "\u{1F984}a", "\uffff", "b\u00e9\u00e9", "b\u00e9a"];
+    const sorted = [...new Set(words.flatMap((w) => [w, `${w}x`, `x${w}`]))].sort();
+    const packed = PackedStrings.of(sorted);
+    const keys = [...sorted, ...words.map((w) => `${w}\uffff`), "ab\u00ea", "ab\u{1F985}", "ab\ud83e", "\u007f", "\u0080", "b\u00e9"];
+    for (const key of keys) {
+      const expected = sorted.findIndex((s) => s >= key);
+      expect([key, packed.lowerBound(key)]).toEqual([key, expected === -1 ? sorted.length : expected]);
+    }
+  });
+
   test("a lookup finds each string's first position and nothing for a string not held", () => {
     const held = [...values.slice(1, 5000), "token/ethereum-2"];
     const lookup = new PackedLookup(PackedStrings.of(held));
