@@ -94,7 +94,7 @@ export async function meaningMatches(deps: SearchDeps, input: { query: string; l
       const type = names.typeAt(position);
       if (!(types as readonly string[]).includes(type)) return;
       const cosine = deps.rows.cosine(unit, position, type as EntityType);
-      if (cosine !== undefined) best.setCosine(position, cosine);
+      if (cosine !== undefined && !Number.isNaN(cosine)) best.setCosine(position, cosine); // NaN marks "none" in the scratch
     };
     // those of a small scope (the one native coin of Ethereum is far down the neighbours of "native
     // coin" among thousands of such coins);
