@@ -63,10 +63,8 @@ describe("unpackNatives: the executable's native libraries, unpacked beside each
 });
 
 describe("collectEvery: a young-generation collection on a count", () => {
-  test("collects every n calls, and what is still referenced survives it", () => {
+  test("collects every n calls and says when it did", () => {
     const collect = collectEvery(3);
-    const held = Array.from({ length: 7 }, (_, i) => ({ i, text: `row ${i}` }));
-    expect(held.map(() => collect())).toEqual([false, false, true, false, false, true, false]);
-    expect(held.map((row) => row.text)).toEqual(held.map((_, i) => `row ${i}`));
+    expect(Array.from({ length: 7 }, () => collect())).toEqual([false, false, true, false, false, true, false]);
   });
 });
