@@ -8,9 +8,11 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { DuckDBConnection } from "@duckdb/node-api";
 import type { Logger } from "../../log.ts";
 import { openScratchDuck, sqlString, withConnection } from "../../store/duckdb.ts";
 import { KINDS, type Kind, SERIES_ORDER, SERIES_PARQUET, SYNTHETIC_SERIES_SOURCE, tableName } from "../../timeseries/kinds.ts";
+import type { Rng } from "../rng.ts";
 import { type GenContext, SYNTHETIC_SOURCE } from "../synthetic/context.ts";
 import { selectCoverage } from "./coverage.ts";
 import { lendingSeries, poolSeries } from "./defi.ts";
@@ -50,19 +52,27 @@ export const GROUND_TRUTH_FILE = "ground_truth.json";
 /**
  * The series are generated in a scratch database on disk beside them, not in memory: at full scale
  * they are 72 M rows, which held in memory took 8 GB; with this much memory a build fits the 4 GiB
- * the users' machines have.
+ * the users' machines have, with the search index built beside the series (snapshot/build.ts). At
+ * 1 GB that build peaked at 3.75-3.81 GiB; at 768 MB, 3.44-3.47. More memory does not make the
+ * sorts faster (one table's export and copies: the same time at 1 and 2 GB).
  */
-const SCRATCH_MEMORY = "1GB";
+export const SERIES_SCRATCH_MEMORY = "768MB";
 
-export async function generateSeries(ctx: GenContext, snapshotDir: string, options: { plants: boolean }, log: Logger): Promise<SeriesResult> {
+export async function generateSeries(
+  ctx: GenContext,
+  snapshotDir: string,
+  /** `rng`: the series' random stream (default: forked from the context's now). */
+  options: { plants: boolean; rng?: Rng },
+  log: Logger,
+): Promise<SeriesResult> {
   const asOf = ctx.asOf.toISOString().slice(0, 10);
   mkdirSync(snapshotDir, { recursive: true });
-  const { duck, remove } = await openScratchDuck(snapshotDir, "series-scratch.duckdb", SCRATCH_MEMORY);
+  const { duck, remove } = await openScratchDuck(snapshotDir, "series-scratch.duckdb", SERIES_SCRATCH_MEMORY);
   try {
     return await withConnection(duck, async (c) => {
       await prepareSeriesDb(c, asOf);
       const coverage = selectCoverage(ctx, asOf);
-      const s: SeriesContext = { c, ctx, rng: ctx.rng.fork("series"), asOf, plants: options.plants, truth: [], planted: new Set(), skipped: [] };
+      const s: SeriesContext = { c, ctx, rng: options.rng ?? ctx.rng.fork("series"), asOf, plants: options.plants, truth: [], planted: new Set(), skipped: [] };
       const step = async (name: string, run: () => Promise<void> | void) => {
         const started = performance.now();
         await run();
@@ -114,19 +124,8 @@ export async function generateSeries(ctx: GenContext, snapshotDir: string, optio
       });
       await step("unlocks", () => unlockSeries(s, coverage));
 
-      const dir = join(snapshotDir, TS_DIR);
-      mkdirSync(dir, { recursive: true });
       const tables: SeriesTable[] = [];
-      for (const kind of Object.keys(KINDS) as Kind[]) {
-        const name = tableName(SYNTHETIC_SERIES_SOURCE, kind);
-        const file = `${TS_DIR}/${name}.parquet`;
-        const columns = KINDS[kind].columns.map((col) => `"${col.name}"::${col.type} AS "${col.name}"`).join(", ");
-        await c.run(
-          `COPY (SELECT ${columns} FROM ${kind} ORDER BY ${SERIES_ORDER}) TO ${sqlString(join(snapshotDir, file))} ${SERIES_PARQUET}`,
-        );
-        const stats = (await c.runAndReadAll(`SELECT count(*)::BIGINT AS n, min(date)::VARCHAR AS first, max(date)::VARCHAR AS last FROM ${kind}`)).getRowObjectsJS()[0]!;
-        tables.push({ name, kind, source: SYNTHETIC_SERIES_SOURCE, provenance: SYNTHETIC_SOURCE, file, rows: Number(stats.n), first_date: (stats.first as string) ?? null, last_date: (stats.last as string) ?? null });
-      }
+      for (const kind of Object.keys(KINDS) as Kind[]) tables.push(await writeSeriesTable(c, kind, snapshotDir));
       writeFileSync(
         join(snapshotDir, GROUND_TRUTH_FILE),
         `${JSON.stringify({ as_of: asOf, plants: options.plants, anomalies: s.truth, skipped: s.skipped }, null, 2)}\n`,
@@ -138,4 +137,18 @@ export async function generateSeries(ctx: GenContext, snapshotDir: string, optio
   } finally {
     remove();
   }
+}
+
+/**
+ * Writes the generated table of `kind` (a table of that name in `c`) to the snapshot's ts/ folder
+ * as its published Parquet file, in SERIES_ORDER, with the published column types.
+ */
+export async function writeSeriesTable(c: DuckDBConnection, kind: Kind, snapshotDir: string): Promise<SeriesTable> {
+  mkdirSync(join(snapshotDir, TS_DIR), { recursive: true });
+  const name = tableName(SYNTHETIC_SERIES_SOURCE, kind);
+  const file = `${TS_DIR}/${name}.parquet`;
+  const columns = KINDS[kind].columns.map((col) => `"${col.name}"::${col.type} AS "${col.name}"`).join(", ");
+  await c.run(`COPY (SELECT ${columns} FROM ${kind} ORDER BY ${SERIES_ORDER}) TO ${sqlString(join(snapshotDir, file))} ${SERIES_PARQUET}`);
+  const stats = (await c.runAndReadAll(`SELECT count(*)::BIGINT AS n, min(date)::VARCHAR AS first, max(date)::VARCHAR AS last FROM ${kind}`)).getRowObjectsJS()[0]!;
+  return { name, kind, source: SYNTHETIC_SERIES_SOURCE, provenance: SYNTHETIC_SOURCE, file, rows: Number(stats.n), first_date: (stats.first as string) ?? null, last_date: (stats.last as string) ?? null };
 }
