@@ -7,7 +7,8 @@
  * and their entity-ordered copies (sorted again). This times those three passes alone, on a built
  * snapshot's own rows, with the build's own functions and engine settings (writeSeriesTable,
  * buildTimeseriesDb): no world, no generation, no search index, nothing beside them. The rows are
- * first put in a scratch database entity by entity, as the generator leaves them (not timed).
+ * first put in a scratch database entity by entity, roughly as the generator's walks leave them
+ * (not timed).
  * Prints each pass beside the build budget (180 s), and the share of it the passes alone take.
  */
 import { mkdtempSync, rmSync } from "node:fs";

@@ -54,8 +54,9 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuiltSnapsho
     log.info({ snapshot: id, scale: String(options.scale), seed: options.seed }, "building snapshot");
     try {
       const { world, series, search } = await generate(options, asOf, staging, log, startedAt);
-      // After both, alone: beside the search index it took a full build past 4 GiB, and beside the
-      // graph's files (writeSnapshot) it was no faster, DuckDB already taking both cores (124 s for 119).
+      // After both, alone: beside the search index it took a full build past 4 GiB; beside the
+      // graph's files (writeSnapshot) the two took 124 s, against 85 + 34 s apart in another run:
+      // DuckDB already takes both cores here.
       const timeseriesDb = await stage(log, "query database", () => buildTimeseriesDb(staging, publishedTables(series.tables)));
       const manifest = await writeSnapshot(world, {
         id,
@@ -90,7 +91,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuiltSnapsho
  * The world, then its series and its search index side by side: the series are DuckDB's work and
  * leave this thread idle while each statement runs, which the search index fills. At full scale,
  * alternated runs: 207 and 243 s side by side, 254 and 230 s one after the other (cores used 1.70
- * against 1.60), at a peak of 3.47 GiB against 3.06. Only the world outlives this: the
+ * against 1.60), at a peak of 3.53-3.56 GiB against 3.10-3.14. Only the world outlives this: the
  * generator's own tables (records by type, schedules, wallets) go with the context once the series
  * are written. Both random streams are forked before either starts, in the order they always were.
  */

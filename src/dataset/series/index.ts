@@ -53,7 +53,7 @@ export const GROUND_TRUTH_FILE = "ground_truth.json";
  * The series are generated in a scratch database on disk beside them, not in memory: at full scale
  * they are 72 M rows, which held in memory took 8 GB; with this much memory a build fits the 4 GiB
  * the users' machines have, with the search index built beside the series (snapshot/build.ts). At
- * 1 GB that build peaked at 3.75-3.81 GiB; at 768 MB, 3.44-3.47. More memory does not make the
+ * 1 GB that build peaked at 3.75-3.81 GiB; at 768 MB, 3.44-3.48. More memory does not make the
  * sorts faster (one table's export and copies: the same time at 1 and 2 GB).
  */
 export const SERIES_SCRATCH_MEMORY = "768MB";
