@@ -1,17 +1,16 @@
 /**
  * @module timeseries/database
- * The query database of a snapshot: its series in DuckDB's own storage (ts/timeseries.duckdb),
- * which the server opens read-only, with the graph's entities and facts beside them
- * (timeseries/graph-tables.ts). A build writes it from the series it generated, and the Parquet
- * files from it; an ingest starts from its base's and loads changed tables from their Parquet
- * files. Parquet stays the snapshot's published format; DuckDB's storage is what makes
- * cross-sectional joins fast (a 90-day TVL comparison over all protocols: 10 ms here against 500
- * ms over the same rows in Parquet), and a read-only database needs no file access at all at query
- * time. Rows keep the files' order (SERIES_ORDER): month, then entity and date, which a day across
- * all entities reads a few row groups of. A query for one entity reads each table's entity-ordered
- * copy instead (timeseries/entity-order.ts): stored by entity alone (issue 19), a day across all
- * tokens got 17x slower (14 -> 230 ms); an ART index on entity_id was used only by a query with no
- * other filter, and its row fetches were no faster than the scan.
+ * The query database of a snapshot: its Parquet series loaded into DuckDB's own storage
+ * (ts/timeseries.duckdb), which the server opens read-only, with the graph's entities and facts
+ * beside them (timeseries/graph-tables.ts). Parquet stays the snapshot's published
+ * format; DuckDB's storage is what makes cross-sectional joins fast (a 90-day TVL comparison over
+ * all protocols: 10 ms here against 500 ms over the same rows in Parquet), and a read-only database
+ * needs no file access at all at query time. Rows keep the files' order (SERIES_ORDER): month,
+ * then entity and date, which a day across all entities reads a few row groups of. A query for one
+ * entity reads each table's entity-ordered copy instead (timeseries/entity-order.ts): stored by
+ * entity alone (issue 19), a day across all tokens got 17x slower (14 -> 230 ms); an ART index on
+ * entity_id was used only by a query with no other filter, and its row fetches were no faster than
+ * the scan.
  */
 import { copyFileSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -19,7 +18,7 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import { openDuck, sqlString, withConnection } from "../store/duckdb.ts";
 import { buildEntityOrder, deleteFromEntityOrder, dropEntityOrder, tablesWithEntityOrder } from "./entity-order.ts";
 import { GRAPH_TABLES, loadGraphTables } from "./graph-tables.ts";
-import { CATALOG_VIEW, KINDS, type Kind, SERIES_ORDER, SERIES_PARQUET, publishedColumns } from "./kinds.ts";
+import { CATALOG_VIEW, KINDS, type Kind } from "./kinds.ts";
 
 export const TIMESERIES_DB = "ts/timeseries.duckdb";
 
@@ -38,34 +37,14 @@ export function publishedTables(tables: readonly { name: string; kind: string; p
 /** Rows per row group: a quarter of DuckDB's default, so one entity's month reads four times less. */
 const ROW_GROUP_SIZE = 30_720;
 
-/**
- * Builds a snapshot's query database from series generated in `c`'s own database (a build's
- * scratch), where each published table's rows are the table `from`: each is sorted once
- * (SERIES_ORDER) into its published table here, with its published column types, its Parquet file
- * written from that table in the same order, and its entity-ordered copy made. The Parquet file is
- * not read back: at full scale, loading the files took 40 of the 96 s the query database took.
- */
-export async function publishTimeseriesDb(c: DuckDBConnection, snapshotDir: string, tables: { table: PublishedTable; from: string }[]): Promise<string> {
-  mkdirSync(join(snapshotDir, "ts"), { recursive: true });
-  const scratch = await currentDatabase(c);
-  try {
-    await inTimeseriesDb(c, snapshotDir, tables.map((t) => t.table), async () => {
-      for (const { table, from } of tables) {
-        await c.run(`CREATE TABLE ${table.name} AS SELECT ${publishedColumns(table.kind as Kind)} FROM "${scratch}".main.${from} ORDER BY ${SERIES_ORDER}`);
-        await c.run(`COPY ${table.name} TO ${sqlString(join(snapshotDir, table.file))} ${SERIES_PARQUET}`);
-        await buildEntityOrder(c, table.name);
-      }
-    });
-    await c.run(`USE "${scratch}"`);
-    await c.run("DETACH ts");
-  } finally {
-    rmSync(spillDir(snapshotDir), { recursive: true, force: true });
-  }
-  return TIMESERIES_DB;
-}
-
-async function currentDatabase(c: DuckDBConnection): Promise<string> {
-  return (await c.runAndReadAll("SELECT current_database()")).getRowsJS()[0]![0] as string;
+/** Builds a snapshot's query database from its Parquet files, with each table's entity-ordered copy. */
+export async function buildTimeseriesDb(snapshotDir: string, tables: PublishedTable[]): Promise<string> {
+  return withTimeseriesDb(snapshotDir, tables, async (c) => {
+    for (const table of tables) {
+      await c.run(`CREATE TABLE ${table.name} AS SELECT * FROM read_parquet(${sqlString(join(snapshotDir, table.file))})`);
+      await buildEntityOrder(c, table.name);
+    }
+  });
 }
 
 /**
@@ -152,18 +131,15 @@ function catalogViewSql(tables: PublishedTable[]): string {
 async function withTimeseriesDb(snapshotDir: string, tables: PublishedTable[], fill: (c: DuckDBConnection) => Promise<void>): Promise<string> {
   const duck = await openDuck(DB_OPTIONS);
   try {
-    await withConnection(duck, (c) => inTimeseriesDb(c, snapshotDir, tables, () => fill(c)));
+    await withConnection(duck, async (c) => {
+      await attach(c, snapshotDir);
+      await fill(c);
+      await c.run(catalogViewSql(tables));
+      await c.run("CHECKPOINT ts");
+    });
   } finally {
     duck.closeSync();
     rmSync(spillDir(snapshotDir), { recursive: true, force: true });
   }
   return TIMESERIES_DB;
-}
-
-/** Attaches the snapshot's query database to `c` as its current one, runs `fill`, then (re)writes the catalogue view and checkpoints. */
-async function inTimeseriesDb(c: DuckDBConnection, snapshotDir: string, tables: PublishedTable[], fill: () => Promise<void>): Promise<void> {
-  await attach(c, snapshotDir);
-  await fill();
-  await c.run(catalogViewSql(tables));
-  await c.run("CHECKPOINT ts");
 }

@@ -1,9 +1,8 @@
 /**
- * The query database a build publishes (timeseries/database.ts publishTimeseriesDb): each series
- * table holds its Parquet file's rows in the file's own order, value for value, with the published
- * column types, in SERIES_ORDER (month, then entity and date); over a real snapshot's files in real
- * DuckDB. The Parquet files are written from the database's tables, so a difference here would
- * mean the two published forms of a table disagree.
+ * The query database a build publishes (timeseries/database.ts): each series table holds its
+ * Parquet file's rows in the file's own order, value for value, with the published column types,
+ * in SERIES_ORDER (month, then entity and date); over a real snapshot's files in real DuckDB. A
+ * difference here would mean the two published forms of a table disagree.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";

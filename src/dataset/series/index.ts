@@ -4,16 +4,14 @@
  * world's latent sizes (so a protocol's TVL matches its graph size and chains, a token's unlocks
  * follow its vesting schedules), with planted anomalies and their ground truth. Only generated
  * entities get series and plants (coverage.ts): no made-up figure lands on a real entity. Tables
- * go to the snapshot's query database and ts/ folder as Parquet, clustered by month, then entity
- * and date (timeseries/database.ts).
+ * go to the snapshot's ts/ folder as Parquet, clustered by month, then entity and date.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { Logger } from "../../log.ts";
-import { openScratchDuck, withConnection } from "../../store/duckdb.ts";
-import { publishTimeseriesDb, publishedTables } from "../../timeseries/database.ts";
-import { KINDS, type Kind, SYNTHETIC_SERIES_SOURCE, tableName } from "../../timeseries/kinds.ts";
+import { openScratchDuck, sqlString, withConnection } from "../../store/duckdb.ts";
+import { KINDS, type Kind, SERIES_ORDER, SERIES_PARQUET, SYNTHETIC_SERIES_SOURCE, tableName } from "../../timeseries/kinds.ts";
 import type { Rng } from "../rng.ts";
 import { type GenContext, SYNTHETIC_SOURCE } from "../synthetic/context.ts";
 import { selectCoverage } from "./coverage.ts";
@@ -75,7 +73,7 @@ export async function generateSeries(
       await prepareSeriesDb(c, asOf);
       const coverage = selectCoverage(ctx, asOf);
       const s: SeriesContext = { c, ctx, rng: options.rng ?? ctx.rng.fork("series"), asOf, plants: options.plants, truth: [], planted: new Set(), skipped: [] };
-      const step = async (name: string, run: () => Promise<unknown> | void) => {
+      const step = async (name: string, run: () => Promise<void> | void) => {
         const started = performance.now();
         await run();
         log.debug({ step: name, ms: Math.round(performance.now() - started) }, "series step done");
@@ -127,8 +125,7 @@ export async function generateSeries(
       await step("unlocks", () => unlockSeries(s, coverage));
 
       const tables: SeriesTable[] = [];
-      for (const kind of Object.keys(KINDS) as Kind[]) tables.push(await describeTable(c, kind));
-      await step("query database", () => publishTimeseriesDb(c, snapshotDir, publishedTables(tables).map((table) => ({ table, from: table.kind }))));
+      for (const kind of Object.keys(KINDS) as Kind[]) tables.push(await writeSeriesTable(c, kind, snapshotDir));
       writeFileSync(
         join(snapshotDir, GROUND_TRUTH_FILE),
         `${JSON.stringify({ as_of: asOf, plants: options.plants, anomalies: s.truth, skipped: s.skipped }, null, 2)}\n`,
@@ -142,18 +139,16 @@ export async function generateSeries(
   }
 }
 
-/** The published table of the generated table `kind` (a table of that name in `c`): its name, file, rows and dates. */
-async function describeTable(c: DuckDBConnection, kind: Kind): Promise<SeriesTable> {
+/**
+ * Writes the generated table of `kind` (a table of that name in `c`) to the snapshot's ts/ folder
+ * as its published Parquet file, in SERIES_ORDER, with the published column types.
+ */
+export async function writeSeriesTable(c: DuckDBConnection, kind: Kind, snapshotDir: string): Promise<SeriesTable> {
+  mkdirSync(join(snapshotDir, TS_DIR), { recursive: true });
   const name = tableName(SYNTHETIC_SERIES_SOURCE, kind);
+  const file = `${TS_DIR}/${name}.parquet`;
+  const columns = KINDS[kind].columns.map((col) => `"${col.name}"::${col.type} AS "${col.name}"`).join(", ");
+  await c.run(`COPY (SELECT ${columns} FROM ${kind} ORDER BY ${SERIES_ORDER}) TO ${sqlString(join(snapshotDir, file))} ${SERIES_PARQUET}`);
   const stats = (await c.runAndReadAll(`SELECT count(*)::BIGINT AS n, min(date)::VARCHAR AS first, max(date)::VARCHAR AS last FROM ${kind}`)).getRowObjectsJS()[0]!;
-  return {
-    name,
-    kind,
-    source: SYNTHETIC_SERIES_SOURCE,
-    provenance: SYNTHETIC_SOURCE,
-    file: `${TS_DIR}/${name}.parquet`,
-    rows: Number(stats.n),
-    first_date: (stats.first as string) ?? null,
-    last_date: (stats.last as string) ?? null,
-  };
+  return { name, kind, source: SYNTHETIC_SERIES_SOURCE, provenance: SYNTHETIC_SOURCE, file, rows: Number(stats.n), first_date: (stats.first as string) ?? null, last_date: (stats.last as string) ?? null };
 }
