@@ -12,9 +12,8 @@ import { type Namespaces, RDF_TYPE, SCHEMA, XSD, namespaces } from "../../src/en
 import { FactIndex } from "../../src/graph/fact-index.ts";
 import { OxigraphStore } from "../../src/graph/graph-process.ts";
 import { openDuck, sqlString } from "../../src/store/duckdb.ts";
-import { readManifest } from "../../src/store/manifest.ts";
-import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
-import { fixtureDataDir } from "../support/fixture.ts";
+import type { SnapshotManifest } from "../../src/store/manifest.ts";
+import { fixtureSnapshot } from "../support/fixture.ts";
 import { LIMIT, OUTGOING_LIMIT, comparable, sparqlNeighbourhood } from "../support/sparql-neighbourhood.ts";
 import { tempDir } from "../support/temp-dirs.ts";
 
@@ -26,11 +25,9 @@ afterAll(() => duck.closeSync());
 
 describe("on a real snapshot", () => {
   /** The fixture's live snapshot with its name index and fact index, read once. */
-  let snapshot: { dir: string; manifest: ReturnType<typeof readManifest>; ns: Namespaces; names: NameIndex; facts: FactIndex };
+  let snapshot: { dir: string; manifest: SnapshotManifest; ns: Namespaces; names: NameIndex; facts: FactIndex };
   beforeAll(async () => {
-    const root = dataDir(await fixtureDataDir());
-    const dir = snapshotPath(root, currentSnapshotId(root)!);
-    const manifest = readManifest(dir);
+    const { dir, manifest } = await fixtureSnapshot();
     const ns = manifest.namespaces;
     const names = await NameIndex.fromParquet(duck, join(dir, manifest.files.entities), ns);
     const facts = await FactIndex.fromParquet(duck, { facts: join(dir, manifest.files.facts), entities: join(dir, manifest.files.entities) }, names, ns);

@@ -10,7 +10,8 @@ import { type Config, loadConfig } from "../../src/config/config.ts";
 import { type Logger, silentLogger } from "../../src/log.ts";
 import { Services } from "../../src/server/services.ts";
 import { buildSnapshot } from "../../src/snapshot/build.ts";
-import { dataDir } from "../../src/store/data-dir.ts";
+import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
+import { type SnapshotManifest, readManifest } from "../../src/store/manifest.ts";
 import { tempDir } from "./temp-dirs.ts";
 
 /** A small world: every kind of entity, builds in about a second. */
@@ -36,6 +37,13 @@ export function fixtureDataDir(): Promise<string> {
     return root;
   })();
   return built;
+}
+
+/** The fixture's live snapshot: its folder and manifest (read-only). */
+export async function fixtureSnapshot(): Promise<{ dir: string; manifest: SnapshotManifest }> {
+  const root = dataDir(await fixtureDataDir());
+  const dir = snapshotPath(root, currentSnapshotId(root)!);
+  return { dir, manifest: readManifest(dir) };
 }
 
 const worlds = new Map<string, Promise<string>>();

@@ -7,20 +7,17 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
-import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
 import { openDuck, sqlString } from "../../src/store/duckdb.ts";
-import { type SnapshotManifest, readManifest } from "../../src/store/manifest.ts";
+import type { SnapshotManifest } from "../../src/store/manifest.ts";
 import { KINDS, type Kind } from "../../src/timeseries/kinds.ts";
-import { fixtureDataDir } from "../support/fixture.ts";
+import { fixtureSnapshot } from "../support/fixture.ts";
 
 let snapshotDir: string;
 let manifest: SnapshotManifest;
 let duck: DuckDBInstance;
 let c: DuckDBConnection;
 beforeAll(async () => {
-  const root = dataDir(await fixtureDataDir());
-  snapshotDir = snapshotPath(root, currentSnapshotId(root)!);
-  manifest = readManifest(snapshotDir);
+  ({ dir: snapshotDir, manifest } = await fixtureSnapshot());
   duck = await openDuck({ threads: 2 });
   c = await duck.connect();
   await c.run(`ATTACH ${sqlString(join(snapshotDir, manifest.timeseries_db))} AS ts (READ_ONLY)`);

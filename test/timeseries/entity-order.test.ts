@@ -8,22 +8,19 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { linkSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
 import { openDuck, sqlString, withConnection } from "../../src/store/duckdb.ts";
-import { type SnapshotManifest, readManifest } from "../../src/store/manifest.ts";
+import type { SnapshotManifest } from "../../src/store/manifest.ts";
 import { ENTITY_KEY, entityOrderTable } from "../../src/timeseries/entity-order.ts";
 import { TIMESERIES_DB, publishedTables, updateTimeseriesDb } from "../../src/timeseries/database.ts";
 import { TimeseriesStore } from "../../src/timeseries/store.ts";
-import { fixtureDataDir } from "../support/fixture.ts";
+import { fixtureSnapshot } from "../support/fixture.ts";
 import { tempDir } from "../support/temp-dirs.ts";
 
 let snapshotDir: string;
 let manifest: SnapshotManifest;
 let store: TimeseriesStore;
 beforeAll(async () => {
-  const root = dataDir(await fixtureDataDir());
-  snapshotDir = snapshotPath(root, currentSnapshotId(root)!);
-  manifest = readManifest(snapshotDir);
+  ({ dir: snapshotDir, manifest } = await fixtureSnapshot());
   store = await TimeseriesStore.open(snapshotDir, manifest, { memoryLimit: "512MB" });
 });
 afterAll(() => store.close());

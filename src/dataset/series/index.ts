@@ -61,8 +61,8 @@ export const SERIES_SCRATCH_MEMORY = "768MB";
 export async function generateSeries(
   ctx: GenContext,
   snapshotDir: string,
-  /** `rng`: the series' random stream (default: forked from the context's now). */
-  options: { plants: boolean; rng?: Rng },
+  /** `rng`: the series' random stream (the build forks it from the context's before the search's). */
+  options: { plants: boolean; rng: Rng },
   log: Logger,
 ): Promise<SeriesResult> {
   const asOf = ctx.asOf.toISOString().slice(0, 10);
@@ -72,7 +72,7 @@ export async function generateSeries(
     return await withConnection(duck, async (c) => {
       await prepareSeriesDb(c, asOf);
       const coverage = selectCoverage(ctx, asOf);
-      const s: SeriesContext = { c, ctx, rng: options.rng ?? ctx.rng.fork("series"), asOf, plants: options.plants, truth: [], planted: new Set(), skipped: [] };
+      const s: SeriesContext = { c, ctx, rng: options.rng, asOf, plants: options.plants, truth: [], planted: new Set(), skipped: [] };
       const step = async (name: string, run: () => Promise<void> | void) => {
         const started = performance.now();
         await run();
