@@ -22,7 +22,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { selfCommand } from "../../src/runtime.ts";
 import { checkOut, releaseCkg, removeCheckout } from "../../test/support/previous-release.ts";
-import { percentile, printTable } from "./stats.ts";
+import { median, printTable } from "./stats.ts";
 
 const { values } = parseArgs({
   options: {
@@ -173,9 +173,9 @@ if (!values.baseline) {
     rmSync(scratch, { recursive: true, force: true });
   }
   printStages(runs.filter((r) => r.label === "this checkout").at(-1)!.run);
-  const median = (label: string) => percentile(runs.filter((r) => r.label === label).map((r) => r.run.wall), 50);
-  const ours = median("this checkout");
-  const theirs = median(`baseline ${values.baseline}`);
+  const wallOf = (label: string) => median(runs.filter((r) => r.label === label).map((r) => r.run.wall));
+  const ours = wallOf("this checkout");
+  const theirs = wallOf(`baseline ${values.baseline}`);
   printTable(`ckg build --scale ${values.scale}: this checkout and ${values.baseline}, alternated, ${rounds} rounds`, [
     ...runs.map(({ label, run }, i): [string, string] => [
       `${Math.floor(i / 2) + 1}. ${label}`,
