@@ -144,14 +144,16 @@ function printStages(run: BuildRun): void {
   printTable(`ckg build --scale ${values.scale}`, rows);
 }
 
-/** Builds into a fresh directory (or the given one) and removes it afterwards unless kept. */
+// Each build of a comparison needs a fresh directory of its own: a given one would be built over, or removed.
+if (values.baseline && (values["data-dir"] || values.keep)) throw new Error("--baseline builds into fresh directories of its own: drop --data-dir and --keep");
+
+/** Builds into a fresh directory (or the given one) and removes a fresh one afterwards unless kept. */
 async function buildOnce(command: string[], cwd?: string): Promise<BuildRun> {
   const root = values["data-dir"] ?? mkdtempSync(join(tmpdir(), "ckg-bench-build-"));
   try {
     return await measureBuild(command, root, cwd);
   } finally {
     if (!values.keep && !values["data-dir"]) rmSync(root, { recursive: true, force: true });
-    else if (values.baseline) rmSync(root, { recursive: true, force: true }); // the next build needs it empty
   }
 }
 

@@ -12,7 +12,7 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import { TS_DIR, type SeriesTable } from "../dataset/series/index.ts";
 import type { SnapshotManifest } from "../store/manifest.ts";
 import { sqlString } from "../store/duckdb.ts";
-import { KINDS, type Kind, SERIES_ORDER, SERIES_PARQUET, tableName } from "../timeseries/kinds.ts";
+import { KINDS, type Kind, SERIES_ORDER, SERIES_PARQUET, publishedColumns, tableName } from "../timeseries/kinds.ts";
 import type { SeriesRow } from "./records.ts";
 
 /** Columns besides entity and day that tell two rows of a kind apart. */
@@ -78,7 +78,7 @@ export async function writeSeries(
       appender.endRow();
     }
     appender.closeSync();
-    const typed = columns.map((col) => `"${col.name}"::${col.type} AS "${col.name}"`).join(", ");
+    const typed = publishedColumns(series.kind);
     const keys = ["entity_id", "date", ...(ROW_KEYS[series.kind] ?? [])];
     // One row per key from this run (the last wins), then the older days this run did not bring.
     let select = `SELECT * FROM (SELECT ${typed} FROM ${stage}) QUALIFY row_number() OVER (PARTITION BY ${keys.map((k) => `"${k}"`).join(", ")}) = 1`;

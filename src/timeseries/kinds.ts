@@ -211,6 +211,11 @@ export const CATALOG_VIEW = "ts_catalog";
 export const SERIES_ORDER = "date_trunc('month', date), entity_id, date";
 export const SERIES_PARQUET = "(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 30720)";
 
+/** The SELECT list of a kind's published columns, each cast to its published type. */
+export function publishedColumns(kind: Kind): string {
+  return KINDS[kind].columns.map((col) => `"${col.name}"::${col.type} AS "${col.name}"`).join(", ");
+}
+
 /** The latest figures explore shows for an entity, by explore focus category. */
 export const FIGURES: Partial<Record<Kind, { category: "market" | "financial_metrics"; columns: string[] }>> = {
   token: { category: "market", columns: ["currentPrice", "marketCap", "totalVolume", "circulatingSupply"] },

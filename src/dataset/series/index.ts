@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { Logger } from "../../log.ts";
 import { openScratchDuck, sqlString, withConnection } from "../../store/duckdb.ts";
-import { KINDS, type Kind, SERIES_ORDER, SERIES_PARQUET, SYNTHETIC_SERIES_SOURCE, tableName } from "../../timeseries/kinds.ts";
+import { KINDS, type Kind, SERIES_ORDER, SERIES_PARQUET, SYNTHETIC_SERIES_SOURCE, publishedColumns, tableName } from "../../timeseries/kinds.ts";
 import type { Rng } from "../rng.ts";
 import { type GenContext, SYNTHETIC_SOURCE } from "../synthetic/context.ts";
 import { selectCoverage } from "./coverage.ts";
@@ -147,8 +147,7 @@ export async function writeSeriesTable(c: DuckDBConnection, kind: Kind, snapshot
   mkdirSync(join(snapshotDir, TS_DIR), { recursive: true });
   const name = tableName(SYNTHETIC_SERIES_SOURCE, kind);
   const file = `${TS_DIR}/${name}.parquet`;
-  const columns = KINDS[kind].columns.map((col) => `"${col.name}"::${col.type} AS "${col.name}"`).join(", ");
-  await c.run(`COPY (SELECT ${columns} FROM ${kind} ORDER BY ${SERIES_ORDER}) TO ${sqlString(join(snapshotDir, file))} ${SERIES_PARQUET}`);
+  await c.run(`COPY (SELECT ${publishedColumns(kind)} FROM ${kind} ORDER BY ${SERIES_ORDER}) TO ${sqlString(join(snapshotDir, file))} ${SERIES_PARQUET}`);
   const stats = (await c.runAndReadAll(`SELECT count(*)::BIGINT AS n, min(date)::VARCHAR AS first, max(date)::VARCHAR AS last FROM ${kind}`)).getRowObjectsJS()[0]!;
   return { name, kind, source: SYNTHETIC_SERIES_SOURCE, provenance: SYNTHETIC_SOURCE, file, rows: Number(stats.n), first_date: (stats.first as string) ?? null, last_date: (stats.last as string) ?? null };
 }
