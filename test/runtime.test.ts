@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { collectEvery, selfCommand, unpackNatives, type EmbeddedNative } from "../src/runtime.ts";
+import { TimeSlices, collectEvery, selfCommand, unpackNatives, type EmbeddedNative } from "../src/runtime.ts";
 import { VERSION_LINE } from "../src/version.ts";
 import { tempDir } from "./support/temp-dirs.ts";
 
@@ -66,5 +66,47 @@ describe("collectEvery: a young-generation collection on a count", () => {
   test("collects every n calls and says when it did", () => {
     const collect = collectEvery(3);
     expect(Array.from({ length: 7 }, () => collect())).toEqual([false, false, true, false, false, true, false]);
+  });
+});
+
+describe("TimeSlices: a long computation that lets the event loop turn", () => {
+  /** Runs `count` chunks of one item each, noting the chunks and every turn of the event loop (a setImmediate chain) in order. */
+  async function interleaving(slices: TimeSlices, count: number): Promise<string[]> {
+    const seen: string[] = [];
+    let turning = true;
+    const turn = () => {
+      if (!turning) return;
+      seen.push("loop");
+      setImmediate(turn);
+    };
+    setImmediate(turn);
+    await slices.forEach(count, 1, (from, to) => {
+      seen.push(`${from}-${to}`);
+      Bun.sleepSync(2);
+    });
+    turning = false;
+    return seen;
+  }
+
+  test("runs every chunk in order, and lets the loop turn between chunks once a slice is due", async () => {
+    const seen = await interleaving(new TimeSlices(0), 3);
+    expect(seen.filter((s) => s !== "loop")).toEqual(["0-1", "1-2", "2-3"]);
+    // A slice of 0 ms is always due: the loop turned after each of the first two chunks.
+    expect(seen.slice(0, 4)).toEqual(["0-1", "loop", "1-2", "loop"]);
+  });
+
+  test("keeps the thread while the slice has time left", async () => {
+    const seen = await interleaving(new TimeSlices(60_000), 3);
+    expect(seen.slice(0, 3)).toEqual(["0-1", "1-2", "2-3"]);
+  });
+
+  test("a range that does not divide by the chunk ends with a short chunk", async () => {
+    const chunks: [number, number][] = [];
+    await new TimeSlices().forEach(10, 4, (from, to) => chunks.push([from, to]));
+    expect(chunks).toEqual([
+      [0, 4],
+      [4, 8],
+      [8, 10],
+    ]);
   });
 });

@@ -43,8 +43,8 @@ export async function buildSearchIndex(
   let learned: { model: LsaModel; counted: CountedCorpus } | undefined;
   if (!embedder) {
     const types = new Map(corpus.ids.map((id) => [id, world.entities.get(id)!.type as string]));
-    const counted = countCorpus(corpus);
-    const model = trainLsa(corpus, counted, types, options.rng, DEFAULT_TRAINING);
+    const counted = await countCorpus(corpus);
+    const model = await trainLsa(corpus, counted, types, options.rng, DEFAULT_TRAINING);
     saveLsa(model, dir);
     embedder = new LsaEmbedder(model);
     learned = { model, counted };
@@ -55,7 +55,7 @@ export async function buildSearchIndex(
     const t = performance.now();
     const rows = corpus.rowsOfType(type);
     const ids = rows.map((row) => corpus.ids[row]!);
-    const vectors = learned ? embedCounted(learned.model, learned.counted, rows) : await embedder.embedEntities(corpus, ids);
+    const vectors = learned ? await embedCounted(learned.model, learned.counted, rows) : await embedder.embedEntities(corpus, ids);
     await buildTypeIndex(dir, type, { ids, vectors }, embedder.dims);
     counts[type] = ids.length;
     log.debug({ type, entities: ids.length, ms: Math.round(performance.now() - t) }, "search index built");
@@ -104,7 +104,8 @@ export async function updateSearchIndex(
     // Base rows first (their vectors are reused), then what is new; an entity is never removed by an ingest.
     if (baseIds.some((id) => !current.has(id))) throw new Error(`search index of ${type}: entities went missing since the base snapshot`);
     const ids = [...baseIds, ...[...current].filter((id) => !inBase.has(id))];
-    const vectors = new Float32Array(ids.length * dims);
+    // Shared, so the k-means helpers (ivf.ts) read the rows without a copy.
+    const vectors = new Float32Array(new SharedArrayBuffer(ids.length * dims * 4));
     vectors.set(baseVectors.subarray(0, baseIds.length * dims));
     const changed: number[] = [];
     ids.forEach((id, row) => {

@@ -5,7 +5,7 @@
  * model counts document frequencies on it and the build embeds from it, instead of making each of
  * 600,000 documents twice.
  */
-import { collectEvery } from "../runtime.ts";
+import { TimeSlices, collectEvery } from "../runtime.ts";
 import type { Corpus } from "./corpus.ts";
 
 export interface CountedCorpus {
@@ -27,10 +27,14 @@ export interface CountedCorpus {
 /** A pass over the corpus collects the garbage of its feature bags every this many documents (runtime.ts collectEvery). */
 export const DOCUMENTS_PER_COLLECTION = 20_000;
 
+/** Documents made or embedded between two looks at the clock (tens of microseconds each at full scale). */
+export const DOCUMENTS_PER_SLICE = 256;
+
 /** About 26 features a document at full scale: room for 28 first, grown by half when full. */
 const FIRST_ROOM = 28;
 
-export function countCorpus(corpus: Corpus): CountedCorpus {
+/** Counts every document, in time slices (runtime.ts TimeSlices): a build runs this beside the series. */
+export async function countCorpus(corpus: Corpus): Promise<CountedCorpus> {
   const numbers = new Map<string, number>();
   const features: string[] = [];
   const places = new Map<number, number>();
@@ -40,8 +44,9 @@ export function countCorpus(corpus: Corpus): CountedCorpus {
   let count: Uint16Array | Uint32Array = new Uint16Array(feature.length);
   let entries = 0;
   const collect = collectEvery(DOCUMENTS_PER_COLLECTION);
-  corpus.ids.forEach((id, row) => {
-    const bag = corpus.document(id);
+  const slices = new TimeSlices();
+  for (let row = 0; row < corpus.ids.length; row++) {
+    const bag = corpus.document(corpus.ids[row]!);
     if (entries + bag.size > feature.length) {
       const room = Math.ceil((entries + bag.size) * 1.5);
       feature = grown(feature, new Int32Array(room));
@@ -66,7 +71,8 @@ export function countCorpus(corpus: Corpus): CountedCorpus {
     }
     indptr[row + 1] = entries;
     collect();
-  });
+    if (row % DOCUMENTS_PER_SLICE === 0) await slices.yieldIfDue();
+  }
   // Views, not copies: a copy of 15 M entries would stand beside the original at the peak.
   return { features, indptr, feature: feature.subarray(0, entries), count: count.subarray(0, entries), counts };
 }

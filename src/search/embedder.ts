@@ -8,8 +8,8 @@
  */
 import type { Corpus } from "./corpus.ts";
 import { queryFeatures } from "./features.ts";
-import { collectEvery } from "../runtime.ts";
-import { DOCUMENTS_PER_COLLECTION } from "./counted-corpus.ts";
+import { TimeSlices, collectEvery } from "../runtime.ts";
+import { DOCUMENTS_PER_COLLECTION, DOCUMENTS_PER_SLICE } from "./counted-corpus.ts";
 import { type LsaModel, embedBag } from "./lsa.ts";
 
 export interface Embedder {
@@ -36,9 +36,11 @@ export class LsaEmbedder implements Embedder {
   async embedEntities(corpus: Corpus, ids: string[]): Promise<Float32Array> {
     const out = new Float32Array(ids.length * this.dims);
     const collect = collectEvery(DOCUMENTS_PER_COLLECTION);
-    ids.forEach((id, i) => {
-      embedBag(this.model, corpus.document(id), out.subarray(i * this.dims, (i + 1) * this.dims));
-      collect();
+    await new TimeSlices().forEach(ids.length, DOCUMENTS_PER_SLICE, (from, to) => {
+      for (let i = from; i < to; i++) {
+        embedBag(this.model, corpus.document(ids[i]!), out.subarray(i * this.dims, (i + 1) * this.dims));
+        collect();
+      }
     });
     return out;
   }

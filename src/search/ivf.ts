@@ -78,9 +78,11 @@ export function nearestOf(job: NearestJob): Uint32Array {
 }
 
 /**
- * Threads that share k-means' heaviest step with the build's own: each takes an equal part of the
- * vectors (assigning every Token to 4,431 centroids is 1.4 G row scores). Every vector gets the
- * same centroid whichever thread scans it, so the lists do not depend on the number of threads.
+ * Threads that take k-means' heaviest step off the build's own: each takes an equal part of the
+ * vectors (assigning every Token to 4,431 centroids is 1.4 G row scores). The build's thread only
+ * waits: it issues the series' DuckDB statements beside the search index (snapshot/build.ts), which
+ * a share of seconds on end would hold back. Every vector gets the same centroid whichever thread
+ * scans it, so the lists do not depend on the number of threads.
  */
 class NearestHelpers {
   private readonly workers: Worker[];
@@ -96,18 +98,17 @@ class NearestHelpers {
     const owner = new Int8Scanner(dims, matrixBytes(lists, dims), lists, { slots, slot: 0 });
     const { scales, codes } = quantize(centroids, dims);
     owner.write(owner.reserve(lists), 0, codes);
-    const part = Math.ceil(count / slots);
+    // Slot 0 is the owner's, which wrote the codes; helper i scans in slot i + 1.
+    const part = Math.ceil(count / this.workers.length);
     // Helpers read the vectors in place when they are in shared memory (the build's are), else a copy of their part.
     const shared = vectors.buffer instanceof SharedArrayBuffer;
-    const job = (slot: number): NearestJob => {
-      const [from, to] = [Math.min(count, slot * part) * dims, Math.min(count, (slot + 1) * part) * dims];
-      return { memory: owner.memory, slots, slot, lists, dims, scales, vectors: shared || slot === 0 ? vectors.subarray(from, to) : vectors.slice(from, to) };
+    const job = (helper: number): NearestJob => {
+      const [from, to] = [Math.min(count, helper * part) * dims, Math.min(count, (helper + 1) * part) * dims];
+      return { memory: owner.memory, slots, slot: helper + 1, lists, dims, scales, vectors: shared ? vectors.subarray(from, to) : vectors.slice(from, to) };
     };
-    const helped = this.workers.map((worker, i) => ask(worker, job(i + 1)));
-    const own = nearestOf(job(0));
     const out = new Uint32Array(count);
-    out.set(own, 0);
-    (await Promise.all(helped)).forEach((assignment, i) => out.set(assignment, Math.min(count, (i + 1) * part)));
+    const assignments = await Promise.all(this.workers.map((worker, i) => ask(worker, job(i))));
+    assignments.forEach((assignment, i) => out.set(assignment, Math.min(count, i * part)));
     return out;
   }
 
@@ -136,10 +137,10 @@ function normalizeRows(matrix: Float32Array, dims: number): void {
 
 /**
  * Spherical k-means over unit vectors (rows x dims), deterministic: evenly spaced samples and seeds.
- * `threads` scan (default: one per core, at most four), the caller's among them.
+ * `threads` helpers scan (default: one per core, at most four).
  */
 export async function trainLists(vectors: Float32Array, dims: number, threads = Math.min(4, availableParallelism())): Promise<InvertedLists> {
-  const helpers = new NearestHelpers(Math.max(0, threads - 1));
+  const helpers = new NearestHelpers(Math.max(1, threads));
   try {
     return await trainWith(helpers, vectors, dims);
   } finally {

@@ -9,8 +9,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Rng } from "../dataset/rng.ts";
 import type { Corpus } from "./corpus.ts";
-import { collectEvery } from "../runtime.ts";
-import { type CountedCorpus, DOCUMENTS_PER_COLLECTION } from "./counted-corpus.ts";
+import { TimeSlices, collectEvery } from "../runtime.ts";
+import { type CountedCorpus, DOCUMENTS_PER_COLLECTION, DOCUMENTS_PER_SLICE } from "./counted-corpus.ts";
 import type { FeatureBag } from "./features.ts";
 import { type SparseRows, randomizedSvd } from "./svd.ts";
 
@@ -40,7 +40,13 @@ const RICH = new Set(["Protocol", "Organization", "Chain", "Exchange"]);
  * model's features in place (-1 for a feature it dropped), releasing the feature names: from then
  * on `embedCounted` reads the documents.
  */
-export function trainLsa(corpus: Corpus, counted: CountedCorpus, types: Map<string, string>, rng: Rng, options: TrainOptions = DEFAULT_TRAINING): LsaModel {
+export async function trainLsa(
+  corpus: Corpus,
+  counted: CountedCorpus,
+  types: Map<string, string>,
+  rng: Rng,
+  options: TrainOptions = DEFAULT_TRAINING,
+): Promise<LsaModel> {
   const all = counted.features;
   const df = new Int32Array(all.length);
   for (const f of counted.feature) df[f]!++;
@@ -65,7 +71,7 @@ export function trainLsa(corpus: Corpus, counted: CountedCorpus, types: Map<stri
   const rest = rows.filter((row) => !isRich(row));
   const sample = [...rich.slice(0, options.sample), ...rng.sample(rest, Math.max(0, options.sample - rich.length))];
   const x = sparseRows(sample.map((row) => weighCounted(counted, row, idf)), features.length);
-  const svd = randomizedSvd(x, options.dims, rng);
+  const svd = await randomizedSvd(x, options.dims, rng);
   return { features, index, idf, vectors: svd.vectors, dims: svd.k };
 }
 
@@ -124,15 +130,20 @@ export function embedBag(model: LsaModel, bag: FeatureBag, out = new Float32Arra
   return embedWeights(model, weigh(bag, model.index, model.idf), out);
 }
 
-/** The vectors of the given rows of a counted corpus that trained `model`, rows x dims: each as `embedBag` makes it. */
-export function embedCounted(model: LsaModel, counted: CountedCorpus, rows: readonly number[]): Float32Array {
+/**
+ * The vectors of the given rows of a counted corpus that trained `model`, rows x dims: each as
+ * `embedBag` makes it. In time slices (runtime.ts TimeSlices): a build embeds beside the series.
+ */
+export async function embedCounted(model: LsaModel, counted: CountedCorpus, rows: readonly number[]): Promise<Float32Array> {
   const d = model.dims;
   // Shared, so the k-means helpers (ivf.ts) read the rows without a copy.
   const out = new Float32Array(new SharedArrayBuffer(rows.length * d * 4));
   const collect = collectEvery(DOCUMENTS_PER_COLLECTION);
-  rows.forEach((row, i) => {
-    embedWeights(model, weighCounted(counted, row, model.idf), out.subarray(i * d, (i + 1) * d));
-    collect();
+  await new TimeSlices().forEach(rows.length, DOCUMENTS_PER_SLICE, (from, to) => {
+    for (let i = from; i < to; i++) {
+      embedWeights(model, weighCounted(counted, rows[i]!, model.idf), out.subarray(i * d, (i + 1) * d));
+      collect();
+    }
   });
   return out;
 }

@@ -8,10 +8,10 @@ import { embedBag, embedCounted, trainLsa } from "../../src/search/lsa.ts";
 describe("a counted corpus", async () => {
   const { world, rng } = await generateWorld({ scale: 3_000, seed: 7, asOf: new Date("2026-11-27T00:00:00Z") }, silentLogger);
   const corpus = new Corpus(world);
-  const counted = countCorpus(corpus);
+  const counted = await countCorpus(corpus);
   const entries = counted.feature.length;
   const distinct = new Set(counted.features).size;
-  const model = trainLsa(corpus, counted, new Map(corpus.ids.map((id) => [id, world.entities.get(id)!.type as string])), rng.fork("search"), {
+  const model = await trainLsa(corpus, counted, new Map(corpus.ids.map((id) => [id, world.entities.get(id)!.type as string])), rng.fork("search"), {
     dims: 32,
     sample: 2_000,
     maxFeatures: 5_000,
@@ -26,9 +26,9 @@ describe("a counted corpus", async () => {
     expect(Math.min(...counted.feature)).toBe(-1);
   });
 
-  test("embeds every document exactly as its bag embeds, bit for bit", () => {
+  test("embeds every document exactly as its bag embeds, bit for bit", async () => {
     const rows = corpus.ids.map((_, row) => row);
-    const vectors = embedCounted(model, counted, rows);
+    const vectors = await embedCounted(model, counted, rows);
     expect(vectors.buffer).toBeInstanceOf(SharedArrayBuffer);
     corpus.ids.forEach((id, row) => {
       const own = embedBag(model, corpus.document(id));

@@ -29,11 +29,11 @@ function topicMatrix(rows: number, cols: number, topics: number, rng: Rng): { sp
 }
 
 describe("randomized truncated SVD", () => {
-  test("matches ml-matrix's exact SVD: singular values and the subspace of the top vectors", () => {
+  test("matches ml-matrix's exact SVD: singular values and the subspace of the top vectors", async () => {
     const rng = new Rng(3);
     const { sparse, dense } = topicMatrix(300, 200, 8, rng);
     const k = 8;
-    const approx = randomizedSvd(sparse, k, rng, { powerIterations: 2, passes: 2 });
+    const approx = await randomizedSvd(sparse, k, rng, { powerIterations: 2, passes: 2 });
     const exact = new SingularValueDecomposition(dense, { autoTranspose: true });
     for (let i = 0; i < k; i++) expect(approx.values[i]!).toBeCloseTo(exact.diagonal[i]!, 2);
     // Each approximate right vector lies in the span of the exact top-k right vectors.
