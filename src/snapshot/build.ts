@@ -17,7 +17,7 @@ import type { Logger } from "../log.ts";
 import { isAlive } from "../runtime.ts";
 import { type DataDir, clearStaleStaging, ensureDataDir, newSnapshotId, publishSnapshot, stagingPath } from "../store/data-dir.ts";
 import type { SnapshotManifest } from "../store/manifest.ts";
-import { stage } from "./stage.ts";
+import { sideBySide, stage } from "./stage.ts";
 import { writeSnapshot } from "./write.ts";
 
 export interface BuildOptions {
@@ -54,10 +54,9 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuiltSnapsho
     log.info({ snapshot: id, scale: String(options.scale), seed: options.seed }, "building snapshot");
     try {
       const { world, series, search } = await generate(options, asOf, staging, log, startedAt);
-      // After both, alone: beside the search index it took a full build past 4 GiB; beside the
-      // graph's files (writeSnapshot) the two took 124 s, against 85 + 34 s apart in another run:
-      // DuckDB already takes both cores here.
-      const timeseriesDb = await stage(log, "query database", () => buildTimeseriesDb(staging, publishedTables(series.tables)));
+      // After both (beside the search index it took a full build past 4 GiB), and beside the
+      // world's own files, which writeSnapshot writes while this runs.
+      const timeseriesDb = stage(log, "query database", () => buildTimeseriesDb(staging, publishedTables(series.tables)));
       const manifest = await writeSnapshot(world, {
         id,
         series,
@@ -100,22 +99,11 @@ async function generate(options: BuildOptions, asOf: Date, staging: string, log:
   log.info({ entities: ctx.world.entities.size, facts: ctx.world.factCount, ms: Math.round(performance.now() - startedAt) }, "world generated");
   const seriesRng = ctx.rng.fork("series");
   const searchRng = ctx.rng.fork("search");
-  const [series, search] = await allDone([
+  const [series, search] = await sideBySide([
     stage(log, "series", () => generateSeries(ctx, staging, { plants: options.plants ?? true, rng: seriesRng }, log)),
     stage(log, "search index", () => buildSearchIndex(ctx.world, staging, { rng: searchRng, embedder: options.embedder, model: options.embedderModel }, log)),
   ]);
   return { world: ctx.world, series, search };
-}
-
-/**
- * Both results, or the first failure once neither is still running: the build's cleanup removes
- * the staging folder, which a task still writing into would then fail on, or fill again.
- */
-async function allDone<A, B>(tasks: [Promise<A>, Promise<B>]): Promise<[A, B]> {
-  const [a, b] = await Promise.allSettled(tasks);
-  if (a.status === "rejected") throw a.reason;
-  if (b.status === "rejected") throw b.reason;
-  return [a.value, b.value];
 }
 
 /** A failed build says what a person can do; a full disk is said as such (DuckDB reports it in its own words). */

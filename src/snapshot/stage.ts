@@ -11,3 +11,14 @@ export async function stage<T>(log: Logger, name: string, run: () => T | Promise
   log.info({ stage: name, ms: Math.round(performance.now() - started) }, "build stage done");
   return result;
 }
+
+/**
+ * Both results, or the first failure once neither is still running: a failed build removes its
+ * staging folder, which a task still writing into would then fail on, or fill again.
+ */
+export async function sideBySide<A, B>(tasks: [Promise<A>, Promise<B>]): Promise<[A, B]> {
+  const [a, b] = await Promise.allSettled(tasks);
+  if (a.status === "rejected") throw a.reason;
+  if (b.status === "rejected") throw b.reason;
+  return [a.value, b.value];
+}

@@ -27,10 +27,10 @@ import { VERSION } from "../version.ts";
 import { GROUND_TRUTH_FILE, type SeriesResult } from "../dataset/series/index.ts";
 import { addGraphTables, publishedTables } from "../timeseries/database.ts";
 import type { SearchIndexInfo } from "../search/build-index.ts";
-import { collectEvery, turnEventLoop } from "../runtime.ts";
+import { TimeSlices, collectEvery, turnEventLoop } from "../runtime.ts";
 import { isoSeconds } from "../time.ts";
 import type { Logger } from "../log.ts";
-import { stage } from "./stage.ts";
+import { sideBySide, stage } from "./stage.ts";
 
 export const FILES = {
   entities: "entities.parquet",
@@ -42,7 +42,11 @@ export const FILES = {
 export interface WriteOptions {
   id: string;
   series: SeriesResult;
-  timeseriesDb: string;
+  /**
+   * The query database's path in the snapshot, or its build still running: the world's own files
+   * (entities, facts, changes, the RDF dump) are written beside it, the graph tables after it.
+   */
+  timeseriesDb: string | Promise<string>;
   search: SearchIndexInfo;
   dir: string;
   ns: Namespaces;
@@ -57,6 +61,20 @@ export interface WriteOptions {
 
 export async function writeSnapshot(world: World, options: WriteOptions): Promise<SnapshotManifest> {
   const { log } = options;
+  const [quads, timeseriesDb] = await sideBySide([writeWorldFiles(world, options), Promise.resolve(options.timeseriesDb)]);
+  const graphTables = await stage(log, "graph tables", () => addGraphTables(options.dir, publishedTables(options.series.tables)));
+  const manifest = buildManifest(world, { ...options, timeseriesDb }, quads, graphTables);
+  writeFileSync(join(options.dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+  return manifest;
+}
+
+/**
+ * The files made from the world alone: entities, facts and changes (Parquet), then the RDF dump;
+ * returns the dump's quad count. Their loops run in time slices (runtime.ts TimeSlices), since a
+ * build writes them while the query database's statements, issued from this thread, run beside.
+ */
+async function writeWorldFiles(world: World, options: WriteOptions): Promise<number> {
+  const { log } = options;
   // Millions of fact rows: staged on disk, not in memory, so a full build stays within 4 GiB.
   const { duck, remove } = await openScratchDuck(options.dir, "write-scratch.duckdb", "512MB");
   try {
@@ -68,11 +86,7 @@ export async function writeSnapshot(world: World, options: WriteOptions): Promis
   } finally {
     remove();
   }
-  const graphTables = await stage(log, "graph tables", () => addGraphTables(options.dir, publishedTables(options.series.tables)));
-  const quads = await stage(log, "graph dump", () => writeGraph(world, join(options.dir, FILES.graph), options.ns));
-  const manifest = buildManifest(world, options, quads, graphTables);
-  writeFileSync(join(options.dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
-  return manifest;
+  return stage(log, "graph dump", () => writeGraph(world, join(options.dir, FILES.graph), options.ns));
 }
 
 const PARQUET = "(FORMAT parquet, COMPRESSION zstd)";
@@ -81,6 +95,8 @@ const PARQUET = "(FORMAT parquet, COMPRESSION zstd)";
  * rows (runtime.ts collectEvery: a young-generation collection, which does not trace the world).
  */
 const ROWS_PER_COLLECTION = 100_000;
+/** Rows between two looks at the clock (a few microseconds each). */
+const ROWS_PER_SLICE = 1024;
 /**
  * A text list as DuckDB reads it back (from_json): appended as JSON text, not as a DuckDB list
  * value, which is a native object per row freed only by a finalizer (600,000 of them held 1.9 GB
@@ -94,8 +110,11 @@ async function writeEntities(c: DuckDBConnection, world: World, path: string, ns
     aliases VARCHAR, source VARCHAR, prominence DOUBLE)`);
   const appender = await c.createAppender("entities");
   const collect = collectEvery(ROWS_PER_COLLECTION);
+  const slices = new TimeSlices();
+  let row = 0;
   for (const e of world.entities.values()) {
     if (collect()) await turnEventLoop();
+    if (++row % ROWS_PER_SLICE === 0) await slices.yieldIfDue();
     appender.appendVarchar(e.id);
     appender.appendVarchar(entityUri(ns, e.id));
     appender.appendVarchar(e.type);
@@ -122,8 +141,10 @@ async function writeFacts(c: DuckDBConnection, world: World, path: string, asOf:
   const appender = await c.createAppender("facts");
   const { subject, predicate, object, isRelation, source, asOf: factAsOf } = world.facts;
   const collect = collectEvery(ROWS_PER_COLLECTION);
+  const slices = new TimeSlices();
   for (let i = 0; i < subject.length; i++) {
     if (collect()) await turnEventLoop();
+    if (i % ROWS_PER_SLICE === 0) await slices.yieldIfDue();
     const p = predicate[i]!;
     appender.appendVarchar(subject[i]!);
     appender.appendVarchar(p);
@@ -181,8 +202,10 @@ async function writeGraph(world: World, path: string, ns: Namespaces): Promise<n
   const { subject, predicate, object, isRelation, source } = world.facts;
   let chunk = "";
   const collect = collectEvery(ROWS_PER_COLLECTION);
+  const slices = new TimeSlices();
   for (let i = 0; i < subject.length; i++) {
     collect();
+    if (i % ROWS_PER_SLICE === 0) await slices.yieldIfDue();
     const p = predicate[i]!;
     let o: string;
     if (p === "rdf:type") o = `<${classIri(ns, object[i] as ClassName)}>`;
@@ -200,7 +223,7 @@ async function writeGraph(world: World, path: string, ns: Namespaces): Promise<n
   return quads + subject.length;
 }
 
-function buildManifest(world: World, options: WriteOptions, quads: number, graphTables: SnapshotManifest["graph_tables"]): SnapshotManifest {
+function buildManifest(world: World, options: WriteOptions & { timeseriesDb: string }, quads: number, graphTables: SnapshotManifest["graph_tables"]): SnapshotManifest {
   const nodesByType: Record<string, number> = {};
   const entitiesBySource = new Map<string, number>();
   for (const e of world.entities.values()) {
