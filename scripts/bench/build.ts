@@ -5,8 +5,8 @@
  *
  * Runs `ckg build` into a fresh data directory (removed afterwards unless --keep) and samples the
  * build process every 100 ms (/proc: RSS, CPU time). Prints each stage the build logs ("build stage
- * done": world, series, search index, query database, entities, facts, changes, graph tables,
- * graph dump) with its start, its own time, the peak RSS and the cores used while it ran; then the
+ * done": world, series, search index, query database, entities, facts, changes, graph dump,
+ * graph tables) with its start, its own time, the peak RSS and the cores used while it ran; then the
  * wall time and peak RSS of the whole build (getrusage) beside the issue's budget (180 s, 4 GiB),
  * and the sum of the stages' own times beside the wall time (what running stages side by side saved).
  *

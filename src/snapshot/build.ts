@@ -88,9 +88,10 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuiltSnapsho
 
 /**
  * The world, then its series and its search index side by side: the series are DuckDB's work and
- * leave this thread idle while each statement runs, which the search index fills. At full scale,
- * alternated runs: 207 and 243 s side by side, 254 and 230 s one after the other (cores used 1.70
- * against 1.60), at a peak of 3.53-3.56 GiB against 3.10-3.14. Only the world outlives this: the
+ * leave this thread idle while each statement runs, which the search index fills. The index gives
+ * the thread back every few milliseconds (runtime.ts TimeSlices), or the series' next statement
+ * waits for it: unsliced, it held the thread for 69 of its 72 s, and the series stage took 257 s
+ * at 1.70 cores; sliced, 213 s at 1.84 (full scale, peak 3.47 GiB). Only the world outlives this: the
  * generator's own tables (records by type, schedules, wallets) go with the context once the series
  * are written. Both random streams are forked before either starts, in the order they always were.
  */
