@@ -101,12 +101,12 @@ async function orthonormalize(a: Block, passes: number, slices: TimeSlices): Pro
       for (let i = 0; i < w; i++) whiten[i * w + j] = vectors.get(i, j) * scale;
     }
     const out = block(current.rows, w);
-    const from = current;
-    await slices.forEach(from.rows, ROWS_PER_SLICE, (first, end) => {
-      for (let r = first; r < end; r++) {
+    const source = current;
+    await slices.forEach(source.rows, ROWS_PER_SLICE, (from, to) => {
+      for (let r = from; r < to; r++) {
         const base = r * w;
         for (let i = 0; i < w; i++) {
-          const v = from.data[base + i]!;
+          const v = source.data[base + i]!;
           if (v === 0) continue;
           for (let j = 0; j < w; j++) out.data[base + j]! += v * whiten[i * w + j]!;
         }

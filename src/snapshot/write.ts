@@ -95,7 +95,7 @@ const PARQUET = "(FORMAT parquet, COMPRESSION zstd)";
  * rows (runtime.ts collectEvery: a young-generation collection, which does not trace the world).
  */
 const ROWS_PER_COLLECTION = 100_000;
-/** Rows between two looks at the clock (a few microseconds each). */
+/** Rows between two looks at the clock (2-20 microseconds each at full scale). */
 const ROWS_PER_SLICE = 1024;
 /**
  * A text list as DuckDB reads it back (from_json): appended as JSON text, not as a DuckDB list
