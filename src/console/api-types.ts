@@ -73,6 +73,12 @@ export interface Answers {
           type: string | null;
           labels: string[];
           source: string;
+          /**
+           * a dated event's own figures (a security incident's occurredOn, amountUsd, technique, ...), so a protocol's incidents read without exploring each
+           */
+          details?: {
+            [k: string]: string | number | boolean;
+          };
         }[];
         figures?: {
           metric: string;
@@ -1190,7 +1196,8 @@ export interface Bodies {
       | "GovernanceProposal"
       | "VestingSchedule"
       | "Repository"
-      | "LendingMarket";
+      | "LendingMarket"
+      | "SecurityIncident";
     /**
      * @minItems 1
      * @maxItems 10

@@ -28,6 +28,7 @@ export const SUPPORT_TYPES = [
   "VestingSchedule",
   "Repository",
   "LendingMarket",
+  "SecurityIncident",
 ] as const;
 export type SupportType = (typeof SUPPORT_TYPES)[number];
 export type NodeType = EntityType | SupportType;
@@ -98,6 +99,8 @@ export const RELATIONS = [
   "beneficiary",
   "hasRepository",
   "contributesTo",
+  "incidentOf",
+  "incidentChain",
 ] as const;
 export type Relation = (typeof RELATIONS)[number];
 
@@ -136,6 +139,12 @@ export const ATTRIBUTES = [
   "programmingLanguage",
   "license",
   "synthetic",
+  "occurredOn",
+  "technique",
+  "classification",
+  "targetType",
+  "bridgeHack",
+  "returnedFundsUsd",
 ] as const;
 export type Attribute = (typeof ATTRIBUTES)[number];
 
@@ -152,6 +161,9 @@ export const ATTRIBUTE_DATATYPES: Partial<Record<Attribute, string>> = {
   cliffDate: `${XSD}date`,
   vestingEnd: `${XSD}date`,
   synthetic: `${XSD}boolean`,
+  occurredOn: `${XSD}date`,
+  bridgeHack: `${XSD}boolean`,
+  returnedFundsUsd: `${XSD}decimal`,
 };
 
 export interface Namespaces {

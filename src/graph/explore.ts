@@ -4,7 +4,8 @@
  * spec. Each value and link names its source. Hubs (a chain with 100,000 tokens) show the first
  * items of each relationship and the total, never a silent cut. A block says at its top whether any
  * of its links or figures is synthetic demo data, and an entity with no series says so instead of
- * showing figures (a real entity before an ingest has none).
+ * showing figures (a real entity before an ingest has none). A dated event linked to the entity (a
+ * security incident of a protocol, under defi) carries its own date, amount and kind as `details`.
  */
 import { z } from "zod";
 import { CkgError } from "../errors.ts";
@@ -21,6 +22,7 @@ import {
   type Namespaces,
   type NodeType,
   RDF_TYPE,
+  SCHEMA_NAME,
   SUPPORT_TYPES,
   fieldName,
 } from "../entities/vocabulary.ts";
@@ -46,6 +48,10 @@ const relatedEntitySchema = z.object({
   type: z.string().nullable(),
   labels: z.array(z.string()),
   source: z.string(),
+  details: z
+    .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+    .optional()
+    .describe("a dated event's own figures (a security incident's occurredOn, amountUsd, technique, ...), so a protocol's incidents read without exploring each"),
 });
 export type RelatedEntity = z.infer<typeof relatedEntitySchema>;
 
@@ -175,7 +181,10 @@ export async function explore(deps: ExploreDeps, { node, others }: ResolvedEntit
     block.truncated ||= group.total > group.items.length;
     for (const item of group.items) {
       const source = sourceOf(item.graph);
-      block.items.push(related(deps, group.predicate, "incoming", item.uri, item.name, item.types, source));
+      const entry = related(deps, group.predicate, "incoming", item.uri, item.name, item.types, source);
+      const details = eventDetails(deps, item.uri, item.types);
+      if (details) entry.details = details;
+      block.items.push(entry);
       block.synthetic ||= synthetic(source);
       sources.add(source);
     }
@@ -202,6 +211,26 @@ export async function explore(deps: ExploreDeps, { node, others }: ResolvedEntit
     sources: [...sources].sort(),
     other_matches: others.slice(0, 10).map((o) => ({ uri: o.uri, name: o.name, type: o.type })),
   };
+}
+
+/** Classes of dated events: explore lists each one linked to an entity with its figures (eventDetails). */
+const EVENT_CLASSES = new Set(["SecurityIncident"]);
+/** At most this many facts are read of an event linked to the entity (an incident has about ten). */
+const EVENT_FACTS = 64;
+
+/**
+ * The literal facts of a dated event linked to the explored entity (one value a field, the first a
+ * source gives), or undefined for any other node: "was it exploited, when, for how much" is then
+ * one explore, not one per incident. Its name is the item's own.
+ */
+function eventDetails(deps: ExploreDeps, uri: string, typeIris: string[]): Record<string, string | number | boolean> | undefined {
+  if (!typeIris.some((t) => EVENT_CLASSES.has(deps.ontology.shortName(t)))) return undefined;
+  const details: Record<string, string | number | boolean> = {};
+  for (const fact of deps.facts.neighbourhood(uri, 0, EVENT_FACTS).outgoing) {
+    if (fact.object.type !== "literal" || fact.predicate === SCHEMA_NAME) continue;
+    details[fieldName(deps.ontology.shortName(fact.predicate))] ??= plainValue(fact.object as Term);
+  }
+  return details;
 }
 
 function related(

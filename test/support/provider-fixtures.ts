@@ -120,6 +120,7 @@ export function defillamaFixture(path: string, q: URLSearchParams, proKey = "tes
     "/api/v2/chains": "v2-chains.json",
     "/api/protocols": "protocols.json",
     "/api/lite/protocols2": "lite-protocols2.json",
+    "/api/hacks": "hacks.json",
     "/yields/pools": "yields-pools.json",
     "/yields/lendBorrow": "yields-lendBorrow.json",
     "/stablecoins/stablecoins": "stablecoins.json",

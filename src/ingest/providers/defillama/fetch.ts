@@ -1,7 +1,8 @@
 /**
  * @module ingest/providers/defillama/fetch
  * What DefiLlama is asked, every request on its own (a refusal is a skipped line in the report,
- * never a failed run): the lists, then the largest protocols' histories (TVL with their raises,
+ * never a failed run): the lists (with `/hacks`, every security incident DefiLlama records, one
+ * answer of ~540 incidents), then the largest protocols' histories (TVL with their raises,
  * fees, revenue) and treasuries, pools and their histories, lending markets, stablecoins and their
  * histories, and token unlock schedules. Every answer is saved whole as {day, since, body}.
  *
@@ -85,6 +86,7 @@ export async function fetchAll(ctx: FetchContext): Promise<void> {
     ["chains", `${u.api}/v2/chains`],
     ["protocols", `${u.api}/protocols`],
     ["parents", `${u.api}/lite/protocols2`],
+    ["hacks", `${u.api}/hacks`],
   ];
   for (const [i, [rawKey, url]] of lists.entries()) {
     await saveOnce(ctx, rawKey, url);

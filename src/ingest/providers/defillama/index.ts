@@ -4,7 +4,8 @@
  * defillama-datasets.llama.fi; the full raises list on the paid API when a key is set): chains,
  * protocols with their parents, forks, tokens and governance spaces, protocol TVL/fees/revenue
  * histories with incentives and earnings, treasuries, pools and lending markets, stablecoins with
- * their descriptions, funding rounds with who invested in what, and token unlocks.
+ * their descriptions, funding rounds with who invested in what, token unlocks, and security
+ * incidents (`/hacks`: dated hacks and exploits on the protocols they hit).
  *
  * The protocol list is `/protocols` (not `/lite/protocols2`): only it carries the slug, token
  * address, description and url. Parent protocols appear there only as ids (`parent#uniswap`) and
@@ -29,6 +30,7 @@ import { fetchAll } from "./fetch.ts";
 import { type Known } from "./parse-common.ts";
 import { fillEarnings } from "./parse-earnings.ts";
 import { parseEmissions } from "./parse-emissions.ts";
+import { parseHacks } from "./parse-hacks.ts";
 import { parseChains, parseProtocolHistories, parseProtocols } from "./parse-protocols.ts";
 import { parseRaises } from "./parse-raises.ts";
 import { parseStablecoins } from "./parse-stablecoins.ts";
@@ -47,6 +49,7 @@ export function parseAll(raw: RawStore, out: ProviderOutput): void {
     ["stablecoins", () => parseStablecoins(raw, out)],
     ["raises", () => parseRaises(raw, out, known)],
     ["unlock schedules", () => parseEmissions(raw, out)],
+    ["security incidents", () => parseHacks(raw, out, known)],
   ];
   // Parse never throws: a step that fails on something unforeseen is reported and the others go on.
   for (const [what, step] of steps) {

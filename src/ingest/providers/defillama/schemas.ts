@@ -144,6 +144,28 @@ export const emissionSchema = z.object({
     .nullish(),
 });
 
+/**
+ * One incident of `/hacks`. DefiLlama gives no id: an incident is who (`defillamaId`, a protocol id,
+ * and `parentProtocolId`, its family's) and when (`date`, unix seconds at 00:00 UTC). Amounts are
+ * whole US dollars (not millions, unlike raises); a negative one is a broken record.
+ */
+export const hackSchema = z.object({
+  date: numOrString,
+  name: z.string().trim().min(1),
+  classification: optStr,
+  technique: optStr,
+  amount: num.nonnegative().nullish(),
+  chain: z.array(z.string()).nullish(),
+  bridgeHack: z.boolean().nullish(),
+  targetType: optStr,
+  source: optStr,
+  returnedFunds: num.nonnegative().nullish(),
+  defillamaId: numOrString.nullish(),
+  parentProtocolId: optStr,
+  language: optStr,
+});
+export type Hack = z.infer<typeof hackSchema>;
+
 /** An answer's value as an object to read fields from ({} when it is not one). */
 export const record = (value: unknown): Record<string, unknown> => (value !== null && typeof value === "object" ? (value as Record<string, unknown>) : {});
 export const numberOr0 = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : 0);
