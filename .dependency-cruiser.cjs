@@ -15,6 +15,7 @@ const LAYERS = [
   ["ingest"],
   ["snapshot"],
   ["push"],
+  ["backtest"],
   ["signals"],
   ["search"],
   ["dataset"],

@@ -21,3 +21,7 @@ declare module "*.tsv" {
   const text: string;
   export default text;
 }
+declare module "*.jsonl" {
+  const text: string;
+  export default text;
+}

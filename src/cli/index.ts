@@ -3,6 +3,7 @@
  * The explicit list of commands. Each command imports its heavy modules lazily, so `ckg --help`
  * and the graph processes start fast.
  */
+import { backtest } from "./backtest.ts";
 import { build } from "./build.ts";
 import type { Command } from "./command.ts";
 import { exportCommand } from "./export.ts";
@@ -14,4 +15,4 @@ import { serve } from "./serve.ts";
 import { sparql } from "./sparql.ts";
 import { stats } from "./stats.ts";
 
-export const COMMANDS: readonly Command[] = [serve, build, ingest, importCommand, exportCommand, scan, mcp, sparql, stats, graphWorker];
+export const COMMANDS: readonly Command[] = [serve, build, ingest, importCommand, exportCommand, scan, backtest, mcp, sparql, stats, graphWorker];

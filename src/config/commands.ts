@@ -18,11 +18,12 @@ export const COMMAND_SETTINGS = {
   build: WORLD,
   ingest: [...INGEST, "state_url"],
   import: [...WORLD, "state_url"],
-  scan: ["data_dir", "log_level", "state_url", "scan_lease_ms", "narrative_url", "narrative_model", "narrative_api_key"],
+  scan: ["data_dir", "log_level", "state_url", "scan_lease_ms", "narrative_url", "narrative_model", "narrative_api_key", "narrative_timeout_ms", "narrative_budget_ms"],
   mcp: ["data_dir", "log_level", "state_url", "query_timeout_ms", "sql_memory_limit", "scale", "seed", "graph_replicas", "sparql_url", "sparql_dataset", "sparql_auth", "ontology_ns", "push_poll_ms", ...EMBEDDER],
   export: ["data_dir"],
   sparql: ["data_dir", "log_level"],
   stats: ["data_dir", "log_level"],
+  backtest: ["data_dir", "log_level"],
   "__graph-worker": [],
 } as const satisfies Record<string, readonly SettingName[]>;
 

@@ -34,17 +34,10 @@ export async function openScanInputs(
     memoryLimit: options.memoryLimit,
   });
   const c = await duck.connect();
-  const tables = new Map<Kind, string[]>();
-  for (const kind of Object.keys(KINDS) as Kind[]) {
-    const published = manifest.timeseries.filter((t) => t.kind === kind);
-    const names = published.map((t) => t.name);
-    tables.set(kind, names);
-    const columns = KINDS[kind].columns.map((col) => `"${col.name}"`).join(", ");
-    const empty = `SELECT NULL::VARCHAR AS source_table, ${KINDS[kind].columns.map((col) => `NULL::${col.type} AS "${col.name}"`).join(", ")} WHERE false`;
-    const from = (t: (typeof published)[number]) => (parquet ? `read_parquet(${sqlString(join(snapshotDir, t.file))})` : t.name);
-    const union = published.length > 0 ? published.map((t) => `SELECT '${t.name}' AS source_table, ${columns} FROM ${from(t)}`).join(" UNION ALL ") : empty;
-    await c.run(`CREATE TEMP VIEW ${kind} AS ${union}`);
-  }
+  const tables = await createKindViews(
+    c,
+    manifest.timeseries.map((t) => ({ name: t.name, kind: t.kind as Kind, from: parquet ? `read_parquet(${sqlString(join(snapshotDir, t.file))})` : t.name })),
+  );
   await c.run(`CREATE TEMP VIEW facts AS SELECT * FROM read_parquet(${sqlString(join(snapshotDir, manifest.files.facts))})`);
   await c.run(`CREATE TEMP VIEW entities AS SELECT * FROM read_parquet(${sqlString(join(snapshotDir, manifest.files.entities))})`);
   return {
@@ -56,4 +49,27 @@ export async function openScanInputs(
       duck.closeSync();
     },
   };
+}
+
+/** Kinds whose rows are schedules published ahead (unlocks): a day's view may see their future rows. */
+export const SCHEDULED_KINDS: readonly Kind[] = ["unlocks"];
+
+/**
+ * A temporary view per kind that unions every published table of that kind (`from` is what to read:
+ * a table name or a Parquet reader). With `cutAt`, a SQL expression of a date (a backtest's
+ * `getvariable('as_of')`), every observed series stops at that day, so a detector cannot read a
+ * value from after the day it is run as of, whatever its own SQL says; scheduled kinds are not cut.
+ */
+export async function createKindViews(c: DuckDBConnection, published: { name: string; kind: Kind; from: string }[], cutAt?: string): Promise<Map<Kind, string[]>> {
+  const tables = new Map<Kind, string[]>();
+  for (const kind of Object.keys(KINDS) as Kind[]) {
+    const mine = published.filter((t) => t.kind === kind);
+    tables.set(kind, mine.map((t) => t.name));
+    const columns = KINDS[kind].columns.map((col) => `"${col.name}"`).join(", ");
+    const empty = `SELECT NULL::VARCHAR AS source_table, ${KINDS[kind].columns.map((col) => `NULL::${col.type} AS "${col.name}"`).join(", ")} WHERE false`;
+    const cut = cutAt && !SCHEDULED_KINDS.includes(kind) ? ` WHERE date <= ${cutAt}` : "";
+    const union = mine.length > 0 ? mine.map((t) => `SELECT '${t.name}' AS source_table, ${columns} FROM ${t.from}${cut}`).join(" UNION ALL ") : empty;
+    await c.run(`CREATE OR REPLACE TEMP VIEW ${kind} AS ${union}`);
+  }
+  return tables;
 }

@@ -10,17 +10,16 @@ import type { Logger } from "../log.ts";
 import { type SnapshotManifest, readManifest } from "../store/manifest.ts";
 import { type DataDir, liveSnapshotId, snapshotPath } from "../store/data-dir.ts";
 import type { StateStore } from "../store/state.ts";
-import type { Kind } from "../timeseries/kinds.ts";
-import type { Detector, Finding, ScanContext, ScoredFinding } from "./detector.ts";
+import type { ScanContext } from "./detector.ts";
+import { type Detection, type Identify, type TypeReport, detectAll } from "./detect.ts";
 import { DETECTORS } from "./detectors/index.ts";
-import { type GraphFacts, loadGraphFacts } from "./graph-facts.ts";
-import { signalId, signalKey } from "./identity.ts";
+import { loadGraphFacts } from "./graph-facts.ts";
+import { signalId } from "./identity.ts";
 import type { Narrator } from "./narratives.ts";
-import { type ApplyCounts, type IdentifiedCandidate, applyScan, openEpisodes } from "./qualify.ts";
+import { type ApplyCounts, applyScan, openEpisodes } from "./qualify.ts";
 import { finishScan, startScan } from "./store.ts";
 import { renewLease } from "../store/runs.ts";
 import { openScanInputs } from "./scan-inputs.ts";
-import { type Candidate, scoreFinding } from "./score.ts";
 import { isoSeconds } from "../time.ts";
 
 export interface ScanOptions {
@@ -42,17 +41,7 @@ export interface ScanOptions {
   onProgress?: (event: TypeReport & { index: number; total: number }) => void;
 }
 
-export interface TypeReport {
-  type: string;
-  ms: number;
-  found: number;
-  below_threshold: number;
-  duplicates: number;
-  /** Findings from synthetic data that named only real entities (dropped: demo data says nothing about them). */
-  real_only_dropped: number;
-  by_severity: Record<string, number>;
-  error?: string;
-}
+export type { TypeReport } from "./detect.ts";
 
 export interface ScanReport {
   scan_id: string;
@@ -102,89 +91,38 @@ async function scanAndApply(
 ): Promise<ScanReport> {
 
   const detectors = options.types ? DETECTORS.filter((d) => options.types!.includes(d.slug)) : DETECTORS;
-  const reports: TypeReport[] = [];
-  const errors: { type: string; message: string }[] = [];
-  const candidates: IdentifiedCandidate[] = [];
-  const ran: string[] = [];
   const inputs = await openScanInputs(dir, manifest, { memoryLimit: options.memoryLimit ?? "4GB", threads: 2, from: options.from });
+  let detection: Detection;
   try {
-    const syntheticSources = new Set(manifest.sources.filter((s) => s.synthetic).map((s) => s.id));
-    const graph = await loadGraphFacts(inputs.c, [...syntheticSources]);
-    const earlier: ScoredFinding[] = [];
+    const syntheticSources = manifest.sources.filter((s) => s.synthetic).map((s) => s.id);
+    const graph = await loadGraphFacts(inputs.c, syntheticSources);
     const ctx: ScanContext = {
       c: inputs.c,
       asOf,
       day: (n) => `(DATE '${asOf}' - INTERVAL (${n}) DAY)::DATE`,
       graph,
-      earlier,
+      earlier: [],
       narrator: options.narrator,
     };
-    const provenance = findingProvenance(manifest, syntheticSources, graph, inputs.tables);
-    const isReal = (id: string) => {
-      const source = graph.sourceOf(id);
-      return source !== undefined && !syntheticSources.has(source);
-    };
-    for (const [index, detector] of detectors.entries()) {
-      const t0 = performance.now();
-      const report: TypeReport = { type: detector.slug, ms: 0, found: 0, below_threshold: 0, duplicates: 0, real_only_dropped: 0, by_severity: {} };
-      try {
-        const findings = await detector.detect(ctx);
-        const byKey = new Map<string, Omit<Candidate, "key">>();
-        for (const found of findings) {
-          const { synthetic } = provenance(detector, found);
-          // Demo data speaks of generated entities only: a real entity it reaches through a synthetic
-          // link (a synthetic market's real asset) is left out, and a finding left about no one is dropped.
-          const finding = synthetic ? { ...found, entities: found.entities.filter((e) => !isReal(e)) } : found;
-          if (finding.entities.length === 0) {
-            report.real_only_dropped++;
-            continue;
-          }
-          const { sources } = provenance(detector, finding);
-          const scored = scoreFinding(detector, finding, { asOf, ns: manifest.namespaces, sources, synthetic });
-          if (!scored) {
-            report.below_threshold++;
-            continue;
-          }
-          const key = signalKey(scored.uris, finding.key);
-          const previous = byKey.get(key);
-          if (previous) report.duplicates++;
-          if (!previous || scored.score > previous.score) byKey.set(key, scored);
-        }
-        const episodes = await openEpisodes(options.state, detector.slug);
-        for (const [key, scored] of byKey) {
+    // A signal keeps its id while its episode is open (signals/identity.ts).
+    const identify: Identify = async (detector, keys) => {
+      const episodes = await openEpisodes(options.state, detector.slug);
+      return new Map(
+        keys.map((key) => {
           const open = episodes.get(key);
           const episodeStart = open !== undefined && open <= asOf ? open : asOf;
-          const id = signalId(detector.slug, key, episodeStart);
-          candidates.push({ ...scored, key, signalId: id, episodeStart });
-          report.by_severity[scored.severity] = (report.by_severity[scored.severity] ?? 0) + 1;
-          earlier.push({
-            signalId: id,
-            type: detector.slug,
-            category: detector.category,
-            inputs: detector.inputs,
-            entities: scored.finding.entities,
-            score: scored.score,
-            severity: scored.severity,
-            summary: scored.finding.summary,
-            synthetic: scored.evidence.synthetic === true,
-            screened: scored.failed.length === 0,
-            evidence: scored.evidence,
-          });
-        }
-        report.found = byKey.size;
-        ran.push(detector.slug);
-      } catch (error) {
-        report.error = (error as Error).message;
-        errors.push({ type: detector.slug, message: report.error });
-        options.log.error({ type: detector.slug, err: report.error }, "signal type failed; the scan goes on");
-      }
-      report.ms = Math.round(performance.now() - t0);
-      reports.push(report);
+          return [key, { signalId: signalId(detector.slug, key, episodeStart), episodeStart }];
+        }),
+      );
+    };
+    detection = await detectAll(ctx, detectors, { manifest, tables: inputs.tables }, identify, (report, index) => {
+      if (report.error) options.log.error({ type: report.type, err: report.error }, "signal type failed; the scan goes on");
       options.onProgress?.({ ...report, index, total: detectors.length });
-    }
+    });
   } finally {
     inputs.close();
   }
+  const { reports, errors, candidates, ran } = detection;
 
   const finished = now();
   const meta = { scanId, asOf, now: isoSeconds(finished) };
@@ -216,37 +154,4 @@ async function scanAndApply(
   await options.state.analyze(["signals", "signal_entities", "signal_moves"]).catch((error: Error) => options.log.warn({ err: error.message }, "refreshing the signal tables' statistics failed"));
   options.log.info({ scan_id: scanId, as_of: asOf, ms: report.duration_ms, signals: candidates.length, status: report.status, errors: errors.length }, "scan finished");
   return report;
-}
-
-/**
- * What one finding was computed from, and whether any of it is generated demo data: the published
- * tables its data points come from, and for graph types the sources of the entities it names (a
- * synthetic fact only links generated entities: graph-facts.ts). Derived types say themselves
- * whether a signal they link is synthetic. Per finding, not per type: once an ingest adds real
- * series beside the demo's, a signal on real data is not labelled synthetic.
- */
-function findingProvenance(
-  manifest: SnapshotManifest,
-  syntheticSources: Set<string>,
-  graph: GraphFacts,
-  tables: Map<Kind, string[]>,
-): (detector: Detector, finding: Finding) => { sources: string[]; synthetic: boolean } {
-  const provenanceOf = new Map(manifest.timeseries.map((t) => [t.name, t.provenance]));
-  return (detector, finding) => {
-    const sources = new Set<string>();
-    for (const point of finding.dataPoints) if (provenanceOf.has(point.table)) sources.add(point.table);
-    if (detector.inputs.some((input) => input.startsWith("graph:"))) {
-      for (const entity of finding.entities) {
-        const source = graph.sourceOf(entity);
-        if (source) sources.add(source);
-      }
-    }
-    if (sources.size === 0) {
-      // Nothing named by the finding: every table the type reads (or the signals it derives from).
-      for (const input of detector.inputs) for (const table of input.startsWith("ts:") ? (tables.get(input.slice(3) as Kind) ?? []) : []) sources.add(table);
-    }
-    const list = sources.size > 0 ? [...sources].sort() : ["signals"];
-    const synthetic = finding.synthetic === true || list.some((s) => syntheticSources.has(provenanceOf.get(s) ?? s));
-    return { sources: list, synthetic };
-  };
 }

@@ -1,0 +1,105 @@
+/**
+ * @module signals/quality
+ * Each signal type's measured quality: the report a backtest writes (backtest/report.ts) against
+ * labelled real events, in the shape the catalog and every signal answer carry. The catalog reads
+ * the report shipped in `data/quality/` (measured on the recorded real history) unless the data
+ * directory holds one of its own (`ckg backtest --publish`, measured on that directory's history).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import shipped from "../../data/quality/quality.json" with { type: "json" };
+
+const median = z.number().nullable();
+
+export const typeQualitySchema = z.object({
+  slug: z.string(),
+  measured: z.boolean(),
+  /** Why it is not measured (no labelled event of the kinds it names, no series it reads in the history). */
+  reason: z.string().nullable(),
+  /** Kinds of labelled events the type names (detects). */
+  detects: z.array(z.string()),
+  /** A risk type: graded also on how early it warned of any incident on the entity. */
+  risk: z.boolean(),
+  detection: z.object({ events: z.number().int(), caught: z.number().int(), delays_days: z.array(z.number()), median_delay_days: median }).nullable(),
+  warning: z
+    .object({ incidents: z.number().int(), preceded: z.number().int(), leads: z.array(z.object({ event: z.string(), lead_days: z.number() })), median_lead_days: median })
+    .nullable(),
+  alarms: z.object({
+    episodes: z.number().int(),
+    /** Entity-months of the series the type reads over the window (null: it reads no series, e.g. graph types). */
+    entity_months: z.number().nullable(),
+    per_100_entity_months: z.number().nullable(),
+    confirmed: z.number().int(),
+    /** Share of episodes a labelled event confirmed within the horizon (null: no episode). */
+    precision: z.number().nullable(),
+  }),
+  /** Days the type fired and passed its screens, and days it fired failing one. */
+  fires: z.object({ screened: z.number().int(), unscreened: z.number().int() }),
+});
+export type TypeQuality = z.infer<typeof typeQualitySchema>;
+
+export const qualityReportSchema = z.object({
+  generated_at: z.string(),
+  world: z.string(),
+  window: z.object({ from: z.string(), to: z.string(), days: z.number().int() }),
+  labels: z.object({ files: z.array(z.string()), count: z.number().int(), in_window: z.number().int() }),
+  horizon_days: z.number().int(),
+  detect_window_days: z.number().int(),
+  episode_gap_days: z.number().int(),
+  types: z.array(typeQualitySchema),
+  events: z.array(
+    z.object({
+      id: z.string(),
+      entity: z.string(),
+      name: z.string(),
+      day: z.string(),
+      kind: z.string(),
+      source: z.string(),
+      independent: z.boolean(),
+      in_window: z.boolean(),
+      /** The entity's main series around the day (what the console charts), or null without one. */
+      series: z.object({ table: z.string(), column: z.string(), points: z.array(z.tuple([z.string(), z.number().nullable()])) }).nullable(),
+      /** Each type that fired on the entity around the day, with the days (screened or not). */
+      fired: z.array(z.object({ type: z.string(), days: z.array(z.string()), screened_days: z.array(z.string()) })),
+    }),
+  ),
+  controls: z.array(z.object({ id: z.string(), entity: z.string(), from: z.string(), until: z.string(), types: z.array(z.string()), in_window: z.boolean(), held: z.boolean(), fired: z.array(z.object({ type: z.string(), day: z.string() })) })),
+  speed: z.object({ days: z.number().int(), median_ms_per_day: z.number(), days_per_minute: z.number() }),
+});
+export type QualityReport = z.infer<typeof qualityReportSchema>;
+
+/** Where a data directory keeps the report of its own backtest. */
+export function qualityPath(dataRoot: string): string {
+  return join(dataRoot, "quality.json");
+}
+
+/** The report the catalog shows: the data directory's own, else the shipped one. */
+export function loadQuality(dataRoot?: string): QualityReport {
+  const own = dataRoot ? qualityPath(dataRoot) : undefined;
+  if (own && existsSync(own)) {
+    const parsed = qualityReportSchema.safeParse(JSON.parse(readFileSync(own, "utf8")));
+    if (parsed.success) return parsed.data;
+  }
+  return qualityReportSchema.parse(shipped);
+}
+
+/** What a signal's answer says of its type's record: enough for an agent to weigh it. */
+export interface SignalQuality {
+  measured: boolean;
+  precision: number | null;
+  median_lead_days: number | null;
+  median_delay_days: number | null;
+  window: string;
+}
+
+export function signalQuality(report: QualityReport, slug: string): SignalQuality {
+  const q = report.types.find((t) => t.slug === slug);
+  return {
+    measured: q?.measured ?? false,
+    precision: q?.alarms.precision ?? null,
+    median_lead_days: q?.warning?.median_lead_days ?? null,
+    median_delay_days: q?.detection?.median_delay_days ?? null,
+    window: `${report.window.from}..${report.window.to}`,
+  };
+}
