@@ -21,9 +21,9 @@ import { openSqliteState } from "../../src/store/state-sqlite.ts";
 import { dataDir } from "../../src/store/data-dir.ts";
 import { addDays } from "../../src/time.ts";
 import { copyOfFixture, json, type Running, testConfig } from "../support/fixture.ts";
-import { AS_OF } from "../support/replay/cast.ts";
-import { haveRecordedDefillama } from "../support/replay/defillama.ts";
+import { AS_OF, RUBY } from "../support/replay/cast.ts";
 import { coingeckoRateLimit, type StandIn, startStandIn } from "../support/replay/stand-in.ts";
+import { skipWithout } from "../support/shared-recordings.ts";
 import { join } from "node:path";
 import { SYNTHETIC_SOURCE } from "../../src/dataset/synthetic/context.ts";
 import { createServer } from "../../src/server/app.ts";
@@ -196,15 +196,17 @@ describe("signals on real data replayed over HTTP", () => {
     const treasury = (await realSignals("treasury-health")).find((s) => world.nameOf(s.entities[0]!) === "Uniswap")!;
     expect(treasury.severity).toBe("high");
     expect((await realSignals("exchange-liquidity-risk")).map((s) => world.nameOf(s.entities[0]!))).toContain("Alchemix");
-    // Bitcoin's recorded tickers (100 pairs, the widest spread 1.98%) say it is liquid.
-    expect((await signalsOf("exchange-liquidity-risk")).some((s) => world.nameOf(s.entities[0]!) === "Bitcoin")).toBe(false);
     expect((await realSignals("stablecoin-depeg")).map((s) => world.nameOf(s.entities[0]!))).toContain("USDe");
     expect((await realSignals("stablecoin-supply-shift")).map((s) => world.nameOf(s.entities[0]!))).toContain("PayPal USD");
     expect((await realSignals("debt-ceiling-proximity")).length).toBeGreaterThan(0);
     expect((await realSignals("earnings-health")).map((s) => world.nameOf(s.entities[0]!))).toContain("Compound V3");
   });
 
-  test.skipIf(!haveRecordedDefillama())("DefiLlama's recorded lists reach the graph (their records beside the cast's)", async () => {
+  test.skipIf(skipWithout(`${RUBY}/coin_bitcoin.json`, "Bitcoin's recorded tickers in the replay"))("Bitcoin's recorded tickers (100 pairs, the widest spread 1.98%) say it is liquid", async () => {
+    expect((await signalsOf("exchange-liquidity-risk")).some((s) => world.nameOf(s.entities[0]!) === "Bitcoin")).toBe(false);
+  });
+
+  test.skipIf(skipWithout("defillama/protocols.json", "DefiLlama's recorded lists in the replay (the shaped cast stands in)"))("DefiLlama's recorded lists reach the graph (their records beside the cast's)", async () => {
     const lido = await json(await server.request("GET", `/api/insights/entity/Lido`));
     expect(lido.status).toBe(200);
     expect(world.nameOf(`${ENTITY}protocol/robinhood`)).toBe("Robinhood");
@@ -230,8 +232,6 @@ describe("real entities found by meaning on the ingested world", () => {
     for (const kind of ["name", "ticker", "typo"] as const) expect(all.byKind[kind]!.recallAt3, kind).toBeGreaterThanOrEqual(0.9);
   });
 });
-
-if (!haveRecordedDefillama()) console.warn("shared/real-api/defillama is absent: the recorded DefiLlama lists are not replayed (the shaped cast is)");
 
 /** Signals of a type on real data only (not marked synthetic). */
 async function realSignals(type: string): Promise<Signal[]> {

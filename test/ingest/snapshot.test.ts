@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FetchContext } from "../../src/ingest/connector.ts";
 import type { ProviderHttp } from "../../src/ingest/http.ts";
@@ -9,6 +9,7 @@ import { ProviderOutput } from "../../src/ingest/records.ts";
 import { silentLogger } from "../../src/log.ts";
 import { testFetchContext } from "../support/fetch-context.ts";
 import { type Fault, type Route, startFakeProvider } from "../support/fake-provider.ts";
+import { haveRecording, readRecording, skipWithout } from "../support/shared-recordings.ts";
 import { tempDir } from "../support/temp-dirs.ts";
 
 const FIXTURES = join(import.meta.dir, "fixtures", "snapshot");
@@ -18,11 +19,12 @@ type Json = Record<string, unknown>;
 const SPACES = fixture<{ data: { spaces: Json[] } }>("spaces.json").data.spaces;
 const RANKING = fixture<{ data: { ranking: { items: Json[] } } }>("ranking.json").data.ranking.items;
 const PROPOSALS = fixture<{ data: { proposals: Json[] } }>("proposals.json").data.proposals;
-const VOTES = join(import.meta.dir, "..", "fixtures", "snapshot", "votes");
+/** Recorded by snapshot-sidekick, read in place (../shared/real-api/third-party/snapshot/votes). */
+const VOTES = "third-party/snapshot/votes";
 /** A proposal's recorded votes (snapshot-sidekick's recordings of the hub), or undefined. */
 function recordedVotes(proposal: string): Json[] | undefined {
-  const file = join(VOTES, `${proposal}.json`);
-  return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { data: { votes: Json[] } }).data.votes : undefined;
+  const file = `${VOTES}/${proposal}.json`;
+  return haveRecording(file) ? readRecording<{ data: { votes: Json[] } }>(file).data.votes : undefined;
 }
 const PROTOCOLS = fixture<Json[]>("defillama-protocols.json");
 
@@ -64,7 +66,7 @@ function hub(options: { proposals?: Json[]; bodies: GraphqlBody[]; fail?: (body:
     }
     if (body.query.includes("ranking(")) return { data: { ranking: { items: RANKING.slice(skip, skip + first) } } };
     if (body.query.includes("votes(")) {
-      // Recorded votes (test/fixtures/snapshot/votes) for their proposals, none for the others.
+      // Recorded votes (shared/real-api/third-party/snapshot/votes) for their proposals, none for the others.
       const votes = (recordedVotes(String(v.proposal)) ?? []).filter((vote) => Number(vote.created) >= Number(v.from)).sort((a, b) => Number(a.created) - Number(b.created));
       return { data: { votes: votes.slice(0, first) } };
     }
@@ -264,7 +266,7 @@ describe("snapshot connector", () => {
     }
   });
 
-  test("recorded votes of four proposal types give each open day's tally: every vote by the day's end, each choice credited as its type counts", async () => {
+  test.skipIf(skipWithout(`${VOTES}/${RECORDED[0]!.id}.json`, "the snapshot connector on snapshot-sidekick's recorded votes"))("recorded votes of four proposal types give each open day's tally: every vote by the day's end, each choice credited as its type counts", async () => {
     const bodies: GraphqlBody[] = [];
     const proposals = RECORDED.map(recordedProposal);
     const fake = startFakeProvider(hub({ bodies, proposals }));

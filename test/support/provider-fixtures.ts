@@ -9,6 +9,7 @@ import { join } from "node:path";
 import type { ProviderConfig } from "../../src/ingest/providers/index.ts";
 import type { ProviderId } from "../../src/ingest/records.ts";
 import { type FakeProvider, startFakeProvider } from "./fake-provider.ts";
+import { haveRecording, readRecording } from "./shared-recordings.ts";
 
 const FIXTURES = join(import.meta.dir, "..", "ingest", "fixtures");
 const cache = new Map<string, unknown>();
@@ -18,8 +19,14 @@ function fixture(provider: string, name: string): unknown {
   return cache.get(file);
 }
 
-const RECORDED = join(import.meta.dir, "..", "fixtures", "coingecko", "ruby");
-const recorded = (name: string): unknown => JSON.parse(readFileSync(join(RECORDED, name), "utf8"));
+/**
+ * Recorded by coingecko_ruby, read in place (../shared/real-api/third-party/coingecko/ruby). Where that
+ * folder is absent the categories list is empty and the coin records 404, as for any coin not served.
+ */
+const RUBY = "third-party/coingecko/ruby";
+const recorded = (name: string, absent: unknown): unknown => (haveRecording(`${RUBY}/${name}`) ? readRecording(`${RUBY}/${name}`) : absent);
+/** Whether Bitcoin's and Tether's recorded records (their tickers: the listings) are served. */
+export const servesRecordedCoins = (): boolean => haveRecording(`${RUBY}/coin_bitcoin.json`);
 
 /** Extra answers a test puts in front of the fixtures (a new day, a changed record). */
 export type Override = (path: string, url: URL) => unknown;
@@ -88,10 +95,10 @@ export function providerEnv(base: string): Record<string, string> {
 
 function coingecko(path: string, q: URLSearchParams): unknown {
   if (path === "/asset_platforms") return fixture("coingecko", "asset_platforms.json");
-  // Recorded answers (test/fixtures/coingecko/ruby): the categories list, Bitcoin's and Tether's records.
-  if (path === "/coins/categories/list") return recorded("categories_list.json");
-  if (path === "/coins/bitcoin") return recorded("coin_bitcoin.json");
-  if (path === "/coins/tether") return recorded("coin_tether_by_contract.json");
+  // Recorded answers: the categories list, Bitcoin's and Tether's records.
+  if (path === "/coins/categories/list") return recorded("categories_list.json", []);
+  if (path === "/coins/bitcoin") return recorded("coin_bitcoin.json", undefined);
+  if (path === "/coins/tether") return recorded("coin_tether_by_contract.json", undefined);
   if (path === "/coins/list") return fixture("coingecko", "coins_list.json");
   if (path === "/coins/markets") {
     if (q.get("category") === "stablecoins") return fixture("coingecko", "markets_stablecoins.json");

@@ -8,7 +8,11 @@
  * The replay's days run up to AS_OF; the scan reads the data as of AS_OF.
  */
 import { addDays } from "../../../src/time.ts";
+import { haveRecording } from "../shared-recordings.ts";
 import { CATALOGUE } from "./catalogue.ts";
+
+/** CoinGecko answers recorded by coingecko_ruby (MIT), read in place under ../shared/real-api. */
+export const RUBY = "third-party/coingecko/ruby";
 
 export const AS_OF = "2026-11-20";
 /** Days before AS_OF (negative) or after (positive). */
@@ -43,7 +47,7 @@ export interface Coin {
   homepage: string;
   /** Exchanges and pairs it trades on, with the spread, % (the rest of the tickers are CoinGecko's large venues). */
   tickers?: { exchange: string; name: string; target: string; spread: number; volume: number }[];
-  /** A CoinGecko record recorded from the real API serves instead of a shaped one (test/fixtures/coingecko/ruby). */
+  /** A CoinGecko record recorded from the real API serves instead of a shaped one (RUBY, where it is there). */
   recorded?: string;
 }
 
@@ -86,7 +90,9 @@ const CAST: Coin[] = [
 export const COINS: Coin[] = [
   ...CAST.map((c) => {
     const blind = CATALOGUE.find((x) => x.id === c.id);
-    return blind && !c.recorded ? { ...c, description: blind.description, categories: blind.categories, homepage: blind.homepage } : c;
+    // Without its recording (a clone without ../shared) a recorded coin is shaped like the others.
+    const recorded = c.recorded && haveRecording(`${RUBY}/${c.recorded}`) ? c.recorded : undefined;
+    return blind && !recorded ? { ...c, recorded, description: blind.description, categories: blind.categories, homepage: blind.homepage } : { ...c, recorded };
   }),
   ...CATALOGUE.filter((x) => !CAST.some((c) => c.id === x.id)),
 ];

@@ -1,14 +1,18 @@
 /**
  * CoinGecko's API v3 as the replay serves it: recorded answers where one answers the request
  * (/asset_platforms, /coins/categories/list, the records of Bitcoin and Tether: coingecko_ruby, MIT,
- * test/fixtures/coingecko/ruby), shaped answers of the cast otherwise.
+ * read in place from ../shared/real-api/third-party/coingecko/ruby), shaped answers of the cast
+ * otherwise. Where that folder is absent the shaped answers stand in for the recorded ones too (the
+ * platforms of test/ingest/fixtures, the cast's categories, Bitcoin's and Tether's shaped records).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { AS_OF, COINS, type Coin, coin, daysBetween, unix, wobble } from "./cast.ts";
+import { haveRecording, readRecording } from "../shared-recordings.ts";
+import { AS_OF, COINS, type Coin, RUBY, coin, daysBetween, unix, wobble } from "./cast.ts";
 
-const RECORDED = join(import.meta.dir, "..", "..", "fixtures", "coingecko", "ruby");
-export const recordedCoingecko = (name: string): unknown => JSON.parse(readFileSync(join(RECORDED, name), "utf8"));
+const recordedCoingecko = (name: string): unknown => readRecording(`${RUBY}/${name}`);
+const SHAPED_PLATFORMS = join(import.meta.dir, "..", "..", "ingest", "fixtures", "coingecko", "asset_platforms.json");
+const platforms = () => (haveRecording(`${RUBY}/asset_platforms.json`) ? recordedCoingecko("asset_platforms.json") : JSON.parse(readFileSync(SHAPED_PLATFORMS, "utf8")));
 
 /** A coin's figures on a day: price, market cap and volume as the markets answer gives them. */
 function market(c: Coin, day: string) {
@@ -27,7 +31,7 @@ function market(c: Coin, day: string) {
 
 /** Categories the cast's records name that the recorded (2021) categories list does not: CoinGecko added them since. */
 function categoriesList(): unknown[] {
-  const recorded = recordedCoingecko("categories_list.json") as { category_id: string; name: string }[];
+  const recorded = (haveRecording(`${RUBY}/categories_list.json`) ? recordedCoingecko("categories_list.json") : []) as { category_id: string; name: string }[];
   const known = new Set(recorded.map((c) => c.name));
   const added = [...new Set(COINS.flatMap((c) => c.categories))].filter((name) => !known.has(name));
   return [...recorded, ...added.map((name) => ({ category_id: name.toLowerCase().replace(/[^a-z0-9]+/g, "-"), name }))];
@@ -81,7 +85,7 @@ function chart(c: Coin, from: number, to: number): unknown {
 
 /** CoinGecko's answer to a path under /api/v3 on `day`, or undefined (404). */
 export function coingeckoAnswer(path: string, q: URLSearchParams, day: string): unknown {
-  if (path === "/asset_platforms") return recordedCoingecko("asset_platforms.json");
+  if (path === "/asset_platforms") return platforms();
   if (path === "/coins/categories/list") return categoriesList();
   if (path === "/coins/list") return COINS.map((c) => ({ id: c.id, symbol: c.symbol, name: c.name, platforms: c.platforms ?? (c.address ? { ethereum: c.address } : {}) }));
   if (path === "/coins/markets") {

