@@ -69,7 +69,7 @@ export async function openWorld(source: WorldSource, options: { memoryLimit: str
       timeseries: published.map((t) => ({ ...t, source: HISTORY_SOURCE, provenance: HISTORY_SOURCE, file: "", rows: 0, first_date: null, last_date: null })),
     };
     const tables = await cutViews(c, published);
-    return finish(duck, c, manifest, tables, await loadGraphFacts(c, []), `recorded history in ${source.root} over the real entities of snapshot ${base.id}`);
+    return finish(duck, c, manifest, tables, await loadGraphFacts(c, []), `recorded history in ${source.root} over the real (reference) entities of snapshot ${base.id}`);
   } catch (error) {
     c.closeSync();
     duck.closeSync();

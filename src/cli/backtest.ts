@@ -29,6 +29,7 @@ export const backtest: Command = {
     out: { type: "string", help: "write quality.json and quality.md to this folder" },
     publish: { type: "boolean", help: "make this report the one the catalog and signal answers carry (data directory's quality.json)" },
     json: { type: "boolean", help: "print the report as JSON instead of Markdown" },
+    "without-series": { type: "boolean", help: "leave out each event's series (a report shipped apart from the data it was measured on, like data/quality/)" },
   },
   async run({ config, options }) {
     const [{ createLogger }, { dataDir, liveSnapshotId, snapshotPath }, { readManifest }, { runBacktest }, { labelFiles, SHIPPED_LABELS }, { qualityMarkdown }, { qualityPath }, { DETECTORS }, { addDays }, fs, path, { default: progress }] =
@@ -51,8 +52,9 @@ export const backtest: Command = {
       const value = options[name];
       if (value !== undefined && (typeof value !== "string" || !DAY.test(value) || Number.isNaN(Date.parse(value)))) throw new UsageError(`--${name} must be a date, YYYY-MM-DD.`);
     }
-    const history = typeof options.history === "string" ? path.resolve(options.history) : undefined;
-    if (history && !fs.existsSync(history)) throw new UsageError(`--history: no folder ${history}.`);
+    // Kept as given: the report names the folder the way the person named it.
+    const history = typeof options.history === "string" ? options.history : undefined;
+    if (history && !fs.existsSync(history)) throw new UsageError(`--history: no folder ${path.resolve(history)}.`);
     if (history && options.to === undefined) throw new UsageError("--history needs --to (and --from): the recorded history has no as-of day of its own.");
     const horizon = options.horizon === undefined ? undefined : Number(options.horizon);
     if (horizon !== undefined && (!Number.isInteger(horizon) || horizon < 1 || horizon > 365)) throw new UsageError("--horizon must be a whole number of days from 1 to 365.");
@@ -66,7 +68,7 @@ export const backtest: Command = {
     const files = typeof options.labels === "string" ? labelFiles(options.labels.split(",").map((f) => f.trim()).filter(Boolean)) : [SHIPPED_LABELS];
     const tty = process.stderr.isTTY && !options.json;
     const bar = tty ? new progress.SingleBar({ format: "backtest [{bar}] {value}/{total} days {day} ({found} found)", stream: process.stderr }, progress.Presets.shades_classic) : undefined;
-    const { report } = await runBacktest({
+    const { report: full } = await runBacktest({
       source: history ? { kind: "history", root: history, base: dir } : { kind: "snapshot", dir },
       from,
       to,
@@ -80,6 +82,7 @@ export const backtest: Command = {
       },
     });
     bar?.stop();
+    const report = options["without-series"] ? { ...full, events: full.events.map((e) => ({ ...e, series: null })) } : full;
     const markdown = qualityMarkdown(report);
     const json = `${JSON.stringify(report, null, 1)}\n`;
     if (typeof options.out === "string") {

@@ -21,6 +21,7 @@ import { selfCommand } from "../runtime.ts";
 import { spawnCommand } from "./spawn.ts";
 import { closeSnapshot, prepareSnapshot } from "./prepare-snapshot.ts";
 import { syntheticNotice } from "../snapshot/describe.ts";
+import { serveQualityFrom } from "../signals/quality.ts";
 import { type DataDir, currentSnapshotId, dataDir, ensureDataDir, recordFormats, snapshotPath } from "../store/data-dir.ts";
 import { openDuck } from "../store/duckdb.ts";
 import { EventFeed } from "../push/feed.ts";
@@ -74,6 +75,7 @@ export class Services implements ApiServices {
   static async open(config: Config, log: Logger, options: { graphCommand?: string[]; childLogsTo?: 1 | 2; startRetryMs?: number } = {}): Promise<Services> {
     const dir = dataDir(config.data_dir);
     ensureDataDir(dir);
+    serveQualityFrom(dir.root);
     const state = await openState(config, dir.stateDb);
     let scheduler: RunScheduler;
     try {

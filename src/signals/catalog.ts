@@ -10,6 +10,7 @@ import { z } from "zod";
 import { SCORE_AT, describeBands } from "./bands.ts";
 import { DETECTORS } from "./detectors/index.ts";
 import { evidenceJsonSchema } from "./evidence.ts";
+import { type QualityReport, type TypeQuality, currentQuality, qualityReportSchema, typeQualitySchema } from "./quality.ts";
 
 export const catalogSchema = z.object({
   count: z.number().int(),
@@ -33,8 +34,12 @@ export const catalogSchema = z.object({
       real_data: z.enum(["yes", "partial", "synthetic only"]),
       real_data_reason: z.string().nullable(),
       evidence_schema: z.record(z.string(), z.unknown()).describe("JSON Schema of this type's evidence object"),
+      quality: typeQualitySchema.describe("measured in a backtest against labelled real events (window and labels in the top-level quality), or unmeasured with the reason"),
     }),
   ),
+  quality: qualityReportSchema
+    .omit({ types: true })
+    .describe("the backtest the types' quality comes from: its world, window, label set, horizon, every labelled event with its series and the types that fired around it, and the controls"),
 });
 export type Catalog = z.infer<typeof catalogSchema>;
 
@@ -47,10 +52,29 @@ export const QUALIFICATION_RULES = {
   rejected: "failed a screen, or expired unconfirmed (a scan on newer data no longer found it)",
 };
 
-let cached: Catalog | undefined;
+let cached: { report: QualityReport; catalog: Catalog } | undefined;
 
+/** The catalog, with the quality report in force (rebuilt when a new report is published). */
 export function signalCatalog(): Catalog {
-  cached ??= {
+  const report = currentQuality();
+  if (cached?.report !== report) cached = { report, catalog: buildCatalog(report) };
+  return cached.catalog;
+}
+
+function buildCatalog(report: QualityReport): Catalog {
+  const { types, ...about } = report;
+  const unmeasured = (slug: string): TypeQuality => ({
+    slug,
+    measured: false,
+    reason: "not in the quality report in force",
+    detects: [],
+    risk: false,
+    detection: null,
+    warning: null,
+    alarms: { episodes: 0, entity_months: null, per_100_entity_months: null, confirmed: 0, precision: null },
+    fires: { screened: 0, unscreened: 0 },
+  });
+  return {
     count: DETECTORS.length,
     score_scale: { min: 0, max: 100, band_starts: SCORE_AT },
     qualification: QUALIFICATION_RULES,
@@ -71,7 +95,8 @@ export function signalCatalog(): Catalog {
       real_data: d.realData.status,
       real_data_reason: d.realData.note ?? null,
       evidence_schema: evidenceJsonSchema(d),
+      quality: types.find((t) => t.slug === d.slug) ?? unmeasured(d.slug),
     })),
+    quality: about,
   };
-  return cached;
 }

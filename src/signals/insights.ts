@@ -13,6 +13,7 @@ import { DETECTORS } from "./detectors/index.ts";
 import { anyEvidenceSchema } from "./evidence.ts";
 import { ACTIONABILITY } from "./narratives.ts";
 import { NO_SERIES_NOTE } from "../timeseries/figures.ts";
+import { signalQualitySchema } from "./quality.ts";
 import { QUALIFICATIONS, type Signal, hasFinishedScan, querySignals } from "./store.ts";
 import { SYNTHETIC_MARK, marked, unmarked } from "./synthetic.ts";
 import { isoSeconds } from "../time.ts";
@@ -29,6 +30,7 @@ export const signalSchema = z.object({
   seen_at: z.string().describe("last found by a scan, ISO 8601 UTC; since_hours filters on it"),
   qualification: z.enum(QUALIFICATIONS),
   active: z.boolean().describe("false once a scan on newer data no longer finds it"),
+  quality: signalQualitySchema,
 });
 
 export const qualificationFilter = z.enum([...QUALIFICATIONS, "all"]).default("qualified");

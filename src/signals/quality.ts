@@ -5,7 +5,7 @@
  * the report shipped in `data/quality/` (measured on the recorded real history) unless the data
  * directory holds one of its own (`ckg backtest --publish`, measured on that directory's history).
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import shipped from "../../data/quality/quality.json" with { type: "json" };
@@ -74,26 +74,53 @@ export function qualityPath(dataRoot: string): string {
   return join(dataRoot, "quality.json");
 }
 
-/** The report the catalog shows: the data directory's own, else the shipped one. */
-export function loadQuality(dataRoot?: string): QualityReport {
-  const own = dataRoot ? qualityPath(dataRoot) : undefined;
-  if (own && existsSync(own)) {
-    const parsed = qualityReportSchema.safeParse(JSON.parse(readFileSync(own, "utf8")));
-    if (parsed.success) return parsed.data;
-  }
-  return qualityReportSchema.parse(shipped);
+const SHIPPED = qualityReportSchema.parse(shipped);
+/** How often the served report looks for a newer `quality.json` in the data directory. */
+const RECHECK_MS = 10_000;
+let served: { root?: string; report: QualityReport; mtimeMs: number; checkedAt: number } = { report: SHIPPED, mtimeMs: 0, checkedAt: 0 };
+
+/** Serve the data directory's own report when it has one (the server calls this once it opens it). */
+export function serveQualityFrom(dataRoot: string): void {
+  served = { root: dataRoot, report: SHIPPED, mtimeMs: 0, checkedAt: 0 };
 }
+
+/**
+ * The report the catalog and signal answers carry: the data directory's `quality.json` (written by
+ * `ckg backtest --publish`, picked up without a restart) when valid, else the shipped one.
+ */
+export function currentQuality(now = Date.now()): QualityReport {
+  if (!served.root || now - served.checkedAt < RECHECK_MS) return served.report;
+  served.checkedAt = now;
+  const path = qualityPath(served.root);
+  const mtimeMs = existsSync(path) ? statSync(path).mtimeMs : 0;
+  if (mtimeMs === served.mtimeMs) return served.report;
+  served.mtimeMs = mtimeMs;
+  served.report = SHIPPED;
+  if (mtimeMs > 0) {
+    try {
+      const parsed = qualityReportSchema.safeParse(JSON.parse(readFileSync(path, "utf8")));
+      if (parsed.success) served.report = parsed.data;
+    } catch {
+      // A report being written or broken: the shipped one stands until a valid one is there.
+    }
+  }
+  return served.report;
+}
+
+export const signalQualitySchema = z
+  .object({
+    measured: z.boolean(),
+    precision: z.number().nullable().describe("share of this type's alarms that a labelled real event confirmed within the horizon"),
+    median_lead_days: z.number().nullable().describe("median days this type fired before the labelled incidents it preceded"),
+    median_delay_days: z.number().nullable().describe("median days from a labelled event's start to this type's first signal on it"),
+    window: z.string().describe("the replayed window the figures come from, FROM..TO"),
+    reason: z.string().nullable().describe("why the type is unmeasured"),
+  })
+  .describe("this type's measured record in a backtest against labelled real events (GET /api/signals/catalog has the whole report)");
+export type SignalQuality = z.infer<typeof signalQualitySchema>;
 
 /** What a signal's answer says of its type's record: enough for an agent to weigh it. */
-export interface SignalQuality {
-  measured: boolean;
-  precision: number | null;
-  median_lead_days: number | null;
-  median_delay_days: number | null;
-  window: string;
-}
-
-export function signalQuality(report: QualityReport, slug: string): SignalQuality {
+export function signalQuality(slug: string, report: QualityReport = currentQuality()): SignalQuality {
   const q = report.types.find((t) => t.slug === slug);
   return {
     measured: q?.measured ?? false,
@@ -101,5 +128,6 @@ export function signalQuality(report: QualityReport, slug: string): SignalQualit
     median_lead_days: q?.warning?.median_lead_days ?? null,
     median_delay_days: q?.detection?.median_delay_days ?? null,
     window: `${report.window.from}..${report.window.to}`,
+    reason: q ? q.reason : "not in the quality report",
   };
 }

@@ -9,6 +9,7 @@ import type { SqlValue, StateStore } from "../store/state.ts";
 import { isoSeconds } from "../time.ts";
 import type { Severity } from "./bands.ts";
 import type { Evidence } from "./evidence.ts";
+import { type SignalQuality, signalQuality } from "./quality.ts";
 
 export const QUALIFICATIONS = ["pending", "screened", "qualified", "rejected"] as const;
 export type Qualification = (typeof QUALIFICATIONS)[number];
@@ -43,6 +44,8 @@ export interface Signal {
   seen_at: string;
   qualification: Qualification;
   active: boolean;
+  /** The type's measured record (signals/quality.ts), so a reader can weigh the signal. */
+  quality: SignalQuality;
 }
 
 export interface Move {
@@ -68,6 +71,7 @@ export function toSignal(row: SignalRow): Signal {
     seen_at: row.seen_at,
     qualification: row.qualification,
     active: row.ended_at === null,
+    quality: signalQuality(row.signal_type),
   };
 }
 
