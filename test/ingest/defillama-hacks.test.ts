@@ -10,8 +10,7 @@
  * skipped with a plain message where that folder is absent.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { defillama } from "../../src/ingest/providers/defillama/index.ts";
 import { NO_PROTOCOL, UNKNOWN_PROTOCOL } from "../../src/ingest/providers/defillama/parse-hacks.ts";
 import { RawStore } from "../../src/ingest/raw-store.ts";
@@ -20,40 +19,14 @@ import { silentLogger } from "../../src/log.ts";
 import { type FakeProvider, startFakeProvider } from "../support/fake-provider.ts";
 import { testFetchContext } from "../support/fetch-context.ts";
 import { defillamaFixture } from "../support/provider-fixtures.ts";
+import { defillamaFixtureFile as fixture, listsWithEuler, REAL_HACKS, savedAnswers as saved, skipWithoutRealHacks } from "../support/defillama-hacks.ts";
 import { tempDir } from "../support/temp-dirs.ts";
 
-const FIXTURES = join(import.meta.dir, "fixtures", "defillama");
-const fixture = (name: string): unknown => JSON.parse(readFileSync(join(FIXTURES, name), "utf8"));
-/** DefiLlama's recorded `/hacks` answer (538 incidents), beside the clone. */
-export const REAL_HACKS = join(import.meta.dir, "..", "..", "..", "shared", "real-history", "defillama", "hacks.json");
-const haveRealHacks = existsSync(REAL_HACKS);
-if (!haveRealHacks) console.warn(`skipped: the DefiLlama connector on DefiLlama's recorded /hacks (${REAL_HACKS} is absent; CI has ../shared beside the clone)`);
-
 const TODAY = "2025-01-10";
+const savedAnswers = (answers: Record<string, unknown>) => saved(answers, TODAY);
 const protocol = (slug: string) => key("Protocol", "defillama", slug);
 const chain = (name: string) => key("Chain", "defillama", name);
 const incident = (id: string) => key("SecurityIncident", "defillama", id);
-
-/** Euler V1 (DefiLlama protocol 1183) in its family, Euler (parent#euler), as `/protocols` and `/lite/protocols2` list them. */
-export const EULER_V1 = { id: "1183", name: "Euler V1", slug: "euler-v1", category: "Lending", chains: ["Ethereum"], parentProtocol: "parent#euler", parentProtocolSlug: "euler", tvl: 0 };
-export const EULER = { id: "parent#euler", name: "Euler", chains: ["Ethereum"], url: "https://www.euler.finance" };
-
-/** A raw store holding the given DefiLlama answers, as a run saves them. */
-export function savedAnswers(answers: Record<string, unknown>): RawStore {
-  const raw = new RawStore(tempDir("ckg-hacks-"));
-  for (const [rawKey, body] of Object.entries(answers)) raw.save("defillama", rawKey, { day: TODAY, since: null, body });
-  return raw;
-}
-
-/** The fixture's protocol lists with Euler V1 and its family added. */
-export function listsWithEuler(): Record<string, unknown> {
-  const parents = fixture("lite-protocols2.json") as { parentProtocols: unknown[] };
-  return {
-    chains: fixture("v2-chains.json"),
-    protocols: [...(fixture("protocols.json") as unknown[]), EULER_V1],
-    parents: { ...parents, parentProtocols: [...parents.parentProtocols, EULER] },
-  };
-}
 
 function parse(raw: RawStore): ProviderOutput {
   const out = new ProviderOutput("defillama", silentLogger);
@@ -180,7 +153,7 @@ describe("security incidents resolved like the other DefiLlama records", () => {
   });
 });
 
-describe.skipIf(!haveRealHacks)("security incidents from DefiLlama's recorded /hacks (../shared/real-history)", () => {
+describe.skipIf(skipWithoutRealHacks("the DefiLlama connector on DefiLlama's recorded /hacks"))("security incidents from DefiLlama's recorded /hacks (../shared/real-history)", () => {
   let out: ProviderOutput;
   let recorded: { name: string; defillamaId: number | null; parentProtocolId?: string }[];
   // Read in beforeAll: bun runs a skipped describe's body to list its tests.

@@ -7,6 +7,7 @@
 import { addDays } from "../../../src/time.ts";
 import { haveRecording, readRecording } from "../shared-recordings.ts";
 import { daysBetween, offset, unix, wobble } from "./cast.ts";
+import { recordedOrShapedHacks } from "../defillama-hacks.ts";
 import { CAST_PROTOCOLS, figures, LENDING, PARENTS, POOLS, RAISES, RECORDED_FALLBACK, SCHEDULES, STABLECOINS } from "./defillama-cast.ts";
 
 /** The recorded DefiLlama answers are here (CI and this workplace have them; a clone elsewhere may not). */
@@ -119,6 +120,7 @@ export function defillamaAnswer(path: string, day: string): unknown {
   if (path === "/api/v2/chains") return haveRecordedDefillama() ? recorded("v2_chains.json") : [{ name: "Ethereum", chainId: 1, gecko_id: "ethereum", tokenSymbol: "ETH", tvl: 6e10 }];
   if (path === "/api/protocols") return protocols();
   if (path === "/api/lite/protocols2") return { protocols: [], parentProtocols: PARENTS };
+  if (path === "/api/hacks") return recordedOrShapedHacks();
   if (path === "/yields/pools") return pools(day);
   if (path === "/yields/lendBorrow") return LENDING;
   if (path === "/stablecoins/stablecoins") return stablecoins(day);
