@@ -16,7 +16,11 @@ import shippedText from "../../data/events/real-incidents.jsonl" with { type: "t
 export const EVENT_KINDS = ["exploit", "depeg", "supply-run", "tvl-collapse", "price-collapse", "exchange-collapse", "unlock-cliff", "quiet"] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "a UTC day, YYYY-MM-DD").refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), "not a calendar day");
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "a UTC day, YYYY-MM-DD").refine((d) => {
+  const time = Date.parse(`${d}T00:00:00Z`);
+  // A round trip, since Date.parse rolls 2023-02-30 over to March.
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === d;
+}, "not a calendar day");
 
 export const labelSchema = z
   .object({

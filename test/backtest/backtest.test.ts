@@ -1,0 +1,157 @@
+/**
+ * `ckg backtest` on real data directories: the replay reads nothing from after its day (a planted
+ * future value stays unread), writes nothing that is served (a subscription's stream stays silent
+ * while a real scan afterwards reaches it), refuses bad labels and windows before any work, and on
+ * the recorded real history (read in place from ../shared/real-history, skipped where absent)
+ * catches the March 2023 USDC and DAI depegs a day after their intraday lows.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type LabelFile, LabelError } from "../../src/backtest/labels.ts";
+import { WindowError } from "../../src/backtest/replay.ts";
+import { runBacktest } from "../../src/backtest/run.ts";
+import { openWorld } from "../../src/backtest/world.ts";
+import { DETECTORS } from "../../src/signals/detectors/index.ts";
+import { dataDir } from "../../src/store/data-dir.ts";
+import { openDuck } from "../../src/store/duckdb.ts";
+import { addDays } from "../../src/time.ts";
+import { type Running, copyOfFixture, startServices } from "../support/fixture.ts";
+import { groundTruth, scan, snapshotOf } from "../signals/support.ts";
+import { until } from "../support/until.ts";
+
+const HISTORY = join(import.meta.dir, "../../../shared/real-history");
+const depeg = DETECTORS.filter((d) => d.slug === "stablecoin-depeg");
+const labels = (lines: object[], name = "test.jsonl"): LabelFile[] => [{ name, text: lines.map((l) => JSON.stringify(l)).join("\n") }];
+
+/** A stablecoin of the fixture world with a price on the as-of day, and that day. */
+async function someStablecoin(root: string): Promise<{ entity: string; table: string; asOf: string }> {
+  const { path, manifest } = snapshotOf(root);
+  const table = manifest.timeseries.find((t) => t.kind === "stablecoin")!.name;
+  const duck = await openDuck({ path: join(path, manifest.timeseries_db), settings: { access_mode: "READ_ONLY" } });
+  const c = await duck.connect();
+  const rows = (await c.runAndReadAll(`SELECT entity_id, max(date)::VARCHAR AS d FROM ${table} WHERE price BETWEEN 0.999 AND 1.001 AND "circulatingUsd" > 1e7 GROUP BY 1 ORDER BY 1 LIMIT 1`)).getRowObjectsJson();
+  c.closeSync();
+  duck.closeSync();
+  return { entity: String(rows[0]!.entity_id), table, asOf: String(rows[0]!.d) };
+}
+
+describe("no look-ahead", () => {
+  test("a depeg planted two days after the replayed days is unread until its day", async () => {
+    const root = await copyOfFixture();
+    const { entity, table, asOf } = await someStablecoin(root);
+    const { path, manifest } = snapshotOf(root);
+    const from = addDays(asOf, -4);
+    const planted = addDays(from, 2);
+    // Rewrite the series in place: the day after `from + 1` becomes a 50% depeg.
+    const duck = await openDuck({ path: join(path, manifest.timeseries_db) });
+    const c = await duck.connect();
+    await c.run(`UPDATE ${table} SET price = 0.5 WHERE entity_id = '${entity}' AND date = DATE '${planted}'`);
+    c.closeSync();
+    duck.closeSync();
+
+    const world = await openWorld({ kind: "snapshot", dir: dataDir(root) }, { memoryLimit: "1GB", threads: 1 });
+    try {
+      for (const day of [from, addDays(from, 1)]) {
+        await world.cutAt(day);
+        const seen = (await world.c.runAndReadAll(`SELECT max(date)::VARCHAR AS last, count(*) FILTER (WHERE price = 0.5)::INTEGER AS planted FROM stablecoin`)).getRowObjectsJson()[0]!;
+        expect(seen).toEqual({ last: day, planted: 0 });
+      }
+    } finally {
+      world.close();
+    }
+    const { replay } = await runBacktest({ source: { kind: "snapshot", dir: dataDir(root) }, from, to: planted, detectors: depeg, labelFiles: labels([{ id: "p", entity, day: planted, kind: "depeg", source: "planted by this test" }]) });
+    const onEntity = replay.fires.filter((f) => f.entities.includes(entity));
+    expect(onEntity.map((f) => f.day)).toEqual([planted]);
+    expect(replay.days).toBe(3);
+  });
+});
+
+describe("a backtest touches nothing that is served", () => {
+  let run: Running;
+  beforeAll(async () => {
+    run = await startServices({ push_poll_ms: 50 });
+  });
+  afterAll(() => run.close());
+
+  test("with a subscription's stream open, a backtest finds signals and the stream, signals and outbox stay as they were; a real scan then reaches the stream", async () => {
+    const made = (await (await run.request("POST", "/api/subscriptions", { filters: { signals: {} }, stream: true })).json()) as { subscription_id: string; secret: string };
+    const response = await run.request("GET", `/api/events?subscription_id=${made.subscription_id}`, undefined, { authorization: `Bearer ${made.secret}` });
+    const reader = response.body!.getReader();
+    const received: string[] = [];
+    const reading = (async () => {
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+        for (const line of new TextDecoder().decode(chunk.value).split("\n")) if (line.startsWith("data: ")) received.push(line);
+      }
+    })();
+    const count = async () => {
+      const [row] = await run.services.state.all<{ signals: number; events: number; moves: number; scans: number }>(
+        "SELECT (SELECT count(*) FROM signals) AS signals, (SELECT count(*) FROM signal_events) AS events, (SELECT count(*) FROM signal_moves) AS moves, (SELECT count(*) FROM scans) AS scans",
+        [],
+      );
+      return Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, Number(v)]));
+    };
+    const before = await count();
+    const asOf = snapshotOf(run.dir).manifest.as_of.slice(0, 10);
+    const planted = groundTruth(run.dir).anomalies[0]!;
+    const { replay } = await runBacktest({
+      source: { kind: "snapshot", dir: dataDir(run.dir) },
+      from: addDays(asOf, -2),
+      to: asOf,
+      labelFiles: labels([{ id: "gt", entity: planted.entities[0], day: asOf, kind: "depeg", source: "the fixture's ground truth" }]),
+    });
+    expect(replay.fires.length).toBeGreaterThan(0);
+    await Bun.sleep(500); // past several push polls
+    expect(await count()).toEqual(before);
+    expect(received).toEqual([]);
+
+    // The stream is live: a real scan's events reach it.
+    await scan(run.dir, run.services.state, asOf);
+    await until("the scan's events on the stream", 30_000, () => received.length > 0);
+    await reader.cancel();
+    await reading.catch(() => undefined);
+  });
+});
+
+describe("refused before any work", () => {
+  const world = async () => ({ kind: "snapshot" as const, dir: dataDir(await copyOfFixture()) });
+
+  test("a malformed label file names its line", () => {
+    const bad: LabelFile[] = [{ name: "events.jsonl", text: `// a comment\n${JSON.stringify({ id: "a", entity: "token/x", day: "2023-03-11", kind: "depeg", source: "a source long enough" })}\n{"id": "b", "entity": "token/y", "day": "2023-02-30", "kind": "depeg", "source": "a source long enough"}` }];
+    return expect(runBacktest({ source: { kind: "snapshot", dir: dataDir("/nonexistent") }, from: "2023-01-01", to: "2023-01-02", labelFiles: bad })).rejects.toThrow(
+      new LabelError("events.jsonl:3: day: not a calendar day"),
+    );
+  });
+
+  test("a label of an unknown entity, or a window without history, is an error and no day is replayed", async () => {
+    const source = await world();
+    let days = 0;
+    const onDay = () => void days++;
+    await expect(runBacktest({ source, from: "2023-01-01", to: "2023-01-02", onDay, labelFiles: labels([{ id: "u", entity: "token/no-such-token", day: "2023-01-01", kind: "depeg", source: "a source long enough" }]) })).rejects.toThrow(
+      /does not have: u \(token\/no-such-token\)/,
+    );
+    const entity = groundTruth(source.dir.root).anomalies[0]!.entities[0]!;
+    await expect(runBacktest({ source, from: "1990-01-01", to: "1990-12-31", onDay, labelFiles: labels([{ id: "k", entity, day: "1990-06-01", kind: "depeg", source: "a source long enough" }]) })).rejects.toThrow(WindowError);
+    expect(days).toBe(0);
+  });
+});
+
+describe.skipIf(!existsSync(HISTORY))("on the recorded real history (../shared/real-history)", () => {
+  test("March 2023: the USDC and DAI depegs caught a day after their intraday lows, the BUSD control quiet", async () => {
+    const root = await copyOfFixture();
+    const { report } = await runBacktest({
+      source: { kind: "history", root: HISTORY, base: dataDir(root) },
+      from: "2023-02-10",
+      to: "2023-03-20",
+      labelFiles: [{ name: "data/events/real-incidents.jsonl", text: await Bun.file(join(import.meta.dir, "../../data/events/real-incidents.jsonl")).text() }],
+    });
+    const depegType = report.types.find((t) => t.slug === "stablecoin-depeg")!;
+    expect(depegType.measured).toBe(true);
+    const usdc = report.events.find((e) => e.id === "usdc-depeg-2023-03")!;
+    const dai = report.events.find((e) => e.id === "dai-depeg-2023-03")!;
+    for (const e of [usdc, dai]) expect(e.fired.find((f) => f.type === "stablecoin-depeg")?.screened_days[0]).toBe("2023-03-12");
+    expect(usdc.series).toMatchObject({ table: "ts_history_stablecoin", column: "price" });
+    expect(report.controls.find((c) => c.id === "busd-wind-down-control-2023-02")).toMatchObject({ in_window: true, held: true });
+  });
+});
+if (!existsSync(HISTORY)) console.warn(`skipped: the recorded history is not at ${HISTORY} (CI has ../shared beside the clone)`);
