@@ -28,7 +28,7 @@ export const scan: Command = {
         import("../store/data-dir.ts"),
         import("../store/open-state.ts"),
         import("../signals/scan.ts"),
-        import("../signals/narratives.ts"),
+        import("../signals/narrator.ts"),
         import("../signals/detectors/index.ts"),
         import("../time.ts"),
         import("../store/manifest.ts"),
@@ -49,7 +49,11 @@ export const scan: Command = {
 
     const last = (asOfOption as string | undefined) ?? readManifest(snapshotPath(dir, id)).as_of.slice(0, 10);
     const state = await openState(config, dir.stateDb);
-    const narrator = narratorFor({ url: config.narrative_url, model: config.narrative_model, apiKey: config.narrative_api_key, timeoutMs: 30_000, maxCalls: 200 }, log);
+    // One narrator for every day: its budget and breaker are per scan (Narrator.writeAll).
+    const narrator = narratorFor(
+      { url: config.narrative_url, model: config.narrative_model, apiKey: config.narrative_api_key, timeoutMs: config.narrative_timeout_ms, budgetMs: config.narrative_budget_ms },
+      log,
+    );
     const tty = process.stderr.isTTY && !options.json;
     let failed = false;
     try {

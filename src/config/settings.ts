@@ -179,6 +179,22 @@ export const SETTINGS = {
     "API key sent as a bearer token to the narrative chat API",
     { secret: true },
   ),
+  // A healthy answer (a title and at most 120 words, ~160 tokens) takes a hosted model 2-5 s; 15 s is
+  // three times the slow end, and the breaker's three time-outs in a row then cost 45 s, inside the budget.
+  narrative_timeout_ms: setting(
+    "integer",
+    z.number().int().min(100).max(120_000),
+    15_000,
+    "time limit of one call to the narrative chat API; past it that narrative keeps the offline template",
+  ),
+  // 120 s holds about 40 narratives from a healthy endpoint, and bounds what a slow one costs a scan
+  // (the first scan of a data directory keeps the signal routes waiting until it ends).
+  narrative_budget_ms: setting(
+    "integer",
+    z.number().int().min(100).max(3_600_000),
+    120_000,
+    "time all of one scan's calls to the narrative chat API may take together; once spent (or after 3 failures in a row) the rest of the scan's narratives keep the offline template, saying why",
+  ),
   snapshot_poll_ms: setting(
     "integer",
     z.number().int().min(100).max(600_000),

@@ -13,7 +13,7 @@ import type { OperationContext } from "./context.ts";
  * The server's settings a description may quote: OpenAPI, the docs page and MCP tools are made
  * per server, so they state its own limits rather than the defaults.
  */
-export type DescriptionSettings = Pick<Config, "query_timeout_ms">;
+export type DescriptionSettings = Pick<Config, "query_timeout_ms" | "narrative_url" | "narrative_timeout_ms" | "narrative_budget_ms">;
 
 /** What a handler may need before it can run; unmet needs answer 503 not_ready before payment. */
 export type Need = "snapshot" | "graph";

@@ -1,11 +1,11 @@
 /**
  * @module signals/narratives
- * Briefings that link signals. The offline writer is deterministic: the same signals give the same
- * words, built from each signal's one-sentence summary and its numbers. An OpenAI-compatible chat
- * endpoint can write them instead; any failure (network, status, time limit, empty answer) falls
- * back to the offline writer, and the evidence says which writer wrote it and why.
+ * Briefings that link signals: what a narrator is given and gives back, and the offline writer (the
+ * template). The template is deterministic: the same signals give the same words, built from each
+ * signal's one-sentence summary and its numbers. An OpenAI-compatible chat endpoint can write them
+ * instead (signals/narrator.ts); whenever its text is not used the template stands, and the
+ * evidence says which writer wrote it and why.
  */
-import type { Logger } from "../log.ts";
 import type { Severity } from "./bands.ts";
 
 export const ACTIONABILITY = ["urgent", "watchlist", "informational"] as const;
@@ -18,6 +18,8 @@ export interface LinkedSignal {
   severity: Severity;
   score: number;
   summary: string;
+  /** The signal's whole evidence: the figures an endpoint's text may state are the ones found here. */
+  evidence: Record<string, unknown>;
 }
 
 export interface Brief {
@@ -25,28 +27,37 @@ export interface Brief {
   /** What it is about: an entity's name, or a sector. */
   subject: string;
   actionability: Actionability;
+  /** The scan's as-of date: a narrative may name it. */
+  asOf: string;
   signals: LinkedSignal[];
 }
+
+/** Why the template stands where an endpoint is configured, as a code (`writer_error` says it in words). */
+export const FALLBACKS = ["endpoint_failed", "endpoint_timed_out", "breaker_open", "budget_spent", "call_cap", "unbacked_figures"] as const;
+export type Fallback = (typeof FALLBACKS)[number];
 
 export interface Written {
   title: string;
   text: string;
+  /** "offline" (the template), or "llm:<model>". */
   writer: string;
   writer_error?: string;
+  fallback?: Fallback;
+  /** The endpoint's figures that no linked signal's evidence holds, as it wrote them. */
+  unbacked_figures?: string[];
 }
 
 export interface Narrator {
-  write(brief: Brief): Promise<Written>;
-}
-
-/** The scan's choice of narrator: an endpoint when configured, the offline writer otherwise. */
-export function narratorFor(options: { url?: string; model: string; apiKey?: string; timeoutMs: number; maxCalls: number }, log: Logger): Narrator {
-  return options.url ? new ChatNarrator(options.url, options.model, options.apiKey, options.timeoutMs, options.maxCalls, log) : new OfflineNarrator();
+  /**
+   * Writes one scan's narratives, in the order given. Whatever limits a narrator keeps (a time
+   * budget, a circuit breaker) span this one call, so every scan starts afresh.
+   */
+  writeAll(briefs: readonly Brief[]): Promise<Written[]>;
 }
 
 export class OfflineNarrator implements Narrator {
-  async write(brief: Brief): Promise<Written> {
-    return { ...offline(brief), writer: "offline" };
+  async writeAll(briefs: readonly Brief[]): Promise<Written[]> {
+    return briefs.map((brief) => ({ ...offline(brief), writer: "offline" }));
   }
 }
 
@@ -73,55 +84,4 @@ export function offline(brief: Brief): { title: string; text: string } {
 
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-/** POST {url}/chat/completions (OpenAI-compatible) with the brief's facts; temperature 0. */
-export class ChatNarrator implements Narrator {
-  private calls = 0;
-
-  constructor(
-    private readonly url: string,
-    private readonly model: string,
-    private readonly apiKey: string | undefined,
-    private readonly timeoutMs: number,
-    private readonly maxCalls: number,
-    private readonly log: Logger,
-  ) {}
-
-  async write(brief: Brief): Promise<Written> {
-    if (this.calls >= this.maxCalls) return { ...offline(brief), writer: "offline", writer_error: `more than ${this.maxCalls} narratives in one scan` };
-    this.calls++;
-    const facts = offline(brief);
-    try {
-      const response = await fetch(`${this.url.replace(/\/$/, "")}/chat/completions`, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}) },
-        signal: AbortSignal.timeout(this.timeoutMs),
-        body: JSON.stringify({
-          model: this.model,
-          temperature: 0,
-          messages: [
-            {
-              role: "system",
-              content:
-                "You write short briefings for crypto analysts. Use only the facts given; keep every number as given. " +
-                "Answer with a title on the first line, then one paragraph of at most 120 words.",
-            },
-            { role: "user", content: JSON.stringify({ scope: brief.scope, subject: brief.subject, actionability: brief.actionability, signals: brief.signals, draft: facts.text }) },
-          ],
-        }),
-      });
-      if (!response.ok) throw new Error(`the endpoint answered ${response.status}`);
-      const body = (await response.json()) as { choices?: { message?: { content?: string } }[] };
-      const content = body.choices?.[0]?.message?.content?.trim();
-      if (!content) throw new Error("the endpoint answered without text");
-      const [title, ...rest] = content.split("\n");
-      const text = rest.join("\n").trim();
-      return { title: title!.replace(/^#+\s*/, "").trim(), text: text || title!, writer: `llm:${this.model}` };
-    } catch (error) {
-      const reason = (error as Error).name === "TimeoutError" ? `no answer within ${this.timeoutMs} ms` : (error as Error).message;
-      this.log.warn({ err: reason }, "narrative endpoint failed; the offline writer wrote this narrative");
-      return { ...facts, writer: "offline", writer_error: reason };
-    }
-  }
 }

@@ -9,6 +9,7 @@ import { resolveEntity } from "../../graph/explore.ts";
 import { BAND_STARTS } from "../../signals/bands.ts";
 import { catalogSchema, signalCatalog } from "../../signals/catalog.ts";
 import { DETECTORS } from "../../signals/detectors/index.ts";
+import { describeNarration } from "../../signals/narrator.ts";
 import {
   analyseEntity,
   assertScanned,
@@ -119,9 +120,10 @@ export const entityInsights = defineOperation({
   method: "GET",
   path: "/api/insights/entity/:entity_name",
   summary: "Every active signal on one entity, its narratives and a summary",
-  description:
+  description: (settings) =>
     "Analysis of one entity (exact name, symbol or URI; find names with /api/search): its active signals of every type with evidence, the " +
     "narratives that link them with actionability (urgent, watchlist, informational), and a short summary. since_hours defaults to 168. " +
+    `${describeNarration(settings)} ` +
     `Signals, narratives and the summary carry synthetic: true at their top (and their text ends with "${SYNTHETIC_MARK}") when any ` +
     "source is generated demo data; an entity no time-series has rows for says so in the summary (real figures come with `ckg ingest`). " +
     "Unknown entity: 404 with suggestions.",
