@@ -26,6 +26,8 @@ describe("a child command's settings", () => {
       ingest_detail_limit: 50,
       narrative_url: "http://127.0.0.1:9/v1",
       narrative_api_key: "sk-narrate",
+      narrative_timeout_ms: 4000,
+      narrative_budget_ms: 30_000,
       github_token: "ghp-token",
     });
     const env = commandEnv(command, server);
