@@ -86,30 +86,32 @@ export class ChatNarrator implements Narrator {
     const written: Written[] = [];
     for (const brief of briefs) {
       const template = offline(brief);
-      const fallback = (fallback: Fallback, reason: string, more: Partial<Written> = {}): Written => ({ ...template, writer: "offline", writer_error: reason, fallback, ...more });
+      const templated = (fallback: Fallback, reason: string, more: Partial<Written> = {}): Written => ({ ...template, writer: "offline", writer_error: reason, fallback, ...more });
       if (!closed && calls >= this.maxCalls) closed = { fallback: "call_cap", reason: `more than ${this.maxCalls} narratives in one scan; the rest of this scan uses the template` };
       const left = deadline - performance.now();
       if (!closed && left <= 0) closed = { fallback: "budget_spent", reason: `the narration budget of ${budget} for this scan is spent; the rest of this scan uses the template` };
       if (closed) {
-        written.push(fallback(closed.fallback, closed.reason));
+        written.push(templated(closed.fallback, closed.reason));
         continue;
       }
       calls++;
       try {
         const { title, text } = await this.call(brief, template.text, left);
+        // An answer, even one the figure check refuses, shows the endpoint works: the breaker is for
+        // an endpoint that is down, and the budget bounds what refused answers cost.
         failures = 0;
         const unbacked = unbackedFigures(`${title}\n${text}`, factsOf(brief, template));
         if (unbacked.length > 0) {
           const reason = `the endpoint's text states ${unbacked.map((f) => `"${f}"`).join(", ")}, which the linked signals' evidence does not hold; the template stands`;
           this.log.warn({ subject: brief.subject, unbacked }, "narrative endpoint stated figures the evidence does not hold; the template wrote this narrative");
-          written.push(fallback("unbacked_figures", reason, { unbacked_figures: unbacked }));
+          written.push(templated("unbacked_figures", reason, { unbacked_figures: unbacked }));
         } else {
           written.push({ title, text, writer: `llm:${this.options.model}` });
         }
       } catch (error) {
         const failure = error instanceof CallFailure ? error : new CallFailure((error as Error).message, "endpoint_failed");
         this.log.warn({ subject: brief.subject, err: failure.message }, "narrative endpoint failed; the template wrote this narrative");
-        written.push(fallback(failure.fallback, failure.message));
+        written.push(templated(failure.fallback, failure.message));
         failures++;
         if (failure.fallback === "budget_spent") closed = { fallback: "budget_spent", reason: `the narration budget of ${budget} for this scan is spent; the rest of this scan uses the template` };
         else if (failures >= BREAKER_FAILURES) {
