@@ -11,7 +11,8 @@ export function qualityMarkdown(report: QualityReport): string {
   const lines = [
     `# Signal quality: ${report.window.from} to ${report.window.to}`,
     "",
-    `World: ${report.world}. Labels: ${report.labels.count} in ${report.labels.files.join(", ")} (${report.labels.in_window} in the window). ` +
+    `World: ${report.world}. Labels: ${report.labels.count} in ${report.labels.files.join(", ")} (${report.labels.in_window} in the window` +
+      `${report.labels.left_out.length > 0 ? `; left out, their entity not in this world: ${report.labels.left_out.join(", ")}` : ""}). ` +
       `Horizon ${report.horizon_days} days; detection window ${report.detect_window_days} days; episodes bridge gaps up to ${report.episode_gap_days} days. ` +
       `Replayed ${report.speed.days} days at ${report.speed.days_per_minute} days a minute (median ${report.speed.median_ms_per_day} ms a day).`,
     "",

@@ -31,6 +31,8 @@ type EventSeries = QualityReport["events"][number]["series"];
 export interface ReportInput {
   replay: Replay;
   labels: Label[];
+  /** Labels left out because the world lacks their entity (a lenient run of the shipped set). */
+  leftOut?: string[];
   labelFiles: string[];
   detectors: readonly Detector[];
   horizon: number;
@@ -148,7 +150,7 @@ export function qualityReport(input: ReportInput): QualityReport {
     generated_at: input.generatedAt,
     world: input.world,
     window: { from: replay.from, to: replay.to, days: replay.days },
-    labels: { files: input.labelFiles, count: labels.length, in_window: labels.filter(inWindow).length },
+    labels: { files: input.labelFiles, count: labels.length, in_window: labels.filter(inWindow).length, left_out: input.leftOut ?? [] },
     horizon_days: horizon,
     detect_window_days: DETECT_WINDOW_DAYS,
     episode_gap_days: EPISODE_GAP_DAYS,

@@ -73,6 +73,8 @@ export const backtest: Command = {
       from,
       to,
       labelFiles: files,
+      // The shipped set names real entities a world may lack; a person's own labels must all be there.
+      lenientEntities: options.labels === undefined,
       horizon,
       detectors: types ? DETECTORS.filter((d) => types.includes(d.slug)) : undefined,
       onDay(day, index, total, found) {

@@ -43,7 +43,12 @@ export const qualityReportSchema = z.object({
   generated_at: z.string(),
   world: z.string(),
   window: z.object({ from: z.string(), to: z.string(), days: z.number().int() }),
-  labels: z.object({ files: z.array(z.string()), count: z.number().int(), in_window: z.number().int() }),
+  labels: z.object({
+    files: z.array(z.string()),
+    count: z.number().int(),
+    in_window: z.number().int(),
+    left_out: z.array(z.string()).default([]).describe("labels of entities this world does not have (the shipped set on a world without them)"),
+  }),
   horizon_days: z.number().int(),
   detect_window_days: z.number().int(),
   episode_gap_days: z.number().int(),
