@@ -7,6 +7,22 @@ import type { QualityReport } from "../signals/quality.ts";
 
 const num = (value: number | null | undefined, digits = 2) => (value === null || value === undefined ? "–" : String(Math.round(value * 10 ** digits) / 10 ** digits));
 
+/** The per-type table (the README shows the shipped report's). */
+export function qualityTable(report: QualityReport): string[] {
+  const lines = [
+    "| type | measured | events caught | median delay (d) | incidents preceded | median lead (d) | episodes | alarms / 100 entity-months | precision |",
+    "|---|---|---|---|---|---|---|---|---|",
+  ];
+  for (const t of report.types) {
+    const caught = t.detection ? `${t.detection.caught} / ${t.detection.events}` : "–";
+    const preceded = t.warning ? `${t.warning.preceded} / ${t.warning.incidents}` : "–";
+    lines.push(
+      `| \`${t.slug}\` | ${t.measured ? "yes" : `no: ${t.reason}`} | ${caught} | ${num(t.detection?.median_delay_days)} | ${preceded} | ${num(t.warning?.median_lead_days)} | ${t.alarms.episodes} | ${num(t.alarms.per_100_entity_months)} | ${num(t.alarms.precision)} |`,
+    );
+  }
+  return lines;
+}
+
 export function qualityMarkdown(report: QualityReport): string {
   const lines = [
     `# Signal quality: ${report.window.from} to ${report.window.to}`,
@@ -16,16 +32,8 @@ export function qualityMarkdown(report: QualityReport): string {
       `Horizon ${report.horizon_days} days; detection window ${report.detect_window_days} days; episodes bridge gaps up to ${report.episode_gap_days} days. ` +
       `Replayed ${report.speed.days} days at ${report.speed.days_per_minute} days a minute (median ${report.speed.median_ms_per_day} ms a day).`,
     "",
-    "| type | measured | events caught | median delay (d) | incidents preceded | median lead (d) | episodes | alarms / 100 entity-months | precision |",
-    "|---|---|---|---|---|---|---|---|---|",
+    ...qualityTable(report),
   ];
-  for (const t of report.types) {
-    const caught = t.detection ? `${t.detection.caught} / ${t.detection.events}` : "–";
-    const preceded = t.warning ? `${t.warning.preceded} / ${t.warning.incidents}` : "–";
-    lines.push(
-      `| ${t.slug} | ${t.measured ? "yes" : `no: ${t.reason}`} | ${caught} | ${num(t.detection?.median_delay_days)} | ${preceded} | ${num(t.warning?.median_lead_days)} | ${t.alarms.episodes} | ${num(t.alarms.per_100_entity_months)} | ${num(t.alarms.precision)} |`,
-    );
-  }
   lines.push("", "## Labelled events", "", "| day | entity | kind | counted | types that fired (first day) |", "|---|---|---|---|---|");
   for (const e of report.events) {
     const counted = !e.in_window ? "no: outside the window" : !e.independent ? "no: not independent" : "yes";
