@@ -13,6 +13,7 @@ import type { Detector, ScanContext } from "../signals/detector.ts";
 import { detectAll } from "../signals/detect.ts";
 import { signalId } from "../signals/identity.ts";
 import { rowsOf } from "../signals/kit.ts";
+import { SCHEDULED_KINDS } from "../signals/scan-inputs.ts";
 import { OfflineNarrator } from "../signals/narratives.ts";
 import type { Severity } from "../signals/bands.ts";
 import type { ReplayWorld } from "./world.ts";
@@ -60,9 +61,10 @@ export async function windowExposure(world: ReplayWorld, from: string, to: strin
     if (row!.n > 0) entityDays[kind] = row!.n;
   }
   if (Object.keys(entityDays).length === 0) {
+    await world.cutAt("9999-12-31"); // the whole span, to say where the history is
     const [span] = await rowsOf<{ first: string | null; last: string | null }>(
       world.c,
-      `SELECT min(d)::VARCHAR AS first, max(d)::VARCHAR AS last FROM (${[...world.tables.keys()].filter((k) => (world.tables.get(k) ?? []).length > 0).map((k) => `SELECT min(date) AS d FROM ${k} UNION ALL SELECT max(date) FROM ${k}`).join(" UNION ALL ") || "SELECT NULL::DATE AS d"})`,
+      `SELECT min(d)::VARCHAR AS first, max(d)::VARCHAR AS last FROM (${[...world.tables.keys()].filter((k) => (world.tables.get(k) ?? []).length > 0 && !SCHEDULED_KINDS.includes(k)).map((k) => `SELECT min(date) AS d FROM ${k} UNION ALL SELECT max(date) FROM ${k}`).join(" UNION ALL ") || "SELECT NULL::DATE AS d"})`,
     );
     throw new WindowError(`no history in ${from}..${to}: the world's series run ${span?.first ?? "nowhere"}..${span?.last ?? "nowhere"}`);
   }

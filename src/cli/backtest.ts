@@ -82,6 +82,9 @@ export const backtest: Command = {
         if (bar) bar.update(index + 1, { day, found });
         else if (index % 30 === 0 || index === total - 1) log.info({ day, found, done: index + 1, total }, "backtest day");
       },
+    }).catch((error: Error) => {
+      // A bad label, window or history folder is the person's input: a usage error, said plainly.
+      throw ["LabelError", "WindowError", "HistoryError"].includes(error.name) ? new UsageError(error.message) : error;
     });
     bar?.stop();
     const report = options["without-series"] ? { ...full, events: full.events.map((e) => ({ ...e, series: null })) } : full;

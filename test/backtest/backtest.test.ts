@@ -155,3 +155,26 @@ describe.skipIf(!existsSync(HISTORY))("on the recorded real history (../shared/r
   });
 });
 if (!existsSync(HISTORY)) console.warn(`skipped: the recorded history is not at ${HISTORY} (CI has ../shared beside the clone)`);
+
+describe("the command", () => {
+  const ckg = (...args: string[]) => {
+    const run = Bun.spawnSync(["bun", join(import.meta.dir, "../../src/main.ts"), "backtest", ...args], { stdout: "pipe", stderr: "pipe" });
+    return { code: run.exitCode, out: run.stdout.toString(), err: run.stderr.toString() };
+  };
+
+  test("a bad label file or a window without history exits 2 with the reason; a good run prints the report", async () => {
+    const root = await copyOfFixture();
+    const file = join(root, "bad.jsonl");
+    writeFileSync(file, `${JSON.stringify({ id: "a", entity: "token/x", day: "2023-13-01", kind: "depeg", source: "a source long enough" })}\n`);
+    expect(ckg("--data-dir", root, "--labels", file)).toMatchObject({ code: 2, err: expect.stringContaining(`${file}:1: day: not a calendar day`) });
+    const entity = groundTruth(root).anomalies[0]!.entities[0]!;
+    writeFileSync(file, `${JSON.stringify({ id: "a", entity, day: "2023-01-01", kind: "depeg", source: "a source long enough" })}\n`);
+    const empty = ckg("--data-dir", root, "--labels", file, "--from", "1990-01-01", "--to", "1990-02-01");
+    expect(empty.code).toBe(2);
+    expect(empty.err).toMatch(/no history in 1990-01-01\.\.1990-02-01: the world's series run \d{4}-\d{2}-\d{2}\.\.\d{4}-\d{2}-\d{2}/);
+    const asOf = snapshotOf(root).manifest.as_of.slice(0, 10);
+    const good = ckg("--data-dir", root, "--labels", file, "--from", addDays(asOf, -1), "--to", asOf, "--types", "stablecoin-depeg,stablecoin-supply-shift", "--json");
+    expect(good.code).toBe(0);
+    expect(JSON.parse(good.out)).toMatchObject({ window: { from: addDays(asOf, -1), to: asOf, days: 2 }, labels: { count: 1 } });
+  });
+});
