@@ -1,10 +1,11 @@
 /**
  * @module ingest/series
  * The new snapshot's series tables. A provider's rows of a kind go to `ts_<provider>_<kind>`,
- * merged with that table in the live snapshot: this run's rows win on the same entity and day
- * (and the kind's other key columns), every older day is kept, so a run that fetched only new days
- * loses nothing. The demo's tables are copied without the rows of entities a provider now covers
- * with the same kind: real data replaces synthetic data of the same entity.
+ * merged with that table in the live snapshot as keep-history.ts says (append-or-correct: this
+ * run's values correct the stored ones of the same entity and day, its missing values and missing
+ * rows leave them), so a run that fetched only new days, or an answer that lacks a column, loses
+ * nothing. The demo's tables are copied without the rows of entities a provider now covers with
+ * the same kind: real data replaces synthetic data of the same entity.
  */
 import { copyFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -12,19 +13,9 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import { TS_DIR, type SeriesTable } from "../dataset/series/index.ts";
 import type { SnapshotManifest } from "../store/manifest.ts";
 import { sqlString } from "../store/duckdb.ts";
-import { KINDS, type Kind, SERIES_ORDER, SERIES_PARQUET, publishedColumns, tableName } from "../timeseries/kinds.ts";
+import { KINDS, type Kind, SERIES_ORDER, SERIES_PARQUET, tableName } from "../timeseries/kinds.ts";
+import { mergeSelect } from "./keep-history.ts";
 import type { SeriesRow } from "./records.ts";
-
-/** Columns besides entity and day that tell two rows of a kind apart. */
-const ROW_KEYS: Partial<Record<Kind, string[]>> = {
-  protocol_chain: ["chain_id"],
-  governance: ["proposal_id"],
-  unlocks: ["schedule_id"],
-  holders: ["rank"],
-  listings: ["exchange_id", "pair"],
-  insider_flows: ["wallet"],
-  wallet_activity: ["wallet"],
-};
 
 export interface WrittenSeries {
   tables: SeriesTable[];
@@ -64,9 +55,10 @@ export async function writeSeries(
     const name = tableName(series.provider, series.kind);
     const columns = KINDS[series.kind].columns;
     const stage = `new_${name}`;
-    await c.run(`CREATE OR REPLACE TEMP TABLE ${stage} (${columns.map((col) => `"${col.name}" ${col.type === "DATE" ? "VARCHAR" : col.type}`).join(", ")})`);
+    // `ord`: the order the parser gave the rows in (a key's later row wins, keep-history.ts).
+    await c.run(`CREATE OR REPLACE TEMP TABLE ${stage} (${columns.map((col) => `"${col.name}" ${col.type === "DATE" ? "VARCHAR" : col.type}`).join(", ")}, ord BIGINT)`);
     const appender = await c.createAppender(stage);
-    for (const row of series.rows) {
+    for (const [ord, row] of series.rows.entries()) {
       for (const col of columns) {
         const value = row[col.name];
         if (value === null || value === undefined || (typeof value === "number" && !Number.isFinite(value))) appender.appendNull();
@@ -75,18 +67,11 @@ export async function writeSeries(
         else if (col.type === "BOOLEAN") appender.appendBoolean(Boolean(value));
         else appender.appendVarchar(String(value));
       }
+      appender.appendBigInt(BigInt(ord));
       appender.endRow();
     }
     appender.closeSync();
-    const typed = publishedColumns(series.kind);
-    const keys = ["entity_id", "date", ...(ROW_KEYS[series.kind] ?? [])];
-    // One row per key from this run (the last wins), then the older days this run did not bring.
-    let select = `SELECT * FROM (SELECT ${typed} FROM ${stage}) QUALIFY row_number() OVER (PARTITION BY ${keys.map((k) => `"${k}"`).join(", ")}) = 1`;
-    const previous = oldFile(name);
-    if (previous) {
-      const match = keys.map((k) => `n."${k}" IS NOT DISTINCT FROM o."${k}"`).join(" AND ");
-      select = `WITH n AS (${select}) SELECT * FROM n UNION ALL SELECT o.* FROM read_parquet(${sqlString(previous)}) o WHERE NOT EXISTS (SELECT 1 FROM n WHERE ${match})`;
-    }
+    const select = mergeSelect(series.kind, stage, oldFile(name));
     tables.push(await copyTable(c, staging, name, series.kind, series.provider, series.provenance, select));
     written.add(name);
   }
