@@ -86,6 +86,7 @@ export function providerEnv(base: string): Record<string, string> {
     CKG_DEFILLAMA_STABLECOINS_URL: `${base}/defillama/stablecoins`,
     CKG_DEFILLAMA_DATASETS_URL: `${base}/defillama/datasets`,
     CKG_DEFILLAMA_PRO_URL: `${base}/defillama/pro`,
+    CKG_DEFILLAMA_MIN_INTERVAL_MS: "0",
     CKG_SNAPSHOT_HUB_URL: `${base}/snapshot/graphql`,
     CKG_GITHUB_URL: `${base}/github`,
     CKG_BLOCKSCOUT_URLS: `1=${base}/blockscout/1`,

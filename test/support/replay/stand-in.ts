@@ -63,6 +63,7 @@ export function startStandIn(): StandIn {
       defillama_stablecoins_url: `${url}/defillama/stablecoins`,
       defillama_datasets_url: `${url}/defillama/datasets`,
       defillama_pro_url: `${url}/defillama/pro`,
+      defillama_min_interval_ms: "0",
       snapshot_hub_url: `${url}/snapshot/graphql`,
       github_url: `${url}/github`,
       blockscout_urls: `1=${url}/blockscout/1`,

@@ -73,7 +73,8 @@ export const defillama = defineConnector(defillamaProvider, {
       urls: { api: settings.defillama_url, yields: settings.defillama_yields_url, stablecoins: settings.defillama_stablecoins_url, datasets: settings.defillama_datasets_url, pro: settings.defillama_pro_url },
       apiKey: settings.defillama_api_key,
     },
-    minIntervalMs: 0,
+    // Paced like CoinGecko: every request (the CONCURRENCY detail workers share one pace) waits its turn.
+    minIntervalMs: settings.defillama_min_interval_ms,
   }),
   fetch: fetchAll,
   parse: parseAll,
