@@ -106,6 +106,12 @@ export class ProviderOutput {
   readonly leftOut = new Map<string, number>();
   /** The latest day any record speaks for (the provider's freshness). */
   latestDate: string | undefined;
+  /**
+   * Cursors of histories that are not one entity's rows (one answer holding every stablecoin's
+   * prices), by cursor key: the last day each reached. Advanced with the rows' cursors, so an answer
+   * that was refused or unreadable leaves its cursor where it was and its days are asked again.
+   */
+  readonly reached = new Map<string, string>();
 
   constructor(
     readonly provider: ProviderId,
@@ -144,6 +150,12 @@ export class ProviderOutput {
     // Scheduled unlocks are future days: they say nothing of how fresh the data is.
     const date = row.date;
     if (kind !== "unlocks" && typeof date === "string" && (!this.latestDate || date > this.latestDate)) this.latestDate = date;
+  }
+
+  /** A history under `cursor` (not an entity's rows) reached `day`. */
+  reach(cursor: string, day: string): void {
+    const before = this.reached.get(cursor);
+    if (!before || before < day) this.reached.set(cursor, day);
   }
 
   /** A malformed record: skipped, counted and logged (the first few of each provider in full). */

@@ -45,7 +45,7 @@ export function prepareRun(dir: DataDir, today: string, providers: ProviderId[],
   return join(root, "raw");
 }
 
-/** Each history's last stored day, from the rows this run parsed (keyed as the provider names them). */
+/** Each history's last stored day, from the rows this run parsed (keyed as the provider names them) and the histories it says it reached. */
 export function advanceCursors(dir: DataDir, cursors: Cursors, outputs: ProviderOutput[]): void {
   for (const output of outputs) {
     const mine = (cursors[output.provider] ??= {});
@@ -58,6 +58,7 @@ export function advanceCursors(dir: DataDir, cursors: Cursors, outputs: Provider
         if (!mine[k] || mine[k]! < day) mine[k] = day;
       }
     }
+    for (const [k, day] of output.reached) if (!mine[k] || mine[k]! < day) mine[k] = day;
   }
   mkdirSync(ingestRoot(dir), { recursive: true });
   writeJson(cursorsFile(dir), cursors);

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { FetchContext, SkippedRequest } from "../../src/ingest/connector.ts";
 import { ProviderHttp } from "../../src/ingest/http.ts";
 import { PROTOCOL_LOOKBACK_DAYS, defillama } from "../../src/ingest/providers/defillama/index.ts";
+import { priceCursor } from "../../src/ingest/providers/defillama/stablecoin-prices.ts";
 import { RawStore } from "../../src/ingest/raw-store.ts";
 import { type EntityClaim, ProviderOutput, type SeriesRow, addressKey, key } from "../../src/ingest/records.ts";
 import { type Logger, silentLogger } from "../../src/log.ts";
@@ -125,6 +126,7 @@ describe("defillama connector", () => {
       "/yields/pools",
       `/pro/${API_KEY}/yields/poolsBorrow`,
       "/stablecoins/stablecoins?includePrices=true",
+      "/stablecoins/stablecoinprices",
       "/datasets/emissionsProtocolsList",
     ]) {
       expect(asked(path)).toBe(1);
@@ -351,7 +353,7 @@ describe("defillama connector", () => {
     expect(lending[1]!.borrowApy).toBeCloseTo(2.8, 10);
   });
 
-  test("stablecoins: tokens with both keys, today's row, histories without prices", () => {
+  test("stablecoins: tokens with both keys, today's row, histories with the price history's prices", () => {
     const usdt = claim(out, key("Token", "defillama-stablecoin", "1"));
     expect(usdt.labels).toEqual(["Stablecoin"]);
     expect(usdt.keys).toEqual([key("Token", "defillama-stablecoin", "1"), key("Token", "coingecko", "tether")]);
@@ -367,12 +369,18 @@ describe("defillama connector", () => {
 
     const tether = rows(out, "stablecoin", key("Token", "defillama-stablecoin", "1")).sort((a, b) => String(a.date).localeCompare(String(b.date)));
     expect(days(tether)).toEqual(["2025-01-06", "2025-01-07", "2025-01-08", "2025-01-09", TODAY]);
+    // A day the price history does not cover has no price; a covered one has it (given as text here).
     expect(tether[0]).toEqual({ entity_id: key("Token", "defillama-stablecoin", "1"), date: "2025-01-06", price: null, circulatingUsd: 136500000000, pegCurrency: "USD" });
+    expect(tether[3]).toEqual({ entity_id: key("Token", "defillama-stablecoin", "1"), date: "2025-01-09", price: 1.0002, circulatingUsd: 137000000000, pegCurrency: "USD" });
+    // Today's price is the list's (the price history's own today is left to it).
     expect(tether[4]).toEqual({ entity_id: key("Token", "defillama-stablecoin", "1"), date: TODAY, price: 1.0003, circulatingUsd: 137123456789.12, pegCurrency: "USD" });
-    // A euro coin: valued at its price today, unknown in USD on past days.
+    // USDC's null and 0 are no price.
+    expect(rows(out, "stablecoin", key("Token", "defillama-stablecoin", "2")).map((r) => [r.date, r.price]).sort()).toEqual([["2025-01-08", 0.9998], ["2025-01-09", null], [TODAY, 0.9999]]);
+    // A euro coin: valued at each day's price; a day with a price and no supply history is a row of its price.
     const eurc = rows(out, "stablecoin", key("Token", "defillama-stablecoin", "50")).sort((a, b) => String(a.date).localeCompare(String(b.date)));
     expect(eurc).toEqual([
-      { entity_id: key("Token", "defillama-stablecoin", "50"), date: "2025-01-09", price: null, circulatingUsd: null, pegCurrency: "EUR" },
+      { entity_id: key("Token", "defillama-stablecoin", "50"), date: "2025-01-08", price: 1.035, circulatingUsd: null, pegCurrency: "EUR" },
+      { entity_id: key("Token", "defillama-stablecoin", "50"), date: "2025-01-09", price: 1.038, circulatingUsd: 89000000 * 1.038, pegCurrency: "EUR" },
       { entity_id: key("Token", "defillama-stablecoin", "50"), date: TODAY, price: 1.04, circulatingUsd: 90000000 * 1.04, pegCurrency: "EUR" },
     ]);
   });
@@ -502,7 +510,8 @@ describe("defillama connector under faults", () => {
     expect(out.claims.filter((c) => c.type === "Pool")).toHaveLength(5);
     // Without the paid list, the rounds the protocol histories carry.
     expect(out.claims.filter((c) => c.type === "FundingRound")).toHaveLength(2);
-    expect(rows(out, "stablecoin")).toHaveLength(3 + 4 + 2 + 1);
+    // The list, USDT's and USDC's histories, EURC's, and EURC's price of a day its history lacks.
+    expect(rows(out, "stablecoin")).toHaveLength(3 + 4 + 2 + 1 + 1);
     expect(rows(out, "unlocks").length).toBeGreaterThan(0);
     expect(out.rejected.filter((r) => !r.what.startsWith("hack "))).toHaveLength(2);
   });
@@ -555,6 +564,10 @@ describe("defillama connector, incremental", () => {
       [protocol("lido")]: "2025-01-08",
       [pool(LIDO_POOL)]: "2025-01-08",
       [key("Token", "defillama-stablecoin", "1")]: "2025-01-08",
+      // The one price history of every stablecoin keeps a cursor of each coin's prices.
+      [priceCursor("1")]: "2025-01-08",
+      [priceCursor("2")]: "2025-01-08",
+      [priceCursor("50")]: "2025-01-08",
     };
     await defillama.fetch(context(fake, rawDir, { since }));
     const saved = new RawStore(rawDir).load("defillama", "protocol/lido") as { day: string; since: string | null };
@@ -567,6 +580,10 @@ describe("defillama connector, incremental", () => {
     expect([...new Set(days(rows(out, "protocol_chain", protocol("lido"))))]).toEqual(["2025-01-07", "2025-01-08", "2025-01-09", "2025-01-10"]);
     expect(days(rows(out, "pool", pool(LIDO_POOL))).sort()).toEqual(["2025-01-09", TODAY]);
     expect(days(rows(out, "stablecoin", key("Token", "defillama-stablecoin", "1"))).sort()).toEqual(["2025-01-09", TODAY]);
+    // It is kept from the earliest of them, and each coin's price cursor reaches the answer's last day.
+    expect(new RawStore(rawDir).load("defillama", "stablecoinprices")).toMatchObject({ since: "2025-01-08" });
+    expect(days(rows(out, "stablecoin", key("Token", "defillama-stablecoin", "50"))).sort()).toEqual(["2025-01-09", TODAY]);
+    expect([priceCursor("1"), priceCursor("2"), priceCursor("50")].map((k) => out.reached.get(k))).toEqual([TODAY, TODAY, TODAY]);
     // Histories without a cursor are whole.
     expect(days(rows(out, "protocol", protocol("aave-v3")))).toEqual(["2025-01-08", "2025-01-09", "2025-01-10"]);
     expect(days(rows(out, "pool", pool(AAVE_USDC))).sort()).toEqual(["2025-01-09", TODAY]);

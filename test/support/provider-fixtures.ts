@@ -132,6 +132,7 @@ export function defillamaFixture(path: string, q: URLSearchParams, proKey = "tes
     "/yields/pools": "yields-pools.json",
     "/yields/lendBorrow": "yields-lendBorrow.json",
     "/stablecoins/stablecoins": "stablecoins.json",
+    "/stablecoins/stablecoinprices": "stablecoinprices.json",
     "/datasets/emissionsProtocolsList": "emissions-list.json",
   };
   if (fixed[path]) return fixture("defillama", fixed[path]);

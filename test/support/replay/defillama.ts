@@ -90,6 +90,20 @@ function stablecoins(day: string) {
   return { peggedAssets: [...list, ...shaped] };
 }
 
+/**
+ * `/stablecoinprices`: every day's price by gecko_id, whole history (as DefiLlama's answer is):
+ * the cast's stablecoins at their figures; the recorded list's coins (non-dollar pegs among them)
+ * at their recorded price moved by at most 0.2% a day (SHAPED: their history was not recorded).
+ */
+function stablecoinPrices(day: string) {
+  const list = haveRecordedDefillama() ? ((recorded("stablecoins.json") as { peggedAssets: { gecko_id?: string | null; price?: number | null }[] }).peggedAssets ?? []) : [];
+  const priced = list.filter((c): c is { gecko_id: string; price: number } => typeof c.gecko_id === "string" && typeof c.price === "number");
+  return daysBetween(HISTORY_FROM, day).map((d) => ({
+    date: unix(d),
+    prices: Object.fromEntries([...STABLECOINS.map((s) => [s.gecko_id, s.price(d)]), ...priced.map((c) => [c.gecko_id, c.price * (1 + 0.002 * wobble(c.gecko_id, d))])]),
+  }));
+}
+
 function stablecoin(id: string, day: string) {
   const s = STABLECOINS.find((x) => x.id === id);
   if (!s) return undefined;
@@ -124,6 +138,7 @@ export function defillamaAnswer(path: string, day: string): unknown {
   if (path === "/yields/pools") return pools(day);
   if (path === "/yields/lendBorrow") return LENDING;
   if (path === "/stablecoins/stablecoins") return stablecoins(day);
+  if (path === "/stablecoins/stablecoinprices") return stablecoinPrices(day);
   if (path === "/datasets/emissionsProtocolsList") return Object.keys(SCHEDULES);
   let m: RegExpExecArray | null;
   if ((m = /^\/api\/protocol\/([^/]+)$/.exec(path))) return history(m[1]!, day);

@@ -17,6 +17,7 @@ import { answered, ask, skipPaid } from "../../connector.ts";
 import type { RawStore } from "../../raw-store.ts";
 import { P, poolKey, PROTOCOL_LOOKBACK_DAYS, protocolKey, stablecoinKey } from "./keys.ts";
 import { numberOr0, record, savedSchema } from "./schemas.ts";
+import { PRICES_KEY, pricesSince } from "./stablecoin-prices.ts";
 import { addDays } from "../../../time.ts";
 
 export const DEFAULT_URLS = {
@@ -27,7 +28,7 @@ export const DEFAULT_URLS = {
   datasets: "https://defillama-datasets.llama.fi",
 };
 
-/** Requests under way at once for detail histories (the http client spaces them further). */
+/** Requests under way at once for detail histories (the http client spaces them by defillama_min_interval_ms, so this overlaps answers, never raises the rate). */
 export const CONCURRENCY = 4;
 /** Statuses meaning "DefiLlama has no such answer" for a detail (no fees for that protocol, a delisted one). */
 const ABSENT = [400, 404];
@@ -133,8 +134,9 @@ export async function fetchAll(ctx: FetchContext): Promise<void> {
   );
   await saveOnce(ctx, "lendBorrow", key ? paid("/yields/poolsBorrow") : `${u.yields}/lendBorrow`);
 
-  // Stablecoins and the histories of the largest.
+  // Stablecoins, every one's price history (one request), and the supply histories of the largest.
   await saveOnce(ctx, "stablecoins", `${u.stablecoins}/stablecoins?includePrices=true`);
+  await saveOnce(ctx, PRICES_KEY, `${u.stablecoins}/stablecoinprices`, { since: pricesSince(savedBody(ctx.raw, "stablecoins"), (k) => ctx.since(k)) });
   const coins = largest(record(savedBody(ctx.raw, "stablecoins")).peggedAssets, ctx.detailLimit, (s) => s.id, (s) => numberOr0(record(s.circulating).peggedUSD));
   await eachLimited(
     coins,

@@ -1,6 +1,9 @@
 /**
  * @module ingest/providers/defillama/parse-stablecoins
- * Stablecoins: today's supply and price, and the histories of the largest.
+ * Stablecoins: today's supply and price (the list), the supply histories of the largest, and every
+ * listed coin's price history (stablecoin-prices.ts). A history's day takes that day's price, which
+ * also values a non-dollar peg's supply in USD; a day with a price and no supply history is a row
+ * of its price alone (the merge with what is stored keeps the supply it had, ingest/keep-history).
  */
 import type { RawStore } from "../../raw-store.ts";
 import type { ProviderOutput } from "../../records.ts";
@@ -8,6 +11,7 @@ import { parseEach } from "../../connector.ts";
 import { record, type Stablecoin, stablecoinPoint, stablecoinSchema } from "./schemas.ts";
 import { chainKey, geckoKey, llamaSlug, stablecoinKey } from "./keys.ts";
 import { after, attributes, label, listOf, loadSaved, pointsByDay, prominenceByRank, Relations, savedHistories, usable } from "./parse-common.ts";
+import { stablecoinPrices } from "./stablecoin-prices.ts";
 
 /** Reading a detail only for its text: what is wrong with it is reported where its history is read. */
 const quiet = { reject: () => undefined };
@@ -67,6 +71,10 @@ export function parseStablecoins(raw: RawStore, out: ProviderOutput): void {
     }
   }
 
+  const prices = stablecoinPrices(raw, out, coins);
+  // The list's row speaks for its day where it gives a price.
+  if (saved) for (const coin of coins.values()) if (priceOf(coin.price) !== null) prices.get(coin.id)?.delete(saved.day);
+
   for (const history of savedHistories(raw, out, "stablecoin/", "tokens")) {
     const { id, rawKey } = history;
     const bodyPeg = record(history.saved.body).pegType;
@@ -77,9 +85,18 @@ export function parseStablecoins(raw: RawStore, out: ProviderOutput): void {
     }
     // The list's row speaks for its day.
     const listDay = saved && coins.has(id) ? saved.day : undefined;
+    const pricesOf = prices.get(id);
     for (const [day, point] of pointsByDay(out, rawKey, history.points, stablecoinPoint, (p) => p.date, after(history.saved.since, listDay))) {
-      // Histories have no price: a day's price is unknown, and so is the USD value of a non-dollar peg.
-      out.row("stablecoin", { entity_id: stablecoinKey(id), date: day, price: null, circulatingUsd: circulatingUsd(point.circulating, pegType, null), pegCurrency: pegCurrency(pegType) });
+      // Histories have no price: the day's price comes from the price history, when it has one.
+      const price = pricesOf?.get(day) ?? null;
+      pricesOf?.delete(day);
+      out.row("stablecoin", { entity_id: stablecoinKey(id), date: day, price, circulatingUsd: circulatingUsd(point.circulating, pegType, price), pegCurrency: pegCurrency(pegType) });
     }
+  }
+
+  // Days with a price and no supply history (coins past the largest, days before their history).
+  for (const [id, byDay] of prices) {
+    const pegType = coins.get(id)!.pegType;
+    for (const [day, price] of byDay) out.row("stablecoin", { entity_id: stablecoinKey(id), date: day, price, circulatingUsd: null, pegCurrency: pegCurrency(pegType) });
   }
 }
