@@ -64,7 +64,8 @@ export const HISTORY_SOURCE = "history";
 export const HISTORY_MAPPING: HistoryMapping[] = [
   { table: "ts_history_stablecoin", columns: "price", file: "defillama/stablecoinprices.reshaped-from-csv.json (gecko ids mapped by STABLECOIN_IDS)", dates: "UTC as recorded" },
   { table: "ts_history_stablecoin", columns: "circulatingUsd (USDC from 2022-05-12)", file: "defillama/derived-csv/stablecoin_usdc_circulating_by_chain.csv (sum of chains)", dates: "local: +1 day" },
-  { table: "ts_history_stablecoin", columns: "circulatingUsd (other coins, and USDC before)", file: "cmc/<coin>_*.csv marketCap", dates: "UTC (timeOpen)" },
+  // Supply valued at the peg (units x 1 USD), as DefiLlama counts it: a market cap would move with a depegged price.
+  { table: "ts_history_stablecoin", columns: "circulatingUsd (other coins, and USDC before)", file: "cmc/<coin>_*.csv circulatingSupply (x 1 USD, the peg)", dates: "UTC (timeOpen)" },
   { table: "ts_history_token", columns: "currentPrice, marketCap, totalVolume, circulatingSupply", file: "cmc/*.csv close, marketCap, volume, circulatingSupply", dates: "UTC (timeOpen)" },
   { table: "ts_history_protocol", columns: "feesUsd (Aave)", file: "defillama/derived-csv/aave_daily_fees.csv total_fees", dates: "local: +1 day" },
   { table: "ts_history_protocol", columns: "revenueUsd (Compound)", file: "defillama/derived-csv/compound_daily_revenue.csv total_fees", dates: "local: +1 day" },
@@ -102,7 +103,7 @@ export async function importRecordedHistory(c: DuckDBConnection, root: string): 
     WITH wide AS (SELECT * FROM read_csv(${file("defillama/derived-csv/stablecoin_usdc_circulating_by_chain.csv")}, header = true)),
       long AS (UNPIVOT wide ON COLUMNS(* EXCLUDE ("Date")) INTO NAME chain VALUE amount)
     SELECT 'token/usdc-usdc' AS entity_id, ("Date"::TIMESTAMP + INTERVAL 4 HOUR)::DATE AS date, sum(amount::DOUBLE) AS circulating FROM long GROUP BY ALL`);
-  await createKindTable(c, "stablecoin", `SELECT p.entity_id, p.date, p.price, coalesce(u.circulating, m.marketCap) AS "circulatingUsd", 'USD' AS "pegCurrency"
+  await createKindTable(c, "stablecoin", `SELECT p.entity_id, p.date, p.price, coalesce(u.circulating, m.circulatingSupply) AS "circulatingUsd", 'USD' AS "pegCurrency"
     FROM llama_prices p LEFT JOIN usdc_supply u USING (entity_id, date) LEFT JOIN cmc m USING (entity_id, date)`);
   await createKindTable(c, "token", `SELECT entity_id, date, close AS "currentPrice", marketCap AS "marketCap", volume AS "totalVolume", circulatingSupply AS "circulatingSupply" FROM cmc`);
   await createKindTable(c, "protocol", `
