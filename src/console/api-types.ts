@@ -264,6 +264,32 @@ export interface Answers {
        * false once a scan on newer data no longer finds it
        */
       active: boolean;
+      /**
+       * this type's measured record in a backtest against labelled real events (GET /api/signals/catalog has the whole report)
+       */
+      quality: {
+        measured: boolean;
+        /**
+         * share of this type's alarms that a labelled real event confirmed within the horizon
+         */
+        precision: number | null;
+        /**
+         * median days this type fired before the labelled incidents it preceded
+         */
+        median_lead_days: number | null;
+        /**
+         * median days from a labelled event's start to this type's first signal on it
+         */
+        median_delay_days: number | null;
+        /**
+         * the replayed window the figures come from, FROM..TO
+         */
+        window: string;
+        /**
+         * why the type is unmeasured
+         */
+        reason: string | null;
+      };
     }[];
     narratives: {
       signal_id: string;
@@ -372,6 +398,32 @@ export interface Answers {
        * false once a scan on newer data no longer finds it
        */
       active: boolean;
+      /**
+       * this type's measured record in a backtest against labelled real events (GET /api/signals/catalog has the whole report)
+       */
+      quality: {
+        measured: boolean;
+        /**
+         * share of this type's alarms that a labelled real event confirmed within the horizon
+         */
+        precision: number | null;
+        /**
+         * median days this type fired before the labelled incidents it preceded
+         */
+        median_lead_days: number | null;
+        /**
+         * median days from a labelled event's start to this type's first signal on it
+         */
+        median_delay_days: number | null;
+        /**
+         * the replayed window the figures come from, FROM..TO
+         */
+        window: string;
+        /**
+         * why the type is unmeasured
+         */
+        reason: string | null;
+      };
     }[];
     /**
      * signals in this answer
@@ -507,6 +559,32 @@ export interface Answers {
                * false once a scan on newer data no longer finds it
                */
               active: boolean;
+              /**
+               * this type's measured record in a backtest against labelled real events (GET /api/signals/catalog has the whole report)
+               */
+              quality: {
+                measured: boolean;
+                /**
+                 * share of this type's alarms that a labelled real event confirmed within the horizon
+                 */
+                precision: number | null;
+                /**
+                 * median days this type fired before the labelled incidents it preceded
+                 */
+                median_lead_days: number | null;
+                /**
+                 * median days from a labelled event's start to this type's first signal on it
+                 */
+                median_delay_days: number | null;
+                /**
+                 * the replayed window the figures come from, FROM..TO
+                 */
+                window: string;
+                /**
+                 * why the type is unmeasured
+                 */
+                reason: string | null;
+              };
             }[];
             narratives: {
               signal_id: string;
@@ -690,7 +768,107 @@ export interface Answers {
       evidence_schema: {
         [k: string]: unknown;
       };
+      /**
+       * measured in a backtest against labelled real events (window and labels in the top-level quality), or unmeasured with the reason
+       */
+      quality: {
+        slug: string;
+        measured: boolean;
+        reason: string | null;
+        detects: string[];
+        risk: boolean;
+        detection: {
+          events: number;
+          caught: number;
+          delays_days: number[];
+          median_delay_days: number | null;
+        } | null;
+        warning: {
+          incidents: number;
+          preceded: number;
+          leads: {
+            event: string;
+            lead_days: number;
+          }[];
+          median_lead_days: number | null;
+        } | null;
+        alarms: {
+          episodes: number;
+          entity_months: number | null;
+          per_100_entity_months: number | null;
+          confirmed: number;
+          precision: number | null;
+        };
+        fires: {
+          screened: number;
+          unscreened: number;
+        };
+      };
     }[];
+    /**
+     * the backtest the types' quality comes from: its world, window, label set, horizon, every labelled event with its series and the types that fired around it, and the controls
+     */
+    quality: {
+      generated_at: string;
+      world: string;
+      window: {
+        from: string;
+        to: string;
+        days: number;
+      };
+      labels: {
+        files: string[];
+        count: number;
+        in_window: number;
+        /**
+         * labels of entities this world does not have (the shipped set on a world without them)
+         */
+        left_out: string[];
+      };
+      horizon_days: number;
+      detect_window_days: number;
+      episode_gap_days: number;
+      events: {
+        id: string;
+        entity: string;
+        name: string;
+        day: string;
+        kind: string;
+        source: string;
+        independent: boolean;
+        in_window: boolean;
+        series: {
+          table: string;
+          column: string;
+          points: {
+            [k: string]: unknown;
+          }[][];
+        } | null;
+        fired: {
+          type: string;
+          days: string[];
+          screened_days: string[];
+        }[];
+      }[];
+      controls: {
+        id: string;
+        entity: string;
+        from: string;
+        until: string;
+        types: string[];
+        in_window: boolean;
+        held: boolean;
+        fired: {
+          type: string;
+          day: string;
+        }[];
+      }[];
+      speed: {
+        days: number;
+        median_ms_per_day: number;
+        days_per_minute: number;
+      };
+    };
   };
   "GET /api/insights/signals": {
     signals: {
@@ -778,6 +956,32 @@ export interface Answers {
        * false once a scan on newer data no longer finds it
        */
       active: boolean;
+      /**
+       * this type's measured record in a backtest against labelled real events (GET /api/signals/catalog has the whole report)
+       */
+      quality: {
+        measured: boolean;
+        /**
+         * share of this type's alarms that a labelled real event confirmed within the horizon
+         */
+        precision: number | null;
+        /**
+         * median days this type fired before the labelled incidents it preceded
+         */
+        median_lead_days: number | null;
+        /**
+         * median days from a labelled event's start to this type's first signal on it
+         */
+        median_delay_days: number | null;
+        /**
+         * the replayed window the figures come from, FROM..TO
+         */
+        window: string;
+        /**
+         * why the type is unmeasured
+         */
+        reason: string | null;
+      };
     }[];
     /**
      * signals in this answer

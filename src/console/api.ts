@@ -126,6 +126,13 @@ export type EntityAnalysis = Answers["GET /api/insights/entity/{entity_name}"];
 export type Signal = EntityAnalysis["signals"][number];
 export type DataPoint = Signal["evidence"]["data_points"][number];
 export type SignalListing = Answers["GET /api/insights/signals"];
+export type Catalog = Answers["GET /api/signals/catalog"];
+/** A signal type's measured record in the backtest the catalog carries. */
+export type TypeQuality = Catalog["signal_types"][number]["quality"];
+/** The backtest the catalog's quality comes from: world, window, labels, events, controls. */
+export type QualityReport = Catalog["quality"];
+export type LabelledEvent = QualityReport["events"][number];
+export type QualityControl = QualityReport["controls"][number];
 export type Change = Extract<Answers["GET /api/changes"], { changes: unknown }>["changes"][number];
 export type SqlAnswer = Answers["POST /api/timeseries"];
 export type SparqlAnswer = Answers["POST /api/sparql"];

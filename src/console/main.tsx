@@ -1,6 +1,7 @@
 /**
  * The web console (served at / by the same executable; no network needed): search, entity pages
- * with charts, the signals dashboard (live from the event stream on request), SPARQL and SQL
+ * with charts, the signals dashboard (live from the event stream on request), each signal type's
+ * measured quality with its labelled events charted, SPARQL and SQL
  * consoles, the changes feed, push subscriptions and the server's status, all through the public API. Synthetic demo data is marked wherever it shows, and a banner
  * says so on every page while the snapshot holds any.
  */
@@ -9,6 +10,7 @@ import { useEffect, useState } from "preact/hooks";
 import { type Readiness, type SessionInfo, api } from "./api.ts";
 import { ChangesPage } from "./pages/changes.tsx";
 import { EntityPage } from "./pages/entity.tsx";
+import { QualityPage } from "./pages/quality.tsx";
 import { QueryPage } from "./pages/query.tsx";
 import { SearchPage } from "./pages/search.tsx";
 import { SignInPage } from "./pages/signin.tsx";
@@ -21,6 +23,7 @@ import "./style.css";
 const NAV: [string, string][] = [
   ["search", "Search"],
   ["signals", "Signals"],
+  ["quality", "Quality"],
   ["sparql", "SPARQL"],
   ["sql", "SQL"],
   ["changes", "Changes"],
@@ -83,6 +86,8 @@ function Page({ route, session, onSession }: { route: ReturnType<typeof useRoute
       return <EntityPage route={route} />;
     case "signals":
       return <SignalsPage route={route} />;
+    case "quality":
+      return <QualityPage route={route} />;
     case "sparql":
       return <QueryPage route={route} language="sparql" key="sparql" />;
     case "sql":
