@@ -89,6 +89,21 @@ describe("the default world", async () => {
     expect(world.changes.some((c) => c.operation === "CREATE") && world.changes.some((c) => c.operation === "UPDATE")).toBe(true);
   });
 
+  test("listings: the large generated tokens trade on many venues, the long tail on few", () => {
+    // Ranked among every token, the real ones (listed on no real venue by the demo) took the top
+    // ranks and left every generated token the long tail's one or two venues (issue 49).
+    const venues = new Map<string, number>();
+    const { subject, predicate } = world.facts;
+    for (let i = 0; i < subject.length; i++) if (predicate[i] === "listedOn") venues.set(subject[i]!, (venues.get(subject[i]!) ?? 0) + 1);
+    const generated = ctx.tokens.filter((t) => world.entities.get(t.id)?.source === SYNTHETIC_SOURCE).sort((a, b) => b.marketCap - a.marketCap);
+    const count = (from: number, to: number) => generated.slice(from, to).map((t) => venues.get(t.id) ?? 0);
+    expect(Math.min(...count(0, 50))).toBeGreaterThanOrEqual(15);
+    expect(Math.min(...count(50, 1000))).toBeGreaterThanOrEqual(3);
+    const tail = count(5000, generated.length);
+    expect(tail.length).toBeGreaterThan(0);
+    expect(Math.max(...tail)).toBeLessThanOrEqual(2);
+  });
+
   test("the same seed gives the same world; another seed another", async () => {
     const again = await generateWorld({ scale: 60_000, seed: 11, asOf }, silentLogger);
     expect([...again.world.entities.keys()]).toEqual([...world.entities.keys()]);

@@ -64,6 +64,10 @@ export function plantUnlocks(s: SeriesContext, coverage: Coverage, asOf: string)
     for (const member of members) {
       s.planted.add(member);
       addLump(member, target);
+      // Each member's lump is an unlock of `target` of its own circulating supply: an unlock-pressure
+      // case at the same band, planted as surely as the cluster's, so the ground truth says so (left
+      // out, the fourteen members of the high cluster read as fourteen false high alarms).
+      record(s, { signal_type: "unlock-pressure", band, entities: [member], metric: "upcoming_unlocks_30d_pct_of_circulating", value: target * 100, table: "unlocks", note: `a member's share of the cluster's simultaneous unlocks (seed ${seed})` });
     }
     record(s, {
       signal_type: "cluster-unlock-risk",

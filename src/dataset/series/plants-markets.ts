@@ -55,21 +55,28 @@ export async function plantHolders(s: SeriesContext): Promise<void> {
   }
 }
 
+/**
+ * A listed token loses all but one or two venues in the last week (delisted elsewhere), keeping its
+ * busiest ones, at a spread. The background lists every token above the size floor on three venues
+ * or more (a healthy market: synthetic/exchanges.ts), so the thin ones are made here: the graph's
+ * listedOn facts still name every venue it was listed on, the last week's rows only those left.
+ */
 export async function plantListings(s: SeriesContext): Promise<void> {
   const counts = await rows<{ entity_id: string; n: bigint }>(
     s,
     `SELECT l.entity_id, count(*) AS n FROM listings l JOIN token t ON t.entity_id = l.entity_id AND t.date = l.date
      WHERE l.date = ${D} AND t."marketCap" >= 5e6 GROUP BY l.entity_id ORDER BY l.entity_id`,
   );
-  const withCount = (n: number) => counts.filter((c) => Number(c.n) === n).map((c) => c.entity_id);
   const cases: [Band, number, number, string][] = [
-    ["low", 2, 0.6, "listed on two exchanges with a normal spread"],
-    ["moderate", 2, 1.5, "listed on two exchanges with a widening spread"],
-    ["high", 1, 4, "listed on a single exchange with a wide spread"],
+    ["low", 2, 0.6, "delisted from all but two exchanges, at a normal spread"],
+    ["moderate", 2, 1.5, "delisted from all but two exchanges, its spread widening"],
+    ["high", 1, 4, "delisted from all but one exchange, at a wide spread"],
   ];
   for (const [band, exchanges, spread, note] of cases) {
-    const id = pick(s, withCount(exchanges), "exchange-liquidity-risk");
+    const id = pick(s, counts.filter((c) => Number(c.n) > exchanges).map((c) => c.entity_id), "exchange-liquidity-risk");
     if (!id) continue;
+    await s.c.run(`DELETE FROM listings WHERE entity_id = ${q(id)} AND date = ${D} AND exchange_id NOT IN
+      (SELECT exchange_id FROM listings WHERE entity_id = ${q(id)} AND date = ${D} ORDER BY "volumeUsd" DESC, exchange_id LIMIT ${exchanges})`);
     await s.c.run(`UPDATE listings SET "spreadPct" = ${spread} WHERE entity_id = ${q(id)} AND date = ${D}`);
     record(s, { signal_type: "exchange-liquidity-risk", band, entities: [id], metric: "widest_spread_pct", value: spread, table: "listings", note: `${note} (${exchanges} exchange${exchanges > 1 ? "s" : ""})` });
   }

@@ -2,10 +2,11 @@
  * @module dataset/series/plants
  * Planted anomalies: for each signal type that reads time-series, one case per band (low,
  * moderate, high), each on its own entity, with the raw metric set to the middle of the band, and
- * written down as ground truth. Plants pick from the series tables, which hold generated entities
- * only (coverage.ts): a planted depeg or loss never names a real stablecoin or protocol. The
- * baseline series stay clear of the high bands, so a world built without plants shows what the
- * detectors find in "normal" data.
+ * written down as ground truth. A plant that makes another type's case as well (each member of a
+ * cluster of simultaneous unlocks has its own unlock pressure) writes that case down too. Plants
+ * pick from the series tables, which hold generated entities only (coverage.ts): a planted depeg
+ * or loss never names a real stablecoin or protocol. The baseline series stay clear of the high
+ * bands, so a world built without plants shows what the detectors find in "normal" data.
  *
  * This module holds what every plant shares: the bands, the pick of an unplanted entity, the
  * ground-truth record and the last day D. The plants themselves sit in plants-<family>.ts, one per
