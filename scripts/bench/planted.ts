@@ -50,11 +50,11 @@ if (values.json) {
   const pct = (x: number | null) => (x === null ? "-" : `${Math.round(x * 100)}%`);
   console.log(`snapshot ${manifest.id} (as of ${truth.as_of}), scan ${scan.scan_id}: ${truth.anomalies.length} planted, ${signals.length} open signals`);
   if (truth.skipped.length > 0) console.log(`not planted (no fitting entity): ${truth.skipped.join(", ")}`);
-  console.log("\n| type | planted | found (passed screens) | caught (at band) | extra (passed screens) | extra high/moderate/low | extra on another type's plant | precision | recall |");
+  console.log("\n| type | planted | found (passed screens) | caught (at band) | extra (passed screens) | extra high/moderate/low | extra on another type's plant | precision (passed screens) | recall |");
   console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const r of table) {
     const e = r.extraBySeverity;
-    console.log(`| ${r.type} | ${r.planted} | ${r.found} (${r.passed}) | ${r.caught} (${r.atBand}) | ${r.extra} (${r.extraPassed}) | ${e.high}/${e.moderate}/${e.low} | ${r.byOtherPlants} | ${pct(r.precision)} | ${pct(r.recall)} |`);
+    console.log(`| ${r.type} | ${r.planted} | ${r.found} (${r.passed}) | ${r.caught} (${r.atBand}) | ${r.extra} (${r.extraPassed}) | ${e.high}/${e.moderate}/${e.low} | ${r.byOtherPlants} | ${pct(r.precision)} (${pct(r.precisionPassed)}) | ${pct(r.recall)} |`);
   }
   const sum = (f: (r: (typeof table)[number]) => number) => table.reduce((s, r) => s + f(r), 0);
   console.log(`| all | ${sum((r) => r.planted)} | ${sum((r) => r.found)} (${sum((r) => r.passed)}) | ${sum((r) => r.caught)} (${sum((r) => r.atBand)}) | ${sum((r) => r.extra)} (${sum((r) => r.extraPassed)}) | | ${sum((r) => r.byOtherPlants)} | | |`);

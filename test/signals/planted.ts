@@ -9,7 +9,8 @@
  *   plants do not explain. A signal about a planted entity is not counted as extra (a cluster type
  *   names a cluster around each member; they are one planted case). Of those, `byOtherPlants` name
  *   an entity planted for another type (a plant whose figures make this type's case too).
- * - precision: (found - extra) / found; recall: caught / planted.
+ * - precision: (found - extra) / found, and the same over the signals passing the screens (what
+ *   an agent is served); recall: caught / planted.
  */
 import type { GroundTruth } from "../../src/dataset/series/index.ts";
 import { type Namespaces, entityUri, typeOfId } from "../../src/entities/vocabulary.ts";
@@ -40,6 +41,7 @@ export interface PlantedRow {
   byOtherPlants: number;
   /** null where nothing was found (or planted). */
   precision: number | null;
+  precisionPassed: number | null;
   recall: number | null;
 }
 
@@ -56,18 +58,21 @@ export function plantedQuality(types: readonly string[], anomalies: readonly Gro
     const extraBySeverity: Record<Severity, number> = { low: 0, moderate: 0, high: 0 };
     for (const s of extra) extraBySeverity[s.severity]++;
     const caught = matches.filter((m) => m.length > 0).length;
+    const passed = found.filter((s) => !s.rejected).length;
+    const extraPassed = extra.filter((s) => !s.rejected).length;
     return {
       type,
       planted: planted.length,
       found: found.length,
-      passed: found.filter((s) => !s.rejected).length,
+      passed,
       caught,
       atBand: matches.filter((m, i) => m.some((s) => s.severity === planted[i]!.band)).length,
       extra: extra.length,
-      extraPassed: extra.filter((s) => !s.rejected).length,
+      extraPassed,
       extraBySeverity,
       byOtherPlants: extra.filter((s) => s.entities.some((u) => [...(plantedFor.get(u) ?? [])].some((t) => t !== type))).length,
       precision: found.length > 0 && planted.length > 0 ? (found.length - extra.length) / found.length : null,
+      precisionPassed: passed > 0 && planted.length > 0 ? (passed - extraPassed) / passed : null,
       recall: planted.length > 0 ? caught / planted.length : null,
     };
   });
