@@ -199,7 +199,8 @@ export const signalsCatalog = defineOperation({
   summary: `The ${DETECTORS.length} signal types: descriptions, scoring criteria, evidence schemas (free)`,
   description:
     `Every signal type with its category, description, inputs, raw metric, scoring criteria (band thresholds on the 0..100 score: ${BAND_STARTS}), ` +
-    "screens and the JSON Schema of its evidence; plus the qualification rules.",
+    "screens and the JSON Schema of its evidence; plus the qualification rules, and each type's measured quality: how often it caught, " +
+    "preceded and was confirmed by labelled real events in a backtest (`quality`, with the window, labels and events at the top), or why it is unmeasured.",
   priceUsd: 0,
   input: z.strictObject({}),
   output: catalogSchema,
