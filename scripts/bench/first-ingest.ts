@@ -22,6 +22,7 @@ import { dataDir } from "../../src/store/data-dir.ts";
 import { copyOfFixture, testConfig } from "../../test/support/fixture.ts";
 import { AS_OF } from "../../test/support/replay/cast.ts";
 import { startStandIn } from "../../test/support/replay/stand-in.ts";
+import { removeTempDirs } from "../../test/support/temp-dirs.ts";
 
 const { values } = parseArgs({ options: { "detail-limit": { type: "string", default: "200" }, rounds: { type: "string", default: "1" }, unpaced: { type: "boolean", default: false } } });
 const detailLimit = Number(values["detail-limit"]);
@@ -62,6 +63,8 @@ try {
   }
 } finally {
   standIn.stop();
+  // The fixture world it built (bun test's preload removes it for tests; a script must itself).
+  removeTempDirs();
 }
 console.log(`\nfirst ingest through the stand-in, detail limit ${detailLimit}, DefiLlama ${values.unpaced ? "unpaced" : "at its default pace"}, ${rounds} round(s), medians:`);
 for (const [id, e] of byProvider) console.log(`  ${id.padEnd(11)} ${String(median(e.requests)).padStart(5)} requests, fetch ${(median(e.fetch) / 1000).toFixed(1)} s`);
