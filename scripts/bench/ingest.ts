@@ -1,5 +1,5 @@
 /**
- * Ingest benchmark (issues 8 and 17). Run by hand: `bun scripts/bench/ingest.ts [--data-dir DIR] [--detail-limit N]`.
+ * Ingest benchmark (issues 8 and 17). Run by hand: `bun scripts/bench/ingest.ts [--data-dir DIR] [--detail-limit N] [--keep DIR]`.
  *
  * The providers' APIs are served on localhost from the test fixtures (recorded shapes), once as
  * they are and once at the providers' real sizes (DefiLlama ~7,000 protocols and ~15,000 pools,
@@ -31,6 +31,8 @@ const { values } = parseArgs({
   options: {
     "data-dir": { type: "string", default: "/tmp/ckg-bench-ingest" },
     "detail-limit": { type: "string", default: "300" },
+    // Keep the data directory of the full refresh at real sizes here (the backtest bench's world).
+    keep: { type: "string" },
   },
 });
 const TODAY = "2024-07-01";
@@ -189,6 +191,11 @@ async function measure(label: string, override: Override | undefined): Promise<v
     `${(totalMs / 1000).toFixed(1)} s (${Object.entries(report.steps_ms).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}`).join(", ")})`,
   ]);
   printTable(label, rows);
+  if (values.keep && override) {
+    rmSync(values.keep, { recursive: true, force: true });
+    cpSync(copy, values.keep, { recursive: true });
+    console.log(`kept the real-size ingested data directory in ${values.keep}`);
+  }
   rmSync(copy, { recursive: true, force: true });
 }
 
