@@ -17,7 +17,7 @@ export function qualityTable(report: QualityReport): string[] {
     const caught = t.detection ? `${t.detection.caught} / ${t.detection.events}` : "–";
     const preceded = t.warning ? `${t.warning.preceded} / ${t.warning.incidents}` : "–";
     lines.push(
-      `| \`${t.slug}\` | ${t.measured ? "yes" : `no: ${t.reason}`} | ${caught} | ${num(t.detection?.median_delay_days)} | ${preceded} | ${num(t.warning?.median_lead_days)} | ${t.alarms.episodes} | ${num(t.alarms.per_100_entity_months)} | ${num(t.alarms.precision)} |`,
+      `| \`${t.slug}\` | ${t.measured ? "measured" : `unmeasured: ${t.reason}`} | ${caught} | ${num(t.detection?.median_delay_days)} | ${preceded} | ${num(t.warning?.median_lead_days)} | ${t.alarms.episodes} | ${num(t.alarms.per_100_entity_months)} | ${num(t.alarms.precision)} |`,
     );
   }
   return lines;
