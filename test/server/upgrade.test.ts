@@ -111,7 +111,10 @@ describe(`a data directory written by the previous release (${release.version}, 
       expect(ready.snapshot.id).toBe(before.snapshot!); // no rebuild: the previous release's snapshot is live
       expect(ready.payments.ledger).toEqual(before.ledger!);
 
-      expect(await ok(await fetch(`${server.url}/api/insights/signals?qualification=all&limit=500`))).toEqual(before.signals);
+      // Every signal it held, as it held it; this release adds each type's measured quality (additive).
+      const signals = await ok(await fetch(`${server.url}/api/insights/signals?qualification=all&limit=500`));
+      for (const s of signals.signals) expect(s.quality).toMatchObject({ measured: expect.any(Boolean), window: expect.any(String) });
+      expect({ ...signals, signals: signals.signals.map(({ quality: _, ...rest }: Record<string, unknown>) => rest) }).toEqual(before.signals);
       // The same page of the feed; only the window's start moved with the clock.
       expect({ ...(await ok(await paying()(`${server.url}/api/changes?since_hours=8760&limit=50`))), since: undefined }).toEqual({ ...before.changes, since: undefined });
 
