@@ -119,7 +119,7 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
         }
       }
       const synthetic = (s: string) => world.sources.get(s)?.synthetic === true;
-      const written = await withConnection(duck, (c) => writeSeries(c, staging, { dir: baseDir, manifest: baseManifest }, fresh, synthetic, (s) => world.sources.has(s)));
+      const written = await withConnection(duck, (c) => writeSeries(c, staging, { dir: baseDir, manifest: baseManifest, today }, fresh, synthetic, (s) => world.sources.has(s)));
       const { rebuilt, pruned } = written;
       // Flows derived from the holder snapshots replace the base's copy of them.
       const derived = await withConnection(duck, (c) => deriveInsiderFlows(c, staging, written.tables, world, synthetic));

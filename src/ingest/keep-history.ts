@@ -13,6 +13,11 @@
  * to know what was stored before. Within one run, rows of one key (a list's row and a history's
  * row of the same day) are merged the same way, the later row's values winning.
  *
+ * Schedules are not history: a future row of a schedule (an unlock dated after the run's day) is
+ * what the provider predicts, and a newer answer that no longer lists it has rescheduled or
+ * cancelled it. So for SCHEDULES, a stored future row of a schedule this run brought, and that
+ * this run does not bring, is dropped (past rows stay, as for every kind).
+ *
  * One exception keeps values from being mixed across different things: where a key names a slot
  * rather than a thing (a token's holder of rank 1 on a day), SAME_THING names the columns that
  * say which thing fills it (the wallet). A row of another wallet replaces the slot whole, and only
@@ -37,6 +42,9 @@ export const SAME_THING: Partial<Record<Kind, string[]>> = {
   holders: ["wallet"],
 };
 
+/** Kinds whose future rows are a provider's schedule, and the column naming the schedule. */
+export const SCHEDULES: Partial<Record<Kind, string>> = { unlocks: "schedule_id" };
+
 /** The key columns of a kind's rows. */
 export function rowKeys(kind: Kind): string[] {
   return ["entity_id", "date", ...(ROW_KEYS[kind] ?? [])];
@@ -50,7 +58,7 @@ const equal = (columns: string[], a: string, b: string) => columns.map((c) => `$
  * (the kind's columns, dates as text, and `ord`, the order the parser gave them in) merged with
  * the stored table's Parquet file `stored`, when there is one.
  */
-export function mergeSelect(kind: Kind, stage: string, stored: string | undefined): string {
+export function mergeSelect(kind: Kind, stage: string, stored: string | undefined, today?: string): string {
   const columns = KINDS[kind].columns.map((c) => c.name);
   const keys = rowKeys(kind);
   const values = columns.filter((c) => !keys.includes(c));
@@ -66,5 +74,12 @@ export function mergeSelect(kind: Kind, stage: string, stored: string | undefine
   const sameThing = same.length > 0 ? ` AND ${equal(same, "n", "o")}` : "";
   return `WITH n AS (${fresh}), o AS (SELECT * FROM read_parquet(${sqlString(stored)}))
     SELECT ${merged} FROM n LEFT JOIN o ON ${equal(keys, "n", "o")}${sameThing}
-    UNION ALL SELECT ${columns.map((c) => `o.${q(c)}`).join(", ")} FROM o WHERE NOT EXISTS (SELECT 1 FROM n WHERE ${equal(keys, "n", "o")})`;
+    UNION ALL SELECT ${columns.map((c) => `o.${q(c)}`).join(", ")} FROM o WHERE NOT EXISTS (SELECT 1 FROM n WHERE ${equal(keys, "n", "o")})${rescheduled(kind, today)}`;
+}
+
+/** For a schedule kind: leaves out stored future rows of the schedules this run brought anew. */
+function rescheduled(kind: Kind, today: string | undefined): string {
+  const schedule = SCHEDULES[kind];
+  if (!schedule || !today) return "";
+  return ` AND NOT (o.date > DATE ${sqlString(today)} AND o.${q(schedule)} IN (SELECT ${q(schedule)} FROM n WHERE ${q(schedule)} IS NOT NULL))`;
 }

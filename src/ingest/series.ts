@@ -36,7 +36,8 @@ export interface ProviderSeries {
 export async function writeSeries(
   c: DuckDBConnection,
   staging: string,
-  base: { dir: string; manifest: SnapshotManifest },
+  /** `today`: the run's day; a schedule's future rows this run no longer lists are dropped (keep-history.ts). */
+  base: { dir: string; manifest: SnapshotManifest; today?: string },
   fresh: ProviderSeries[],
   isSyntheticSource: (source: string) => boolean,
   /** False for sources dropped from the world (the demo, with --without-demo): their tables are left out. */
@@ -71,7 +72,7 @@ export async function writeSeries(
       appender.endRow();
     }
     appender.closeSync();
-    const select = mergeSelect(series.kind, stage, oldFile(name));
+    const select = mergeSelect(series.kind, stage, oldFile(name), base.today);
     tables.push(await copyTable(c, staging, name, series.kind, series.provider, series.provenance, select));
     written.add(name);
   }
