@@ -1,7 +1,7 @@
 /**
  * @module backtest/run
  * `ckg backtest` as a function: every check that can refuse the run first (labels, their
- * entities, the window's history), then the replay, the series around each labelled event, and
+ * entities; the replay checks the window's history before its first day), then the replay, the series around each labelled event, and
  * the report. Nothing it does is written to the state store.
  */
 import type { Detector } from "../signals/detector.ts";
@@ -13,7 +13,7 @@ import { addDays, isoSeconds } from "../time.ts";
 import { incidentLabels } from "./incident-labels.ts";
 import { type Label, type LabelFile, checkLabelEntities, readLabels } from "./labels.ts";
 import { DEFAULT_HORIZON_DAYS, DETECT_WINDOW_DAYS, qualityReport } from "./report.ts";
-import { type Replay, replay, windowExposure } from "./replay.ts";
+import { type Replay, replay } from "./replay.ts";
 import { type ReplayWorld, type WorldSource, openWorld } from "./world.ts";
 
 export interface BacktestOptions {
@@ -43,7 +43,6 @@ export async function runBacktest(options: BacktestOptions): Promise<{ report: Q
     const leftOut = options.lenientEntities ? labels.filter((l) => unknown.includes(l.entity)) : [];
     if (leftOut.length > 0) labels.splice(0, labels.length, ...labels.filter((l) => !unknown.includes(l.entity)));
     checkLabelEntities(labels, (id) => !unknown.includes(id));
-    await windowExposure(world, options.from, options.to);
     const detectors = options.detectors ?? DETECTORS;
     const replayed = await replay(world, { from: options.from, to: options.to, detectors, onDay: options.onDay });
     const horizon = options.horizon ?? DEFAULT_HORIZON_DAYS;
