@@ -90,7 +90,7 @@ function comparison(op: string, args: Expression[], scope: Scope): string {
   if (constant.datatype === XSD_INTEGER || constant.datatype === XSD_DECIMAL) {
     const canonical = canonicalLiteral(constant);
     if (!canonical || !scope.profile.exactSums || (canonical.value.split(".")[1]?.length ?? 0) > SUM_SCALE) return unsure("a number beyond exact comparison");
-    const numbers = `WHEN ${use.datatype} IN ${NUMERIC_DATATYPES} THEN TRY_CAST(${use.value} AS ${NUMBER}) ${sqlOp} CAST(${sqlString(canonical.value)} AS ${NUMBER})`;
+    const numbers = `WHEN ${use.number} IS NOT NULL THEN ${use.number} ${sqlOp} CAST(${sqlString(canonical.value)} AS ${NUMBER})`;
     const strings = `WHEN ${use.datatype} IS NULL THEN ${equality ? differ : "NULL"}`;
     return `(CASE ${unbound} ${numbers} ${strings} ${equality ? `${otherSpace} THEN ${differ}` : ""} END)`;
   }
@@ -151,10 +151,14 @@ export function aggregate(expression: Expression, scope: Scope, grouped: boolean
   if (expression.aggregation === "sum" && !expression.distinct && scope.profile.exactSums) {
     const use = useOf(inner, scope);
     const numeric = `(${use.kind} = 'literal' AND ${use.datatype} IN ${NUMERIC_DATATYPES})`;
-    // One element that is not a number (or unbound) makes the sum an error: unbound.
-    const sum = `CASE WHEN bool_and(${numeric}) THEN sum(TRY_CAST(${use.value} AS ${NUMBER})) END`;
+    // One element that is not a number (or unbound) makes the sum an error: unbound. A required
+    // variable whose every term is one numeric type needs no check per row.
+    const datatype = use.uniform?.kind === "literal" && !use.optional ? use.uniform.datatype : undefined;
+    const always = datatype === XSD_INTEGER || datatype === XSD_DECIMAL;
+    const sum = always ? `sum(${use.number})` : `CASE WHEN bool_and(${numeric}) THEN sum(${use.number}) END`;
     const total = grouped ? sum : `CASE WHEN count(*) = 0 THEN 0 ELSE ${sum} END`;
-    return { value: `CAST(${total} AS VARCHAR)`, integer: `coalesce(bool_and(${use.datatype} = ${sqlString(XSD_INTEGER)}), TRUE)`, order: total };
+    const integer = always ? (datatype === XSD_INTEGER ? "TRUE" : "(count(*) = 0)") : `coalesce(bool_and(${use.datatype} = ${sqlString(XSD_INTEGER)}), TRUE)`;
+    return { value: `CAST(${total} AS VARCHAR)`, integer, order: total };
   }
   return unsure(`the aggregate ${expression.aggregation}${expression.distinct ? " DISTINCT" : ""}`);
 }
@@ -192,7 +196,7 @@ export function orderKey(use: Use, profile: GraphProfile): string {
   if (uniform?.kind === "iri" || use.iri) return `(CASE ${use.kind} WHEN 'entity' THEN ${sqlString(profile.ns.entity)} || ${use.value} WHEN 'class' THEN ${sqlString(profile.ns.ontology)} || ${use.value} ELSE ${use.value} END)`;
   if (uniform?.kind === "literal") {
     if (uniform.datatype === null) return use.value;
-    if ((uniform.datatype === XSD_INTEGER || uniform.datatype === XSD_DECIMAL) && profile.exactSums) return `CAST(${use.value} AS ${NUMBER})`;
+    if ((uniform.datatype === XSD_INTEGER || uniform.datatype === XSD_DECIMAL) && profile.exactSums) return use.number;
     if (uniform.datatype.endsWith("#date") || uniform.datatype.endsWith("#gYear")) return use.value;
   }
   return unsure("ordering by a variable whose terms may differ in kind");

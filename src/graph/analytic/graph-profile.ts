@@ -15,7 +15,7 @@
 import type { Namespaces } from "../../entities/vocabulary.ts";
 import type { SnapshotManifest } from "../../store/manifest.ts";
 import { sqlString } from "../../store/duckdb.ts";
-import { FACTS_BY_PREDICATE } from "../../timeseries/graph-tables.ts";
+import { FACTS_BY_PREDICATE, NUMBER_SCALE } from "../../timeseries/graph-tables.ts";
 import type { TimeseriesStore } from "../../timeseries/store.ts";
 import { metaQuadLines } from "../meta-graph.ts";
 import { oxigraph } from "../oxigraph.ts";
@@ -45,10 +45,12 @@ export interface GraphProfile {
   factsTable: string;
   /** SUM can be exact in DECIMAL(38, 12): every number is an integer or a decimal of at most 12 places. */
   exactSums: boolean;
+  /** factsTable has the typed `number` column (graph-tables.ts); snapshots built before it cast per row. */
+  typedNumbers: boolean;
 }
 
-/** Decimal places a SUM keeps (DECIMAL(38, 12)): more would round where the graph store does not. */
-export const SUM_SCALE = 12;
+/** Decimal places a SUM keeps (DECIMAL(38, 12), the typed column's): more would round where the graph store does not. */
+export const SUM_SCALE = NUMBER_SCALE;
 
 interface ProfileRow {
   predicate: string;
@@ -88,7 +90,10 @@ export async function readGraphProfile(store: TimeseriesStore, manifest: Snapsho
   if (!meta) return { refused: "the meta graph has blank nodes" };
   const copies = await store.rows<{ n: bigint | number }>(`SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = ${sqlString(FACTS_BY_PREDICATE)}`);
   const factsTable = Number(copies[0]?.n ?? 0) > 0 ? FACTS_BY_PREDICATE : "graph_facts";
-  return { ns, codes, predicates, meta, exactSums, factsTable };
+  const typed = await store.rows<{ n: bigint | number }>(
+    `SELECT count(*) AS n FROM duckdb_columns() WHERE table_name = ${sqlString(FACTS_BY_PREDICATE)} AND column_name = 'number'`,
+  );
+  return { ns, codes, predicates, meta, exactSums, factsTable, typedNumbers: Number(typed[0]?.n ?? 0) > 0 };
 }
 
 function metaQuads(manifest: SnapshotManifest, codes: ReadonlyMap<string, string>): MetaQuad[] | undefined {

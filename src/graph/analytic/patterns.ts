@@ -7,7 +7,8 @@
  * (fact-terms.ts); the first use binds it, each later use is a join condition.
  */
 import { sqlString } from "../../store/duckdb.ts";
-import { canonicalLiteral, type FactKind, type FactTerm, factTermOf, type RdfTerm } from "./fact-terms.ts";
+import { NUMBER_TYPE } from "../../timeseries/graph-tables.ts";
+import { canonicalLiteral, type FactKind, type FactTerm, factTermOf, type RdfTerm, XSD_DECIMAL, XSD_INTEGER } from "./fact-terms.ts";
 import type { GraphProfile, MetaQuad } from "./graph-profile.ts";
 import { unsure } from "./unsure.ts";
 
@@ -18,6 +19,11 @@ export interface Use {
   value: string;
   datatype: string;
   lang: string;
+  /**
+   * Its value as a DECIMAL where the term is an xsd:integer or xsd:decimal literal, else NULL: the
+   * facts' typed column where the table has one (graph-tables.ts), a cast per row where not.
+   */
+  number: string;
   /** Every value it can take has this kind and datatype (the profile says so): the value alone identifies the term. */
   uniform?: { kind: FactKind; datatype: string | null };
   /** The use sits in an OPTIONAL group: unbound (NULL) where it did not match. */
@@ -39,7 +45,8 @@ export interface Join {
   vars: Map<string, Use>;
 }
 
-const FACT_COLUMNS = "subject_kind, subject_id, predicate, object_kind, object, datatype, lang";
+const FACT_COLUMNS = "subject_kind, subject_id, predicate, object_kind, object, datatype, lang, number";
+const NUMERIC = [XSD_INTEGER, XSD_DECIMAL];
 
 /** The join of the required triples and, left-joined, each OPTIONAL group of triples. */
 export function joinPatterns(required: Triple[], optionals: Triple[][], profile: GraphProfile): Join {
@@ -147,6 +154,9 @@ function relation(triple: Triple, alias: string, profile: GraphProfile, optional
     facts.push(alone ? `${column("object")} = ${sqlString(object.value)}` : objectCondition(object, column));
   }
 
+  // One entity's facts are contiguous in graph_facts; a predicate's, in the copy ordered by it.
+  const table = subject && code === undefined ? "graph_facts" : profile.factsTable;
+  const typed = table === profile.factsTable && profile.typedNumbers;
   const col = (name: string) => `${alias}.${name}`;
   const bound = (expr: string) => (optional ? `CASE WHEN ${col("subject_id")} IS NOT NULL THEN ${expr} END` : expr);
   const uniform = code === undefined ? undefined : uniformObjects(profile, code, meta);
@@ -162,12 +172,13 @@ function relation(triple: Triple, alias: string, profile: GraphProfile, optional
         value: col("subject_id"),
         datatype: "NULL",
         lang: "NULL",
+        number: "NULL",
         uniform: withMeta ? undefined : { kind: "entity", datatype: null },
         optional,
         iri: true,
       }),
     ],
-    [triple.predicate, () => ({ space: "predicate", kind: "NULL", value: col("predicate"), datatype: "NULL", lang: "NULL", optional, iri: true })],
+    [triple.predicate, () => ({ space: "predicate", kind: "NULL", value: col("predicate"), datatype: "NULL", lang: "NULL", number: "NULL", optional, iri: true })],
     [
       triple.object,
       () => ({
@@ -176,6 +187,7 @@ function relation(triple: Triple, alias: string, profile: GraphProfile, optional
         value: col("object"),
         datatype: col("datatype"),
         lang: withMeta ? col("lang") : "NULL",
+        number: typed ? col("number") : numberOf(col("object_kind"), col("datatype"), col("object")),
         uniform,
         optional,
         iri: iriObjects,
@@ -187,16 +199,23 @@ function relation(triple: Triple, alias: string, profile: GraphProfile, optional
     const name = variableName(term);
     if (name !== undefined) uses.push([name, use()]);
   }
-  // One entity's facts are contiguous in graph_facts; a predicate's, in the copy ordered by it.
-  const table = subject && code === undefined ? "graph_facts" : profile.factsTable;
   if (!withMeta) return { sql: `${table} AS ${alias}`, conditions: facts, uses };
   const rows = meta.map(
-    (q) => `(${[q.subject.kind, q.subject.value, q.predicate, q.object.kind, q.object.value, q.object.datatype, q.object.lang].map((v) => (v === null ? "NULL" : sqlString(v))).join(", ")})`,
+    (q) => {
+      const values = [q.subject.kind, q.subject.value, q.predicate, q.object.kind, q.object.value, q.object.datatype, q.object.lang].map((v) => (v === null ? "NULL" : sqlString(v)));
+      return `(${[...values, numberOf(values[3]!, values[5]!, values[4]!)].join(", ")})`;
+    },
   );
+  const number = typed ? "number" : numberOf("object_kind", "datatype", "object");
   const sql =
-    `(SELECT 'entity' AS subject_kind, subject_id, predicate, object_kind, object, datatype, CAST(NULL AS VARCHAR) AS lang FROM ${table} WHERE ${conjunction(facts)} ` +
+    `(SELECT 'entity' AS subject_kind, subject_id, predicate, object_kind, object, datatype, CAST(NULL AS VARCHAR) AS lang, ${number} AS number FROM ${table} WHERE ${conjunction(facts)} ` +
     `UNION ALL SELECT * FROM (VALUES ${rows.join(", ")}) AS meta(${FACT_COLUMNS})) AS ${alias}`;
   return { sql, conditions: [], uses };
+}
+
+/** A term's number (as the typed column holds it) from its kind, datatype and lexical form. */
+function numberOf(kind: string, datatype: string, value: string): string {
+  return `CASE WHEN ${kind} = 'literal' AND ${datatype} IN (${NUMERIC.map(sqlString).join(", ")}) THEN TRY_CAST(${value} AS ${NUMBER_TYPE}) END`;
 }
 
 function objectCondition(term: FactTerm, column: (name: string) => string): string {

@@ -150,8 +150,12 @@ function splitWhere(where: NonNullable<SelectQuery["where"]>): { required: Tripl
   return { required, optionals, filters };
 }
 
-/** What a group is keyed on: the value alone when the kind and datatype cannot vary. */
+/**
+ * What a group is keyed on: the value alone when the kind and datatype cannot vary; a number's
+ * typed value beside it (one per value: the groups stay the same), which ORDER BY reads.
+ */
 function groupColumns(use: Use): string[] {
+  if (use.uniform?.kind === "literal" && (use.uniform.datatype === XSD_INTEGER || use.uniform.datatype === XSD_DECIMAL)) return [use.value, use.number];
   if (use.space === "predicate" || use.uniform) return [use.value];
   return [use.kind, use.value, use.datatype, use.lang].filter((c) => c !== "NULL" && !c.startsWith("'"));
 }
