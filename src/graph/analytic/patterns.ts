@@ -203,7 +203,8 @@ function relation(triple: Triple, alias: string, profile: GraphProfile, optional
   const rows = meta.map(
     (q) => {
       const values = [q.subject.kind, q.subject.value, q.predicate, q.object.kind, q.object.value, q.object.datatype, q.object.lang].map((v) => (v === null ? "NULL" : sqlString(v)));
-      return `(${[...values, numberOf(values[3]!, values[5]!, values[4]!)].join(", ")})`;
+      const numeric = q.object.kind === "literal" && q.object.datatype !== null && NUMERIC.includes(q.object.datatype);
+      return `(${[...values, numeric ? `TRY_CAST(${values[4]} AS ${NUMBER_TYPE})` : "NULL"].join(", ")})`;
     },
   );
   const number = typed ? "number" : numberOf("object_kind", "datatype", "object");
