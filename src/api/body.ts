@@ -7,11 +7,13 @@ import { CkgError } from "../errors.ts";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
-export async function readJsonBody(request: Request, limit = MAX_BODY_BYTES): Promise<unknown> {
+/** `empty`: what an empty body stands for; absent, an empty body is refused (400). */
+export async function readJsonBody(request: Request, limit = MAX_BODY_BYTES, empty?: unknown): Promise<unknown> {
   const declared = Number(request.headers.get("content-length") ?? "NaN");
   if (declared > limit) throw tooLarge(limit, declared);
   const text = await readText(request, limit);
   if (text.trim() === "") {
+    if (empty !== undefined) return empty;
     throw new CkgError("invalid_request", "The request body is empty; send a JSON object.", { details: { body: "empty" } });
   }
   try {
@@ -22,9 +24,13 @@ export async function readJsonBody(request: Request, limit = MAX_BODY_BYTES): Pr
   }
 }
 
-/** A JSON body that must be an object (an operation's input, the console's sign-in). */
-export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
-  const body = await readJsonBody(request);
+/**
+ * A JSON body that must be an object (an operation's input, the console's sign-in). `emptyIsEmpty`:
+ * no body at all is the empty object, for a POST whose input has no fields of its own (all in the
+ * path or the Authorization header), as `{}` would be.
+ */
+export async function readJsonObject(request: Request, options: { emptyIsEmpty?: boolean } = {}): Promise<Record<string, unknown>> {
+  const body = await readJsonBody(request, MAX_BODY_BYTES, options.emptyIsEmpty ? {} : undefined);
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
     throw new CkgError("invalid_request", "The request body must be a JSON object.", { details: { body: Array.isArray(body) ? "array" : typeof body } });
   }

@@ -118,7 +118,9 @@ function operationEntry(op: AnyOperation, settings: DescriptionSettings): OpenAp
     for (const name of inPath) delete body.properties?.[name];
     if (body.required) body.required = body.required.filter((name) => !inPath.includes(name));
     const example = Object.fromEntries(Object.entries(op.example as Record<string, unknown>).filter(([name]) => !inPath.includes(name)));
-    requestBody = { required: true, content: { "application/json": { schema: body, example } } };
+    // An operation with no fields of its own (all in the path or Authorization) reads no body as `{}` (api/operation-routes.ts).
+    const required = Object.keys(body.properties ?? {}).some((name) => name !== op.bearer);
+    requestBody = { required, content: { "application/json": { schema: body, example } } };
   }
   const responses: Record<string, JsonSchema> = {
     "200": { description: "Success.", content: { "application/json": { schema: toJsonSchema(op.output, "output") } } },

@@ -19,12 +19,15 @@ export function operationRoutes(operations: readonly AnyOperation[], run: Run): 
   return operations.map((op): Route => {
     const queryTypes = inQuery(op) ? propertyTypes(op) : new Map<string, string>();
     const params = pathParams(op.path);
+    // A POST with no fields of its own (rotating a secret: the id in the path, the secret in
+    // Authorization) reads no body as the empty input, as `{}`; a POST with fields still needs a body.
+    const emptyIsEmpty = !inQuery(op) && [...propertyTypes(op).keys()].every((name) => params.includes(name) || name === op.bearer);
     return {
       method: op.method,
       path: op.path,
       doc: { operation: op },
       async handle({ request, params: given, set }) {
-        const raw = await readInput(async () => (inQuery(op) ? queryInput(request, queryTypes) : await readJsonObject(request)));
+        const raw = await readInput(async () => (inQuery(op) ? queryInput(request, queryTypes) : await readJsonObject(request, { emptyIsEmpty })));
         if (!(raw instanceof UnreadableInput)) {
           for (const name of params) raw[name] = given[name];
           const bearer = op.bearer && /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];

@@ -26,7 +26,7 @@ export const PUSH_SETTINGS = {
     "wait before a failed webhook's first retry; each later wait doubles (with jitter) up to an hour, unless the receiver's Retry-After says otherwise",
   ),
   webhook_timeout_ms: setting("integer", z.number().int().min(1000).max(60_000), 15_000, "time limit of one webhook request (redirects are never followed)"),
-  webhook_concurrency: setting("integer", z.number().int().min(1).max(1024), 64, "webhook requests in flight at once, per server"),
+  webhook_concurrency: setting("integer", z.number().int().min(1).max(1024), 64, "webhook requests in flight at once to one destination (scheme, host, port), and its kept-alive connections; each destination has its own"),
   webhook_allow_private: setting(
     "boolean",
     z.boolean(),

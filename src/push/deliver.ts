@@ -1,41 +1,44 @@
 /**
  * @module push/deliver
- * Webhook deliveries, at least once. A due delivery is claimed with a lease (one replica at a time
- * holds it, as scans are held) and sent signed (push/webhook-send.ts); its outcome is written back
- * only by the lease's holder. A receiver that fails is tried again with exponential backoff, or
- * when its Retry-After says, until the retry window has passed; a 410 disables the subscription.
- * A crash mid-delivery leaves the lease to run out: the delivery is then claimed again and sent
- * with the same webhook-id, which is how a receiver tells a repeat.
+ * Webhook deliveries, at least once, with no receiver able to hold up another. Due deliveries are
+ * claimed with a lease (one replica at a time holds one, as scans are held) and handed to their
+ * destination's queue (push/destinations.ts), which sends each as soon as the destination has a
+ * slot, signed (push/webhook-send.ts), over a kept-alive connection to the checked address
+ * (push/connections.ts). Each outcome is written as it comes (batched with whatever else finished
+ * meanwhile), only by the lease's holder (push/delivery-record.ts). Claiming never waits for a
+ * request: a finished request makes room and claims again; a retry is claimed by a timer set for
+ * its due time. A receiver that fails is tried again with exponential backoff, or when its
+ * Retry-After says, until the retry window has passed; a 410 disables the subscription. A crash
+ * mid-delivery leaves the lease to run out: the delivery is then claimed again and sent with the
+ * same webhook-id, which is how a receiver tells a repeat.
  */
 import type { Logger } from "../log.ts";
 import { HOST } from "../store/runs.ts";
-import type { SqlValue, StateStore, Statement } from "../store/state.ts";
+import type { StateStore, Statement } from "../store/state.ts";
+import { Connections } from "./connections.ts";
+import { type Claimed, type DeliverySettings, type Outcome, deferral, recordOutcome, release } from "./delivery-record.ts";
+import { Destinations } from "./destinations.ts";
 import type { PushEvent } from "./events.ts";
 import { eventsByKeys } from "./feed.ts";
+import { SingleFlight } from "./single-flight.ts";
 import { type Subscription, disableSubscription, findSubscriptions } from "./subscriptions.ts";
-import { type SendOutcome, backoffMs, sendWebhook } from "./webhook-send.ts";
+import { sendWebhook } from "./webhook-send.ts";
 
-export interface DeliverySettings {
-  webhook_retry_hours: number;
-  webhook_first_retry_ms: number;
-  webhook_timeout_ms: number;
-  webhook_concurrency: number;
-  webhook_allow_private: boolean;
-}
+export type { DeliverySettings } from "./delivery-record.ts";
 
-interface Claimed {
-  subscription_id: string;
-  event: string;
-  attempts: number;
-  created_at: string;
-}
-
-const MAX_RETRY_AFTER_MS = 3_600_000;
-const LANES = 4;
+/** Deliveries claimed per query at most. */
+const CLAIM_BATCH = 512;
+/** Deliveries claimed but queued (not yet sent) at most, across destinations: the memory claims may hold. */
+const WAITING_BUDGET = 2048;
 
 /** The webhook-id of a delivery: the same on every attempt, different for each subscription and event. */
 export function webhookId(subscriptionId: string, eventKey: string): string {
   return `msg_${subscriptionId.slice(4)}_${eventKey}`;
+}
+
+/** A webhook URL's destination: its origin (scheme, host, port); a URL that does not parse is its own. */
+function destinationOf(url: string): string {
+  return URL.canParse(url) ? new URL(url).origin : url;
 }
 
 export class DeliveryWorker {
@@ -43,38 +46,75 @@ export class DeliveryWorker {
   readonly holder = `${HOST}:${process.pid}`;
   /** Deliveries sent (any outcome) since start, for /metrics and the benchmark. */
   sent = 0;
+  readonly connections: Connections;
+  private readonly destinations: Destinations;
+  private readonly claims: SingleFlight;
+  private readonly flushes: SingleFlight;
+  private readonly requests = new Set<Promise<void>>();
+  private writes: Statement[] = [];
+  private readonly gone = new Map<string, string>();
+  private readonly stopping = new AbortController();
+  private wake: { at: number; timer: ReturnType<typeof setTimeout> } | undefined;
 
   constructor(
     private readonly state: StateStore,
     private readonly settings: DeliverySettings,
     private readonly log: Logger,
-  ) {}
+  ) {
+    const perDestination = settings.webhook_concurrency;
+    this.connections = new Connections(perDestination);
+    this.destinations = new Destinations(perDestination, perDestination * 4, () => this.pump());
+    this.claims = new SingleFlight(
+      () => this.claimWhileRoom(),
+      (error) => log.warn({ err: error }, "push: claiming deliveries failed (tried again at the next event or retry check)"),
+    );
+    this.flushes = new SingleFlight(
+      () => this.flush(),
+      (error) => log.warn({ err: error }, "push: recording deliveries failed (their leases run out and they are sent again)"),
+    );
+  }
 
-  /**
-   * Sends every delivery due now; returns how many it sent. Four lanes each claim a quarter of the
-   * concurrency at a time, so while one lane waits for its slowest receiver the others keep
-   * sending (one batch of the whole would stall on its slowest request).
-   */
-  async drain(): Promise<number> {
-    const share = Math.max(1, Math.ceil(this.settings.webhook_concurrency / LANES));
-    const lane = async () => {
-      let sent = 0;
-      for (;;) {
-        const claimed = await this.claim(share);
-        if (claimed.length === 0) return sent;
-        await this.sendAll(claimed);
-        sent += claimed.length;
-      }
-    };
-    const sent = await Promise.all(Array.from({ length: Math.min(LANES, this.settings.webhook_concurrency) }, lane));
-    return sent.reduce((a, b) => a + b, 0);
+  /** Claims and starts what is due, now or right after the claim in flight; never waits for a request. */
+  pump(): void {
+    if (!this.stopping.signal.aborted) this.claims.run();
+  }
+
+  /** Resolves once nothing is being claimed, sent or recorded (tests, shutdown). */
+  async settled(): Promise<void> {
+    for (;;) {
+      await this.claims.settled();
+      if (this.requests.size > 0) await Promise.all(this.requests);
+      else if (this.writes.length > 0) this.flushes.run();
+      await this.flushes.settled();
+      if (this.requests.size === 0 && this.writes.length === 0 && this.destinations.waiting === 0) return;
+    }
+  }
+
+  /** Stops claiming; requests in flight are abandoned and their deliveries released unattempted. */
+  async close(): Promise<void> {
+    this.stopping.abort();
+    if (this.wake) clearTimeout(this.wake.timer);
+    await this.settled();
+    this.connections.close();
+  }
+
+  private async claimWhileRoom(): Promise<void> {
+    while (!this.stopping.signal.aborted) {
+      const room = WAITING_BUDGET - this.destinations.waiting;
+      if (room <= 0) return; // a finished request pumps again
+      const ask = Math.min(CLAIM_BATCH, room);
+      const claimed = await this.claim(ask);
+      if (claimed.length > 0) await this.route(claimed);
+      if (claimed.length < ask) return this.scheduleNextDue();
+    }
   }
 
   private async claim(limit: number): Promise<Claimed[]> {
     const now = new Date();
     const nowIso = now.toISOString();
-    // Long enough for one request and its recording; a holder that died frees it this soon.
-    const leaseUntil = new Date(now.getTime() + this.settings.webhook_timeout_ms + 5_000).toISOString();
+    // Long enough to wait behind one wave of the destination's requests and then send: a job that
+    // waited longer is released unsent (run below); a holder that died frees it this soon.
+    const leaseUntil = new Date(now.getTime() + 2 * this.settings.webhook_timeout_ms + 5_000).toISOString();
     // The outer conditions are checked again on the row as another replica left it (PostgreSQL
     // re-reads a row it waited for): two replicas never both hold one delivery.
     const free = "status = 'pending' AND next_at <= ? AND (lease_until IS NULL OR lease_until < ?)";
@@ -84,70 +124,112 @@ export class DeliveryWorker {
     );
   }
 
-  private async sendAll(claimed: Claimed[]): Promise<void> {
+  /** Hands each claimed delivery to its destination; one with no room is written back due when it expects room. */
+  private async route(claimed: Claimed[]): Promise<void> {
     // What the batch needs, read in a few queries (not two per delivery).
     const subscriptions = await findSubscriptions(this.state, [...new Set(claimed.map((d) => d.subscription_id))]);
     const events = await eventsByKeys(this.state, claimed.map((d) => d.event));
-    const writes: Statement[] = [];
-    const gone = new Map<string, string>();
-    await Promise.all(
-      claimed.map(async (d) => {
-        const outcome = await this.sendOne(d, subscriptions.get(d.subscription_id), events.get(d.event));
-        this.sent++;
-        if (outcome.kind === "gone") gone.set(d.subscription_id, `the receiver answered 410 Gone at ${new Date().toISOString()}`);
-        writes.push(this.record(d, outcome));
-      }),
-    );
-    await this.state.batch(writes);
-    for (const [id, reason] of gone) {
+    const leasedUntil = Date.now() + 2 * this.settings.webhook_timeout_ms + 5_000;
+    for (const d of claimed) {
+      const subscription = subscriptions.get(d.subscription_id);
+      const event = events.get(d.event);
+      const why = cancelled(subscription, event);
+      if (why !== undefined || !subscription?.webhookUrl || !event) {
+        this.write(recordOutcome(d, { kind: "cancelled", error: why ?? "the subscription has no webhook" }, this.settings, this.holder));
+        continue;
+      }
+      const now = Date.now();
+      const job = { run: () => this.track(this.send(d, subscription, event, leasedUntil)) };
+      const offer = this.destinations.offer(destinationOf(subscription.webhookUrl), job, this.settings.webhook_timeout_ms, now);
+      if (offer.taken) continue;
+      this.write({ statement: deferral(d, now + offer.retryInMs, this.holder), retryAt: now + offer.retryInMs });
+    }
+  }
+
+  private track(request: Promise<void>): Promise<void> {
+    this.requests.add(request);
+    return request.finally(() => this.requests.delete(request));
+  }
+
+  /** One attempt and its record; never rejects (a failure is an outcome, or a lease left to run out). */
+  private async send(d: Claimed, subscription: Subscription, event: PushEvent, leasedUntil: number): Promise<void> {
+    // Waited so long behind its destination's requests that the lease could end mid-request: handed back instead.
+    if (this.stopping.signal.aborted || Date.now() + this.settings.webhook_timeout_ms + 1_000 > leasedUntil) {
+      this.write({ statement: release(d, this.holder) });
+      return;
+    }
+    let outcome: Outcome;
+    try {
+      const { type, timestamp, data } = event;
+      outcome = await sendWebhook(
+        { url: subscription.webhookUrl!, msgId: webhookId(d.subscription_id, d.event), timestamp: new Date(), body: JSON.stringify({ type, timestamp, data }), secrets: subscription.secrets },
+        {
+          allowPrivate: this.settings.webhook_allow_private,
+          timeoutMs: this.settings.webhook_timeout_ms,
+          agent: (target) => this.connections.agentFor(target),
+          signal: this.stopping.signal,
+        },
+      );
+    } catch (error) {
+      outcome = { kind: "retry", error: error instanceof Error ? error.message : String(error) };
+    }
+    this.sent++;
+    if (this.stopping.signal.aborted && outcome.kind === "retry" && outcome.error === "aborted") {
+      this.write({ statement: release(d, this.holder) });
+      return;
+    }
+    if (outcome.kind === "gone") this.gone.set(d.subscription_id, `the receiver answered 410 Gone at ${new Date().toISOString()}`);
+    this.write(recordOutcome(d, outcome, this.settings, this.holder));
+  }
+
+  /** Queues a write (flushed with whatever else is queued); `retryAt`: the delivery is due again then. */
+  private write(change: { statement: Statement; retryAt?: number }): void {
+    this.writes.push(change.statement);
+    if (change.retryAt !== undefined) this.wakeAt(change.retryAt);
+    this.flushes.run();
+  }
+
+  private async flush(): Promise<void> {
+    while (this.writes.length > 0) {
+      const batch = this.writes;
+      this.writes = [];
+      await this.state.batch(batch);
+    }
+    for (const [id, reason] of this.gone) {
+      this.gone.delete(id);
       await disableSubscription(this.state, id, reason);
       this.log.info({ subscription: id }, "webhook receiver answered 410 Gone: subscription disabled");
     }
   }
 
-  private async sendOne(d: Claimed, subscription: Subscription | undefined, event: PushEvent | undefined): Promise<SendOutcome | { kind: "cancelled"; error: string }> {
-    if (!subscription || subscription.status !== "active" || !subscription.webhookUrl) return { kind: "cancelled", error: "the subscription was deleted or disabled" };
-    if (Date.parse(subscription.expiresAt) <= Date.now()) return { kind: "cancelled", error: "the subscription's period ended" };
-    if (!event) return { kind: "cancelled", error: "the event is no longer in the outbox (pruned)" };
-    const { type, timestamp, data } = event;
-    return sendWebhook(
-      { url: subscription.webhookUrl, msgId: webhookId(d.subscription_id, d.event), timestamp: new Date(), body: JSON.stringify({ type, timestamp, data }), secrets: subscription.secrets },
-      { allowPrivate: this.settings.webhook_allow_private, timeoutMs: this.settings.webhook_timeout_ms },
+  /** Sets the timer for the earliest delivery due later (a retry's, a deferral's): claimed when due, not at the next check. */
+  private async scheduleNextDue(): Promise<void> {
+    const nowIso = new Date().toISOString();
+    const row = await this.state.get<{ at: string | null }>(
+      "SELECT min(next_at) AS at FROM deliveries WHERE status = 'pending' AND next_at > ? AND (lease_until IS NULL OR lease_until < ?)",
+      [nowIso, nowIso],
     );
+    if (row?.at) this.wakeAt(Date.parse(row.at));
   }
 
-  /** The write that records an attempt, made only while this process still holds the lease. */
-  private record(d: Claimed, outcome: SendOutcome | { kind: "cancelled"; error: string }): Statement {
-    const now = new Date();
-    const nowIso = now.toISOString();
-    const attempts = d.attempts + 1;
-    const where = "WHERE subscription_id = ? AND event = ? AND lease_holder = ?";
-    const key: SqlValue[] = [d.subscription_id, d.event, this.holder];
-    const finish = (status: string, httpStatus: number | null, error: string | null): Statement => ({
-      sql: `UPDATE deliveries SET status = ?, attempts = ?, last_status = ?, last_error = ?, finished_at = ?, lease_holder = NULL, lease_until = NULL ${where}`,
-      params: [status, attempts, httpStatus, error, nowIso, ...key],
-    });
-    switch (outcome.kind) {
-      case "delivered":
-        return finish("delivered", outcome.status, null);
-      case "gone":
-        return finish("failed", 410, "410 Gone: the subscription is disabled");
-      case "cancelled":
-        return finish("cancelled", null, outcome.error);
-      default: {
-        const status = outcome.kind === "retry" ? (outcome.status ?? null) : null;
-        const error = outcome.kind === "retry" ? outcome.error : `refused: ${outcome.reason}`;
-        // A receiver's Retry-After is honoured up to an hour (a year's would give up the delivery at once).
-        const retryAfter = outcome.kind === "retry" && outcome.retryAfterMs !== undefined ? Math.min(outcome.retryAfterMs, MAX_RETRY_AFTER_MS) : undefined;
-        const waitMs = retryAfter ?? backoffMs(attempts, Math.random, this.settings.webhook_first_retry_ms);
-        const next = now.getTime() + waitMs;
-        const deadline = Date.parse(d.created_at) + this.settings.webhook_retry_hours * 3_600_000;
-        if (next > deadline) return finish("failed", status, `${error}; given up after ${attempts} attempts over ${this.settings.webhook_retry_hours} h`);
-        return {
-          sql: `UPDATE deliveries SET attempts = ?, next_at = ?, last_status = ?, last_error = ?, lease_holder = NULL, lease_until = NULL ${where}`,
-          params: [attempts, new Date(next).toISOString(), status, error, ...key],
-        };
-      }
-    }
+  private wakeAt(at: number): void {
+    if (this.stopping.signal.aborted || (this.wake && this.wake.at <= at)) return;
+    if (this.wake) clearTimeout(this.wake.timer);
+    const timer = setTimeout(
+      () => {
+        this.wake = undefined;
+        this.pump();
+      },
+      Math.max(0, at - Date.now()) + 1,
+    );
+    timer.unref();
+    this.wake = { at, timer };
   }
+}
+
+function cancelled(subscription: Subscription | undefined, event: PushEvent | undefined): string | undefined {
+  if (!subscription || subscription.status !== "active" || !subscription.webhookUrl) return "the subscription was deleted or disabled";
+  if (Date.parse(subscription.expiresAt) <= Date.now()) return "the subscription's period ended";
+  if (!event) return "the event is no longer in the outbox (pruned)";
+  return undefined;
 }

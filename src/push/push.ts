@@ -1,7 +1,9 @@
 /**
  * @module push/push
  * Push delivery in a running server: new events (heard from the feed, which polls the outbox) are
- * fanned out to webhook deliveries and sent at once; retries fall due on a timer; the outbox and
+ * fanned out to webhook deliveries and handed to the delivery worker, which sends them without the
+ * round waiting for any request (push/deliver.ts); retries are claimed by the worker's timer when
+ * due, and a check every few seconds catches what another replica left (a lease run out); the outbox and
  * finished deliveries older than the retry window (plus a day) are pruned. Every replica runs it:
  * the fan-out's lock and the deliveries' leases keep them from doubling any work.
  */
@@ -12,8 +14,11 @@ import { dispatch } from "./dispatch.ts";
 import type { EventFeed } from "./feed.ts";
 import { SingleFlight } from "./single-flight.ts";
 
-/** How often retries are looked for (a retry's wait is at least seconds). */
-const RETRY_CHECK_MS = 1000;
+/**
+ * How often due deliveries are looked for besides the worker's own timer, which knows only the
+ * retries this process recorded: another replica's lease that ran out, a retry it recorded then died.
+ */
+const RETRY_CHECK_MS = 5000;
 const PRUNE_EVERY_MS = 3_600_000;
 
 export class Push {
@@ -54,16 +59,19 @@ export class Push {
     this.rounds.run();
   }
 
-  /** Waits for the round in flight (tests, shutdown). */
-  settled(): Promise<void> {
-    return this.rounds.settled();
+  /** Waits for the round in flight and the requests it started, with their records (tests). */
+  async settled(): Promise<void> {
+    await this.rounds.settled();
+    await this.worker.settled();
   }
 
+  /** Stops: requests in flight are abandoned (their deliveries released, sent again after a restart). */
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
     this.stopListening?.();
-    await this.settled();
+    await this.rounds.settled();
+    await this.worker.close();
   }
 
   private async round(): Promise<void> {
@@ -75,7 +83,8 @@ export class Push {
       });
       if (made > 0) this.log.debug({ deliveries: made }, "push: events fanned out");
     }
-    await this.worker.drain();
+    // Claims and starts what is due; the requests finish on their own, each recorded as it comes.
+    this.worker.pump();
     if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) {
       this.lastPrune = Date.now();
       await this.prune();

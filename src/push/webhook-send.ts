@@ -9,13 +9,16 @@
  * The connection goes through `node:http`/`node:https` with a `lookup` that answers the vetted
  * address: the URL's host stays the Host header and the TLS server name (so the certificate is
  * checked against it), but no second DNS answer can redirect the connection (DNS rebinding).
- * Bun's `node:http` honours `lookup`; test/push/webhook-send.test.ts proves it.
+ * Bun's `node:http` honours `lookup`; test/push/webhook-send.test.ts proves it. With `agent` (push/
+ * connections.ts: one kept-alive Agent per origin and checked address) the connection is reused;
+ * without, each attempt has a connection of its own.
  */
 import http from "node:http";
 import https from "node:https";
-import { isIP, type LookupFunction } from "node:net";
+import { isIP } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { VERSION } from "../version.ts";
+import { pinnedLookup } from "./connections.ts";
 import { type Lookup, resolveWebhookTarget, type WebhookTarget, WebhookTargetRefused } from "./ssrf.ts";
 
 export interface WebhookMessage {
@@ -39,6 +42,10 @@ export interface SendOptions {
   lookup?: Lookup;
   /** The clock a `Retry-After` date is measured against. */
   now?: () => number;
+  /** The kept-alive Agent for a vetted target (push/connections.ts); none: a connection of its own. */
+  agent?: (target: WebhookTarget) => http.Agent;
+  /** Abandons the attempt (shutdown): the outcome is a retry that says "aborted". */
+  signal?: AbortSignal;
 }
 
 export type SendOutcome =
@@ -55,8 +62,9 @@ const EXCERPT_CHARS = 200;
 
 /** Thrown inside an attempt when its time is up; becomes the outcome's "timed out". */
 class TimedOut extends Error {
-  constructor() {
-    super("timed out");
+  /** "aborted": the caller abandoned the attempt (shutdown). */
+  constructor(message = "timed out") {
+    super(message);
   }
 }
 
@@ -77,6 +85,9 @@ export async function sendWebhook(message: WebhookMessage, options: SendOptions)
 
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const abandon = () => deadline.abort(new TimedOut("aborted"));
+  if (options.signal?.aborted) abandon();
+  options.signal?.addEventListener("abort", abandon, { once: true });
   try {
     let target: WebhookTarget;
     try {
@@ -85,12 +96,13 @@ export async function sendWebhook(message: WebhookMessage, options: SendOptions)
       if (error instanceof WebhookTargetRefused) return { kind: "refused", reason: error.reason };
       return { kind: "retry", error: error instanceof TimedOut ? error.message : `DNS lookup failed: ${describe(error)}` };
     }
-    const answer = await exchange(target, headers, payload, deadline.signal);
+    const answer = await exchange(target, headers, payload, deadline.signal, options.agent?.(target) ?? false);
     return judgeAnswer(answer, (options.now ?? Date.now)());
   } catch (error) {
     return { kind: "retry", error: describe(error) };
   } finally {
     clearTimeout(timer);
+    options.signal?.removeEventListener("abort", abandon);
   }
 }
 
@@ -107,8 +119,11 @@ interface Answer {
   body: string;
 }
 
-/** The POST itself, on a connection of its own (no pool: each attempt is vetted afresh). */
-function exchange(target: WebhookTarget, headers: Record<string, string>, payload: Buffer, signal: AbortSignal): Promise<Answer> {
+/**
+ * The POST itself, on a connection of `agent` (kept alive, to the same vetted address) or of its
+ * own (`false`). Either way `lookup` answers the vetted address, so no socket goes elsewhere.
+ */
+function exchange(target: WebhookTarget, headers: Record<string, string>, payload: Buffer, signal: AbortSignal, agent: http.Agent | false): Promise<Answer> {
   const secure = target.url.protocol === "https:";
   return new Promise<Answer>((resolve, reject) => {
     const request = (secure ? https : http).request({
@@ -119,10 +134,11 @@ function exchange(target: WebhookTarget, headers: Record<string, string>, payloa
       headers: { ...headers, host: target.url.host },
       // SNI carries a name, never an address (RFC 6066).
       ...(secure && isIP(target.host) === 0 ? { servername: target.host } : {}),
-      lookup: pinned(target),
-      agent: false,
+      lookup: pinnedLookup(target),
+      agent,
     });
-    const onExpiry = () => request.destroy(new TimedOut());
+    // An abandoned request's socket is destroyed, never handed back to the pool with a request pending on it.
+    const onExpiry = () => request.destroy(signal.reason instanceof TimedOut ? signal.reason : new TimedOut());
     if (signal.aborted) onExpiry();
     signal.addEventListener("abort", onExpiry, { once: true });
     request.on("close", () => signal.removeEventListener("abort", onExpiry));
@@ -131,36 +147,33 @@ function exchange(target: WebhookTarget, headers: Record<string, string>, payloa
       const chunks: Buffer[] = [];
       let size = 0;
       // Once the status is here it decides; the body is only read for the error message, and only so far.
-      const finish = () => {
+      // A body read to its end leaves the connection reusable; one cut short leaves it mid-body, so it is closed.
+      let done = false;
+      const finish = (cut: boolean) => {
+        if (done) return;
+        done = true;
         resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString("utf8") });
-        response.destroy();
+        if (cut) response.destroy();
       };
       response.on("data", (chunk: Buffer) => {
         const room = BODY_LIMIT_BYTES - size;
         chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
         size += Math.min(chunk.length, room);
-        if (size >= BODY_LIMIT_BYTES) finish();
+        if (size >= BODY_LIMIT_BYTES) finish(true);
       });
-      response.on("end", finish);
-      response.on("error", finish);
-      response.on("close", finish);
+      response.on("end", () => finish(false));
+      response.on("error", () => finish(true));
+      response.on("close", () => finish(true));
     });
     request.end(payload);
   });
 }
 
-/** A `lookup` for node:http that answers the vetted address whatever the name, in both of its call forms. */
-function pinned(target: WebhookTarget): LookupFunction {
-  return (_hostname, options, callback) => {
-    if (options.all) callback(null, [{ address: target.address, family: target.family }]);
-    else callback(null, target.address, target.family);
-  };
-}
-
 function expiry(signal: AbortSignal): Promise<never> {
   return new Promise((_, reject) => {
-    if (signal.aborted) reject(new TimedOut());
-    signal.addEventListener("abort", () => reject(new TimedOut()), { once: true });
+    const reason = () => (signal.reason instanceof TimedOut ? signal.reason : new TimedOut());
+    if (signal.aborted) reject(reason());
+    signal.addEventListener("abort", () => reject(reason()), { once: true });
   });
 }
 

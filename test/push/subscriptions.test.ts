@@ -25,6 +25,7 @@ const subscribe = async (body: unknown) => json(await run.request("POST", "/api/
 const bearer = (secret: string) => ({ authorization: `Bearer ${secret}` });
 
 describe("POST, GET, DELETE /api/subscriptions", () => {
+
   test("made with its secret shown once; read, rotated and deleted only with a secret", async () => {
     const made = await subscribe({ filters: { signals: { types: ["stablecoin-depeg"], min_score: 40, entities: ["USD Coin"] } } });
     expect(made.status).toBe(200);
@@ -185,3 +186,25 @@ function cutAfter(body: ReadableStream<Uint8Array>, n: number): ReadableStream<U
     },
   });
 }
+
+describe("POST /api/subscriptions/{id}/secret", () => {
+  test("rotating a secret with no body is an empty input, as {} is: the id is in the path, the secret in Authorization", async () => {
+    const made = await subscribe({ stream: true });
+    let secret: string = made.body.secret;
+    const id: string = made.body.subscription_id;
+    for (const body of [undefined, "", "  \n"]) {
+      const rotated = await json(await run.request("POST", `/api/subscriptions/${id}/secret`, body, bearer(secret)));
+      expect(rotated.status).toBe(200);
+      expect(rotated.body).toEqual({ subscription_id: id, secret: expect.stringMatching(/^whsec_/) });
+      expect((await run.request("GET", `/api/subscriptions/${id}`, undefined, bearer(rotated.body.secret))).status).toBe(200);
+      secret = rotated.body.secret;
+    }
+    // Still judged as any input: no secret is 401, a body that is not an object is 400; a POST with fields of its own still needs a body.
+    expect((await run.request("POST", `/api/subscriptions/${id}/secret`)).status).toBe(401);
+    expect((await json(await run.request("POST", `/api/subscriptions/${id}/secret`, "[1]", bearer(secret)))).status).toBe(400);
+    const openapi = (await json(await run.request("GET", "/openapi.json"))).body;
+    expect(openapi.paths["/api/subscriptions/{subscription_id}/secret"].post.requestBody.required).toBe(false);
+    expect(openapi.paths["/api/subscriptions"].post.requestBody.required).toBe(true);
+    expect((await json(await run.request("POST", "/api/explore", ""))).body.error.details).toEqual({ body: "empty" });
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * @module push/delivery-record
+ * The writes that move a claimed delivery on, each made only while this process still holds its
+ * lease (another replica may have taken over one whose lease ran out): an attempt's outcome
+ * (delivered, failed, cancelled, or tried again later), a deferral (its destination was too busy
+ * to take it: no attempt was made, so none is counted) and a release (abandoned unsent at shutdown).
+ */
+import type { SqlValue, Statement } from "../store/state.ts";
+import { type SendOutcome, backoffMs } from "./webhook-send.ts";
+
+export interface DeliverySettings {
+  webhook_retry_hours: number;
+  webhook_first_retry_ms: number;
+  webhook_timeout_ms: number;
+  /** Requests in flight per destination (and kept-alive connections to it). */
+  webhook_concurrency: number;
+  webhook_allow_private: boolean;
+}
+
+export interface Claimed {
+  subscription_id: string;
+  event: string;
+  attempts: number;
+  created_at: string;
+}
+
+export type Outcome = SendOutcome | { kind: "cancelled"; error: string };
+
+const MAX_RETRY_AFTER_MS = 3_600_000;
+const WHERE = "WHERE subscription_id = ? AND event = ? AND lease_holder = ?";
+
+const key = (d: Claimed, holder: string): SqlValue[] => [d.subscription_id, d.event, holder];
+
+/** The write recording an attempt; `retryAt` when the delivery is due again (a timer is set for it). */
+export function recordOutcome(d: Claimed, outcome: Outcome, settings: DeliverySettings, holder: string, now = new Date()): { statement: Statement; retryAt?: number } {
+  const nowIso = now.toISOString();
+  const attempts = d.attempts + 1;
+  const finish = (status: string, httpStatus: number | null, error: string | null): { statement: Statement } => ({
+    statement: {
+      sql: `UPDATE deliveries SET status = ?, attempts = ?, last_status = ?, last_error = ?, finished_at = ?, lease_holder = NULL, lease_until = NULL ${WHERE}`,
+      params: [status, attempts, httpStatus, error, nowIso, ...key(d, holder)],
+    },
+  });
+  switch (outcome.kind) {
+    case "delivered":
+      return finish("delivered", outcome.status, null);
+    case "gone":
+      return finish("failed", 410, "410 Gone: the subscription is disabled");
+    case "cancelled":
+      return finish("cancelled", null, outcome.error);
+    default: {
+      const status = outcome.kind === "retry" ? (outcome.status ?? null) : null;
+      const error = outcome.kind === "retry" ? outcome.error : `refused: ${outcome.reason}`;
+      // A receiver's Retry-After is honoured up to an hour (a year's would give up the delivery at once).
+      const retryAfter = outcome.kind === "retry" && outcome.retryAfterMs !== undefined ? Math.min(outcome.retryAfterMs, MAX_RETRY_AFTER_MS) : undefined;
+      const waitMs = retryAfter ?? backoffMs(attempts, Math.random, settings.webhook_first_retry_ms);
+      const next = now.getTime() + waitMs;
+      const deadline = Date.parse(d.created_at) + settings.webhook_retry_hours * 3_600_000;
+      if (next > deadline) return finish("failed", status, `${error}; given up after ${attempts} attempts over ${settings.webhook_retry_hours} h`);
+      return {
+        statement: {
+          sql: `UPDATE deliveries SET attempts = ?, next_at = ?, last_status = ?, last_error = ?, lease_holder = NULL, lease_until = NULL ${WHERE}`,
+          params: [attempts, new Date(next).toISOString(), status, error, ...key(d, holder)],
+        },
+        retryAt: next,
+      };
+    }
+  }
+}
+
+/** Back to the store, due at `at`, unattempted: its destination had no room for it. */
+export function deferral(d: Claimed, at: number, holder: string): Statement {
+  return { sql: `UPDATE deliveries SET next_at = ?, lease_holder = NULL, lease_until = NULL ${WHERE}`, params: [new Date(at).toISOString(), ...key(d, holder)] };
+}
+
+/** Back to the store as it was, due now: abandoned unsent (shutdown, or a lease too short to send on). */
+export function release(d: Claimed, holder: string): Statement {
+  return { sql: `UPDATE deliveries SET lease_holder = NULL, lease_until = NULL ${WHERE}`, params: key(d, holder) };
+}
