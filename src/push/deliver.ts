@@ -30,6 +30,15 @@ export type { DeliverySettings } from "./delivery-record.ts";
 const CLAIM_BATCH = 512;
 /** Deliveries claimed but queued (not yet sent) at most, across destinations: the memory claims may hold. */
 const WAITING_BUDGET = 2048;
+/**
+ * Room for fewer than this is not claimed while deliveries wait: a claim and its reads cost about
+ * as much for one row as for hundreds, so a backlog is claimed in batches, not one per request finished.
+ */
+const MIN_CLAIM = 128;
+/** Timers for due deliveries fire on these ticks (ms). */
+const WAKE_TICK_MS = 25;
+/** Outcomes are written this long after the first of them, together: one transaction for many, not one each. */
+const FLUSH_MS = 10;
 
 /** The webhook-id of a delivery: the same on every attempt, different for each subscription and event. */
 export function webhookId(subscriptionId: string, eventKey: string): string {
@@ -52,6 +61,12 @@ export class DeliveryWorker {
   private readonly flushes: SingleFlight;
   private readonly requests = new Set<Promise<void>>();
   private writes: Statement[] = [];
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * The last claim found nothing more due: until a timer, a new event or a check says otherwise,
+   * a finished request does not claim (a claim is a write transaction, even when it finds nothing).
+   */
+  private dry = false;
   private readonly gone = new Map<string, string>();
   private readonly stopping = new AbortController();
   private wake: { at: number; timer: ReturnType<typeof setTimeout> } | undefined;
@@ -63,7 +78,10 @@ export class DeliveryWorker {
   ) {
     const perDestination = settings.webhook_concurrency;
     this.connections = new Connections(perDestination);
-    this.destinations = new Destinations(perDestination, perDestination * 4, () => this.pump());
+    // A finished request makes room: claim more, unless the last claim found nothing more due.
+    this.destinations = new Destinations(perDestination, perDestination * 4, () => {
+      if (!this.dry) this.claims.run();
+    });
     this.claims = new SingleFlight(
       () => this.claimWhileRoom(),
       (error) => log.warn({ err: error }, "push: claiming deliveries failed (tried again at the next event or retry check)"),
@@ -76,7 +94,9 @@ export class DeliveryWorker {
 
   /** Claims and starts what is due, now or right after the claim in flight; never waits for a request. */
   pump(): void {
-    if (!this.stopping.signal.aborted) this.claims.run();
+    if (this.stopping.signal.aborted) return;
+    this.dry = false;
+    this.claims.run();
   }
 
   /** Resolves once nothing is being claimed, sent or recorded (tests, shutdown). */
@@ -84,7 +104,11 @@ export class DeliveryWorker {
     for (;;) {
       await this.claims.settled();
       if (this.requests.size > 0) await Promise.all(this.requests);
-      else if (this.writes.length > 0) this.flushes.run();
+      else if (this.writes.length > 0) {
+        clearTimeout(this.flushTimer);
+        this.flushTimer = undefined;
+        this.flushes.run();
+      }
       await this.flushes.settled();
       if (this.requests.size === 0 && this.writes.length === 0 && this.destinations.waiting === 0) return;
     }
@@ -101,11 +125,14 @@ export class DeliveryWorker {
   private async claimWhileRoom(): Promise<void> {
     while (!this.stopping.signal.aborted) {
       const room = WAITING_BUDGET - this.destinations.waiting;
-      if (room <= 0) return; // a finished request pumps again
+      if (room <= 0 || (room < MIN_CLAIM && this.destinations.waiting > 0)) return; // a finished request pumps again
       const ask = Math.min(CLAIM_BATCH, room);
       const claimed = await this.claim(ask);
       if (claimed.length > 0) await this.route(claimed);
-      if (claimed.length < ask) return this.scheduleNextDue();
+      if (claimed.length < ask) {
+        this.dry = true;
+        return this.scheduleNextDue();
+      }
     }
   }
 
@@ -155,7 +182,7 @@ export class DeliveryWorker {
   private async send(d: Claimed, subscription: Subscription, event: PushEvent, leasedUntil: number): Promise<void> {
     // Waited so long behind its destination's requests that the lease could end mid-request: handed back instead.
     if (this.stopping.signal.aborted || Date.now() + this.settings.webhook_timeout_ms + 1_000 > leasedUntil) {
-      this.write({ statement: release(d, this.holder) });
+      this.write({ statement: release(d, this.holder), retryAt: Date.now() + FLUSH_MS });
       return;
     }
     let outcome: Outcome;
@@ -186,7 +213,10 @@ export class DeliveryWorker {
   private write(change: { statement: Statement; retryAt?: number }): void {
     this.writes.push(change.statement);
     if (change.retryAt !== undefined) this.wakeAt(change.retryAt);
-    this.flushes.run();
+    this.flushTimer ??= setTimeout(() => {
+      this.flushTimer = undefined;
+      this.flushes.run();
+    }, FLUSH_MS);
   }
 
   private async flush(): Promise<void> {
@@ -212,7 +242,9 @@ export class DeliveryWorker {
     if (row?.at) this.wakeAt(Date.parse(row.at));
   }
 
-  private wakeAt(at: number): void {
+  private wakeAt(due: number): void {
+    // Rounded up to a tick: deliveries due within one are claimed together, not one claim each.
+    const at = Math.ceil(due / WAKE_TICK_MS) * WAKE_TICK_MS;
     if (this.stopping.signal.aborted || (this.wake && this.wake.at <= at)) return;
     if (this.wake) clearTimeout(this.wake.timer);
     const timer = setTimeout(

@@ -83,8 +83,10 @@ export class Destinations {
       this.queued++;
       return { taken: true };
     }
-    // A stalled destination's requests take at least as long again as its oldest has so far.
-    const latency = Math.min(maxWaitMs, Math.max(d.latencyMs, stalled ? 2 * (now - oldest) : 0, 1));
+    // A stalled destination's requests take at least as long again as its oldest has so far; one
+    // that never answered is expected to hold its slots to the time limit.
+    const stalledFor = d.latencyMs > 0 ? Math.max(d.latencyMs, 2 * (now - oldest)) : maxWaitMs;
+    const latency = Math.min(maxWaitMs, Math.max(stalled ? stalledFor : d.latencyMs, 1));
     const spacing = latency / this.concurrency;
     const base = stalled ? oldest + latency : now + (d.active + d.waiting.length) * spacing;
     const at = Math.max(d.nextFreeAt, base);

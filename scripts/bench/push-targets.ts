@@ -1,0 +1,185 @@
+/**
+ * Issue 50's push targets, measured with receivers that misbehave (part of scripts/bench/push.ts):
+ * `receivers` receivers on 127.0.0.1, a share of them hanging until the sender's time limit and a
+ * share answering 503, every subscription's webhook on one of them in turn.
+ *  - latency: `latencySubscriptions` subscriptions, `rounds` events committed one at a time; commit
+ *    to webhook p50 / p99 over every healthy receiver's deliveries, and the worst receiver's p99;
+ *  - fan-out: subscriptions added up to `fanout` (straight into the state store, in one
+ *    transaction, as the subscribe operation writes them), one event; healthy deliveries per second
+ *    from the commit to the last, against the floor measured right after in the same run: as many
+ *    bare POSTs to the same healthy receivers from this process, the same concurrency per receiver
+ *    on kept-alive connections, no ckg; the server's RSS (all its processes) at its peak.
+ */
+import { cpSync, rmSync } from "node:fs";
+import http from "node:http";
+import { join } from "node:path";
+import { encodeCursor } from "../../src/push/events.ts";
+import { headCursor } from "../../src/push/feed.ts";
+import { selfCommand } from "../../src/runtime.ts";
+import { openSqliteState } from "../../src/store/state-sqlite.ts";
+import { insertRows, type SqlValue, type StateStore } from "../../src/store/state.ts";
+import { startServer } from "../../test/support/server.ts";
+import { commitEvent, now, type Receivers, rssMiB, startReceivers } from "./push-support.ts";
+import { percentile } from "./stats.ts";
+
+export interface TargetOptions {
+  world: string;
+  receivers: number;
+  hangShare: number;
+  failShare: number;
+  latencySubscriptions: number;
+  rounds: number;
+  fanout: number;
+  concurrency: number;
+  timeoutMs: number;
+}
+
+const progress = (text: string) => process.stderr.write(`push targets: ${text}\n`);
+
+async function until(what: string, done: () => boolean, ms = 600_000): Promise<void> {
+  const deadline = performance.now() + ms;
+  while (!done()) {
+    if (performance.now() > deadline) throw new Error(`push targets: timed out waiting for ${what}`);
+    await Bun.sleep(2);
+  }
+}
+
+export async function measureTargets(o: TargetOptions): Promise<[string, string][]> {
+  const hang = Math.round(o.receivers * o.hangShare);
+  const fail = Math.round(o.receivers * o.failShare);
+  const receivers = await startReceivers(o.receivers - hang - fail, hang, fail);
+  progress(`receivers on ${receivers.ports.map((p) => `${p.port} ${p.kind}`).join(", ")}`);
+  const dir = `/tmp/ckg-bench-push-targets-${process.pid}`;
+  cpSync(o.world, dir, { recursive: true });
+  const server = await startServer(selfCommand("serve", "--data-dir", dir, "--port", "0"), {
+    CKG_LOG_LEVEL: "info", // the server says it is ready at info
+    CKG_FIRST_SCAN: "false",
+    CKG_SCAN_CRON: "off",
+    CKG_RATE_LIMIT_PER_MINUTE: "0",
+    CKG_WEBHOOK_ALLOW_PRIVATE: "true",
+    CKG_WEBHOOK_CONCURRENCY: String(o.concurrency),
+    CKG_WEBHOOK_TIMEOUT_MS: String(o.timeoutMs),
+  });
+  const state: StateStore = openSqliteState(join(dir, "state.sqlite"));
+  const rows: [string, string][] = [];
+  const label = `${o.receivers} receivers (${hang} hang until the ${o.timeoutMs / 1000} s limit, ${fail} answer 503), ${o.concurrency} per receiver`;
+  try {
+    await server.waitReady(300_000);
+    progress(`server ready at ${server.url}`);
+    // One subscription over HTTP: the row every other is a copy of (its own id and receiver).
+    const made = await fetch(`${server.url}/api/subscriptions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ filters: { signals: {} }, webhook_url: url(receivers, 0), stream: false }),
+    });
+    if (made.status !== 200) throw new Error(`subscribe: ${made.status} ${await made.text()}`);
+    const { subscription_id: first } = (await made.json()) as { subscription_id: string };
+    const template = (await state.get<Record<string, SqlValue>>("SELECT * FROM subscriptions WHERE subscription_id = ?", [first]))!;
+    let count = 1;
+    const addUpTo = async (total: number) => {
+      const columns = Object.keys(template);
+      await state.transaction(
+        async (tx) => {
+          const start = encodeCursor(await headCursor(tx));
+          const made: SqlValue[][] = [];
+          for (; count < total; count++) {
+            const row: Record<string, SqlValue> = { ...template, subscription_id: `sub_bench${String(count).padStart(7, "0")}`, webhook_url: url(receivers, count), start_cursor: start };
+            made.push(columns.map((c) => row[c] ?? null));
+          }
+          await tx.batch(insertRows("subscriptions", columns, made));
+        },
+        { lock: "push-dispatch" },
+      );
+    };
+    const healthyOf = (total: number) => Array.from({ length: total }, (_, i) => receivers.ports[i % receivers.ports.length]!.kind).filter((k) => k === "ok").length;
+
+    // Latency: one event at a time.
+    await addUpTo(o.latencySubscriptions);
+    const latencies: number[] = [];
+    const perReceiver = new Map<number, number[]>();
+    const healthy = healthyOf(o.latencySubscriptions);
+    for (let r = 0; r < o.rounds; r++) {
+      await Bun.sleep(Math.random() * 250);
+      const id = `latency-${r}`;
+      progress(`latency round ${r + 1} of ${o.rounds}`);
+      const committed = await commitEvent(state, id);
+      await until(`round ${r}: ${healthy} healthy webhooks`, () => receivers.count("ok", id) >= healthy, 120_000);
+      latencies.push(...receivers.arrivals.ok.get(id)!.map((t) => t - committed));
+      for (const { port, kind } of receivers.ports) {
+        if (kind !== "ok") continue;
+        const list = perReceiver.get(port) ?? [];
+        list.push(...(receivers.byPort.get(port)?.get(id) ?? []).map((t) => t - committed));
+        perReceiver.set(port, list);
+      }
+    }
+    const worst = Math.max(...[...perReceiver.values()].map((l) => percentile(l, 99)));
+    rows.push(
+      [`${label}: ${o.latencySubscriptions} subscriptions, ${o.rounds} events: commit to webhook p50 / p99, healthy receivers (ms)`, `${percentile(latencies, 50).toFixed(0)} / ${percentile(latencies, 99).toFixed(0)}`],
+      ["  the worst healthy receiver's p99 (ms)", worst.toFixed(0)],
+    );
+
+    // Fan-out: every subscription on one event.
+    await addUpTo(o.fanout);
+    progress(`fan-out to ${o.fanout} subscriptions`);
+    const fanHealthy = healthyOf(o.fanout);
+    let peak = 0;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(server.process.pid))), 100);
+    const committed = await commitEvent(state, "fanout");
+    await until(`${fanHealthy} healthy webhooks of the fan-out`, () => receivers.count("ok", "fanout") >= fanHealthy);
+    clearInterval(sampler);
+    const got = receivers.arrivals.ok.get("fanout")!;
+    const ckgRate = fanHealthy / ((Math.max(...got) - committed) / 1000);
+    rows.push(
+      [`${label}: ${o.fanout} subscriptions on one event: healthy webhooks per second, commit to last`, ckgRate.toFixed(0)],
+      ["  commit to first healthy webhook (ms)", (Math.min(...got) - committed).toFixed(0)],
+      ["  503 receivers' first attempts / hung receivers' requests by then", `${receivers.count("fail", "fanout")} / ${receivers.count("hang", "fanout")}`],
+      ["  server RSS, all processes: peak during the fan-out / after (MiB)", `${peak.toFixed(0)} / ${rssMiB(server.process.pid).toFixed(0)}`],
+    );
+    progress("the bare-POST floor");
+    const floor = await bareFloor(receivers, fanHealthy, o.concurrency);
+    rows.push(
+      [`  floor: ${fanHealthy} bare POSTs to the same healthy receivers, ${o.concurrency} each, kept alive (per second)`, floor.toFixed(0)],
+      ["  ckg / floor (target >= 0.8)", (ckgRate / floor).toFixed(2)],
+    );
+  } finally {
+    await state.close();
+    await server.stop();
+    receivers.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+function url(receivers: Receivers, i: number): string {
+  return `http://127.0.0.1:${receivers.ports[i % receivers.ports.length]!.port}/hook`;
+}
+
+/** `total` POSTs spread over the healthy receivers as the subscriptions are, `concurrency` in flight to each, kept alive. */
+async function bareFloor(receivers: Receivers, total: number, concurrency: number): Promise<number> {
+  const healthy = receivers.ports.filter((p) => p.kind === "ok");
+  const body = JSON.stringify({ type: "signal.new", timestamp: new Date().toISOString(), data: { signal_id: "floor", signal_type: "stablecoin-depeg", entities: "[]", score: 80 } });
+  const started = now();
+  await Promise.all(
+    healthy.map(async ({ port }, index) => {
+      const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+      let left = Math.floor(total / healthy.length) + (index < total % healthy.length ? 1 : 0);
+      const post = () =>
+        new Promise<void>((resolve, reject) => {
+          const request = http.request({ host: "127.0.0.1", port, path: "/hook", method: "POST", agent, headers: { "content-type": "application/json" } }, (response) => {
+            response.resume();
+            response.on("end", resolve);
+          });
+          request.on("error", reject);
+          request.end(body);
+        });
+      await Promise.all(
+        Array.from({ length: concurrency }, async () => {
+          while (left-- > 0) await post();
+        }),
+      );
+      agent.destroy();
+    }),
+  );
+  await until("the floor's POSTs at the receivers", () => receivers.count("ok", "floor") >= total);
+  return total / ((Math.max(...receivers.arrivals.ok.get("floor")!) - started) / 1000);
+}
