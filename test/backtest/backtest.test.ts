@@ -74,14 +74,19 @@ describe("a backtest touches nothing that is served", () => {
   });
   afterAll(() => run.close());
 
-  test("with a subscription's stream open, a backtest finds signals and the stream, signals and outbox stay as they were; a real scan then reaches the stream", async () => {
+  test("with a subscription's stream open, a backtest finds signals while signals, outbox and stream stay as they were: the stream's first events are a later real scan's, exactly", async () => {
     const made = (await (await run.request("POST", "/api/subscriptions", { filters: { signals: {} }, stream: true })).json()) as { subscription_id: string; secret: string };
     const response = await run.request("GET", `/api/events?subscription_id=${made.subscription_id}`, undefined, { authorization: `Bearer ${made.secret}` });
     const reader = response.body!.getReader();
     const received: string[] = [];
     const reading = (async () => {
+      const decoder = new TextDecoder();
+      let buffer = "";
       for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-        for (const line of new TextDecoder().decode(chunk.value).split("\n")) if (line.startsWith("data: ")) received.push(line);
+        buffer += decoder.decode(chunk.value, { stream: true });
+        const lines = buffer.split("\n");
+        buffer = lines.pop()!;
+        for (const line of lines) if (line.startsWith("data: ")) received.push((JSON.parse(line.slice(6)) as { data: { signal_id: string } }).data.signal_id);
       }
     })();
     const count = async () => {
@@ -101,13 +106,15 @@ describe("a backtest touches nothing that is served", () => {
       labelFiles: labels([{ id: "gt", entity: planted.entities[0], day: asOf, kind: "depeg", source: "the fixture's ground truth" }]),
     });
     expect(replay.fires.length).toBeGreaterThan(0);
-    await Bun.sleep(500); // past several push polls
     expect(await count()).toEqual(before);
-    expect(received).toEqual([]);
 
-    // The stream is live: a real scan's events reach it.
-    await scan(run.dir, run.services.state, asOf);
-    await until("the scan's events on the stream", 30_000, () => received.length > 0);
+    // A real scan: the stream carries its events and nothing before them (a backtest's event
+    // would have come first). Waited on the count the scan wrote, not on a clock.
+    const { scan_id: scanId } = await scan(run.dir, run.services.state, asOf);
+    const events = await run.services.state.all<{ signal_id: string }>("SELECT signal_id FROM signal_events WHERE scan_id = ? ORDER BY id", [scanId]);
+    expect(events.length).toBeGreaterThan(0);
+    await until(`the scan's ${events.length} events on the stream`, 60_000, () => received.length >= events.length, { seen: () => received.length });
+    expect(received).toEqual(events.map((e) => e.signal_id));
     await reader.cancel();
     await reading.catch(() => undefined);
   });
