@@ -20,6 +20,8 @@ import { createKindViews, openScanInputs } from "../signals/scan-inputs.ts";
 import { HISTORY_ENTITIES, HISTORY_SOURCE, importRecordedHistory } from "./recorded-history.ts";
 
 export const AS_OF_VARIABLE = "getvariable('as_of')";
+/** Until the first day is set, the cut sees nothing. */
+const NOTHING_YET = `SET VARIABLE as_of = DATE '0001-01-01'`;
 
 export interface ReplayWorld {
   c: DuckDBConnection;
@@ -41,8 +43,9 @@ export async function openWorld(source: WorldSource, options: { memoryLimit: str
   const snapshotDir = snapshotPath(source.kind === "snapshot" ? source.dir : source.base, liveSnapshotId(source.kind === "snapshot" ? source.dir : source.base));
   const base = readManifest(snapshotDir);
   if (source.kind === "snapshot") {
-    const inputs = await openScanInputs(snapshotDir, base, options);
-    const tables = await cutViews(inputs.c, base.timeseries.map((t) => ({ name: t.name, kind: t.kind as Kind })));
+    const inputs = await openScanInputs(snapshotDir, base, { ...options, cutAt: AS_OF_VARIABLE });
+    await inputs.c.run(NOTHING_YET);
+    const tables = inputs.tables;
     const syntheticSources = base.sources.filter((s) => s.synthetic).map((s) => s.id);
     return finish(inputs.duck, inputs.c, base, tables, await loadGraphFacts(inputs.c, syntheticSources), `snapshot ${base.id} of ${source.dir.root}`);
   }
@@ -68,7 +71,8 @@ export async function openWorld(source: WorldSource, options: { memoryLimit: str
       ],
       timeseries: published.map((t) => ({ ...t, source: HISTORY_SOURCE, provenance: HISTORY_SOURCE, file: "", rows: 0, first_date: null, last_date: null })),
     };
-    const tables = await cutViews(c, published);
+    await c.run(NOTHING_YET);
+    const tables = await createKindViews(c, published.map((t) => ({ ...t, from: t.name })), AS_OF_VARIABLE);
     return finish(duck, c, manifest, tables, await loadGraphFacts(c, []), `recorded history in ${source.root} over the real (reference) entities of snapshot ${base.id}`);
   } catch (error) {
     c.closeSync();
@@ -77,11 +81,6 @@ export async function openWorld(source: WorldSource, options: { memoryLimit: str
   }
 }
 
-async function cutViews(c: DuckDBConnection, published: { name: string; kind: Kind }[]): Promise<Map<Kind, string[]>> {
-  // Until the first day is set, the cut sees nothing.
-  await c.run(`SET VARIABLE as_of = DATE '0001-01-01'`);
-  return createKindViews(c, published.map((t) => ({ ...t, from: t.name })), AS_OF_VARIABLE);
-}
 
 function finish(duck: DuckDBInstance, c: DuckDBConnection, manifest: SnapshotManifest, tables: Map<Kind, string[]>, graph: GraphFacts, description: string): ReplayWorld {
   return {

@@ -66,6 +66,11 @@ export const backtest: Command = {
     const to = (options.to as string | undefined) ?? readManifest(snapshotPath(dir, liveSnapshotId(dir))).as_of.slice(0, 10);
     const from = (options.from as string | undefined) ?? addDays(to, -364);
     const files = typeof options.labels === "string" ? labelFiles(options.labels.split(",").map((f) => f.trim()).filter(Boolean)) : [SHIPPED_LABELS];
+    if (history) {
+      // How the recorded history becomes ts_* tables, said before the run (recorded-history.ts).
+      const { HISTORY_MAPPING } = await import("../backtest/recorded-history.ts");
+      process.stderr.write(`recorded history ${history}:\n${HISTORY_MAPPING.map((m) => `  ${m.table}.${m.columns} <- ${m.file} (dates: ${m.dates})`).join("\n")}\n`);
+    }
     const tty = process.stderr.isTTY && !options.json;
     const bar = tty ? new progress.SingleBar({ format: "backtest [{bar}] {value}/{total} days {day} ({found} found)", stream: process.stderr }, progress.Presets.shades_classic) : undefined;
     const { report: full } = await runBacktest({

@@ -25,7 +25,8 @@ export interface ScanInputs {
 export async function openScanInputs(
   snapshotDir: string,
   manifest: SnapshotManifest,
-  options: { memoryLimit: string; threads: number; from?: "database" | "parquet" },
+  /** `cutAt`: a SQL date expression every observed series stops at (createKindViews; a backtest's day). */
+  options: { memoryLimit: string; threads: number; from?: "database" | "parquet"; cutAt?: string },
 ): Promise<ScanInputs> {
   const parquet = options.from === "parquet";
   const duck = await openDuck({
@@ -37,6 +38,7 @@ export async function openScanInputs(
   const tables = await createKindViews(
     c,
     manifest.timeseries.map((t) => ({ name: t.name, kind: t.kind as Kind, from: parquet ? `read_parquet(${sqlString(join(snapshotDir, t.file))})` : t.name })),
+    options.cutAt,
   );
   await c.run(`CREATE TEMP VIEW facts AS SELECT * FROM read_parquet(${sqlString(join(snapshotDir, manifest.files.facts))})`);
   await c.run(`CREATE TEMP VIEW entities AS SELECT * FROM read_parquet(${sqlString(join(snapshotDir, manifest.files.entities))})`);
@@ -69,7 +71,7 @@ export async function createKindViews(c: DuckDBConnection, published: { name: st
     const empty = `SELECT NULL::VARCHAR AS source_table, ${KINDS[kind].columns.map((col) => `NULL::${col.type} AS "${col.name}"`).join(", ")} WHERE false`;
     const cut = cutAt && !SCHEDULED_KINDS.includes(kind) ? ` WHERE date <= ${cutAt}` : "";
     const union = mine.length > 0 ? mine.map((t) => `SELECT '${t.name}' AS source_table, ${columns} FROM ${t.from}${cut}`).join(" UNION ALL ") : empty;
-    await c.run(`CREATE OR REPLACE TEMP VIEW ${kind} AS ${union}`);
+    await c.run(`CREATE TEMP VIEW ${kind} AS ${union}`);
   }
   return tables;
 }
