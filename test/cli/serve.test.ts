@@ -50,7 +50,9 @@ describe("ckg serve (a real process on a real port)", () => {
     await server.waitReady(30_000);
     const slow = fetch(`${server.url}/api/sparql`, {
       method: "POST",
-      body: JSON.stringify({ query: "SELECT (COUNT(*) AS ?n) WHERE { ?a ?p ?b . ?c ?q ?d . ?e ?r ?f }" }),
+      // An ASK, never analytic (a COUNT may be answered by DuckDB, not by a graph process, once the
+      // snapshot's graph tables are read), whose filter no join can use: the graph walks every triple.
+      body: JSON.stringify({ query: "ASK { ?a ?p ?b . ?c ?q ?d . ?e ?r ?f FILTER(STRLEN(STR(?a)) + STRLEN(STR(?c)) + STRLEN(STR(?e)) < 0) }" }),
     });
     let answered = false;
     void slow.then(() => (answered = true));
