@@ -29,6 +29,8 @@ export type ReceiverKind = "ok" | "hang" | "fail";
 
 export interface Receivers {
   ports: { port: number; kind: ReceiverKind }[];
+  /** The receivers' process. */
+  pid: number;
   /** Arrival times by kind, then signal id. */
   arrivals: Record<ReceiverKind, Map<string, number[]>>;
   /** Arrival times at each port, by signal id. */
@@ -42,6 +44,7 @@ export async function startReceivers(ok: number, hang = 0, fail = 0): Promise<Re
   const child = Bun.spawn(["bun", join(import.meta.dir, "push-receiver.ts"), String(ok), String(hang), String(fail)], { stdout: "pipe", stderr: "inherit" });
   const receivers: Receivers = {
     ports: [],
+    pid: child.pid,
     arrivals: { ok: new Map(), hang: new Map(), fail: new Map() },
     byPort: new Map(),
     count: (kind, id) => receivers.arrivals[kind].get(id)?.length ?? 0,
@@ -79,4 +82,11 @@ export function rssMiB(pid: number): number {
   const own = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
   const children = readdirSync(`/proc/${pid}/task`).flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim().split(/\s+/).filter(Boolean));
   return own + children.reduce((sum, child) => sum + rssMiB(Number(child)), 0);
+}
+
+/** CPU time (user + system) a process has used, in ms (/proc; clock ticks of 10 ms). */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ");
+  // After the command's closing parenthesis: state is field 3, utime 14 and stime 15 (1-based, proc(5)).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }

@@ -19,7 +19,7 @@ import { selfCommand } from "../../src/runtime.ts";
 import { openSqliteState } from "../../src/store/state-sqlite.ts";
 import { insertRows, type SqlValue, type StateStore } from "../../src/store/state.ts";
 import { startServer } from "../../test/support/server.ts";
-import { commitEvent, now, type Receivers, rssMiB, startReceivers } from "./push-support.ts";
+import { commitEvent, cpuMs, now, type Receivers, rssMiB, startReceivers } from "./push-support.ts";
 import { percentile } from "./stats.ts";
 
 export interface TargetOptions {
@@ -124,9 +124,11 @@ export async function measureTargets(o: TargetOptions): Promise<[string, string]
     const fanHealthy = healthyOf(o.fanout);
     let peak = 0;
     const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(server.process.pid))), 100);
+    const cpuBefore = { server: cpuMs(server.process.pid), receivers: cpuMs(receivers.pid) };
     const committed = await commitEvent(state, "fanout");
     await until(`${fanHealthy} healthy webhooks of the fan-out`, () => receivers.count("ok", "fanout") >= fanHealthy);
     clearInterval(sampler);
+    const cpuUsed = { server: cpuMs(server.process.pid) - cpuBefore.server, receivers: cpuMs(receivers.pid) - cpuBefore.receivers };
     const got = receivers.arrivals.ok.get("fanout")!;
     const ckgRate = fanHealthy / ((Math.max(...got) - committed) / 1000);
     rows.push(
@@ -134,11 +136,18 @@ export async function measureTargets(o: TargetOptions): Promise<[string, string]
       ["  commit to first healthy webhook (ms)", (Math.min(...got) - committed).toFixed(0)],
       ["  503 receivers' first attempts / hung receivers' requests by then", `${receivers.count("fail", "fanout")} / ${receivers.count("hang", "fanout")}`],
       ["  server RSS, all processes: peak during the fan-out / after (MiB)", `${peak.toFixed(0)} / ${rssMiB(server.process.pid).toFixed(0)}`],
+      ["  CPU per delivery attempt, commit to last: the server / the receivers (µs)", `${((cpuUsed.server * 1000) / sentBy(receivers)).toFixed(0)} / ${((cpuUsed.receivers * 1000) / sentBy(receivers)).toFixed(0)}`],
     );
     progress("the bare-POST floor");
+    const floorCpu = { bench: process.cpuUsage(), receivers: cpuMs(receivers.pid) };
     const floor = await bareFloor(receivers, fanHealthy, o.concurrency);
+    const floorUsed = { bench: process.cpuUsage(floorCpu.bench), receivers: cpuMs(receivers.pid) - floorCpu.receivers };
     rows.push(
       [`  floor: ${fanHealthy} bare POSTs to the same healthy receivers, ${o.concurrency} each, kept alive (per second)`, floor.toFixed(0)],
+      [
+        "  the floor's CPU per POST: the sender (this process, reading the receivers' reports too) / the receivers (µs)",
+        `${((floorUsed.bench.user + floorUsed.bench.system) / fanHealthy).toFixed(0)} / ${((floorUsed.receivers * 1000) / fanHealthy).toFixed(0)}`,
+      ],
       ["  ckg / floor (target >= 0.8)", (ckgRate / floor).toFixed(2)],
     );
   } finally {
@@ -148,6 +157,11 @@ export async function measureTargets(o: TargetOptions): Promise<[string, string]
     rmSync(dir, { recursive: true, force: true });
   }
   return rows;
+}
+
+/** Requests the receivers saw for the fan-out, whatever they answered. */
+function sentBy(receivers: Receivers): number {
+  return receivers.count("ok", "fanout") + receivers.count("fail", "fanout") + receivers.count("hang", "fanout");
 }
 
 function url(receivers: Receivers, i: number): string {

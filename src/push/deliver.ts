@@ -21,7 +21,9 @@ import { Destinations } from "./destinations.ts";
 import type { PushEvent } from "./events.ts";
 import { eventsByKeys } from "./feed.ts";
 import { SingleFlight } from "./single-flight.ts";
+import { resolveWebhookTarget } from "./ssrf.ts";
 import { type Subscription, disableSubscription, findSubscriptions } from "./subscriptions.ts";
+import { TargetCache } from "./target-cache.ts";
 import { sendWebhook } from "./webhook-send.ts";
 
 export type { DeliverySettings } from "./delivery-record.ts";
@@ -56,6 +58,7 @@ export class DeliveryWorker {
   /** Deliveries sent (any outcome) since start, for /metrics and the benchmark. */
   sent = 0;
   readonly connections: Connections;
+  private readonly targets: TargetCache;
   private readonly destinations: Destinations;
   private readonly claims: SingleFlight;
   private readonly flushes: SingleFlight;
@@ -69,6 +72,12 @@ export class DeliveryWorker {
   private dry = false;
   private readonly gone = new Map<string, string>();
   private readonly stopping = new AbortController();
+  /**
+   * Each request in flight's own abort (aborted at shutdown): one listener per signal. Thousands
+   * of requests listening on the one `stopping` signal made adding and removing each listener
+   * cost in proportion to how many were in flight.
+   */
+  private readonly inFlight = new Set<AbortController>();
   private wake: { at: number; timer: ReturnType<typeof setTimeout> } | undefined;
 
   constructor(
@@ -78,6 +87,7 @@ export class DeliveryWorker {
   ) {
     const perDestination = settings.webhook_concurrency;
     this.connections = new Connections(perDestination);
+    this.targets = new TargetCache((url) => resolveWebhookTarget(url, { allowPrivate: settings.webhook_allow_private }));
     // A finished request makes room: claim more, unless the last claim found nothing more due.
     this.destinations = new Destinations(perDestination, perDestination * 4, () => {
       if (!this.dry) this.claims.run();
@@ -117,6 +127,7 @@ export class DeliveryWorker {
   /** Stops claiming; requests in flight are abandoned and their deliveries released unattempted. */
   async close(): Promise<void> {
     this.stopping.abort();
+    for (const request of this.inFlight) request.abort();
     if (this.wake) clearTimeout(this.wake.timer);
     await this.settled();
     this.connections.close();
@@ -145,9 +156,13 @@ export class DeliveryWorker {
     // The outer conditions are checked again on the row as another replica left it (PostgreSQL
     // re-reads a row it waited for): two replicas never both hold one delivery.
     const free = "status = 'pending' AND next_at <= ? AND (lease_until IS NULL OR lease_until < ?)";
+    // A claimed delivery is due again when its lease ends (where a dead holder leaves it): the due
+    // index then holds no leased row before the due ones, and a claim reads only what it takes
+    // (skipping the thousands claimed but not yet answered made each claim of a 100,000-delivery
+    // fan-out cost milliseconds). Every write that ends the lease sets when it is due next.
     return this.state.all<Claimed>(
-      `UPDATE deliveries SET lease_holder = ?, lease_until = ? WHERE ${free} AND (subscription_id, event) IN (SELECT subscription_id, event FROM deliveries WHERE ${free} ORDER BY next_at LIMIT ?) RETURNING subscription_id, event, attempts, created_at`,
-      [this.holder, leaseUntil, nowIso, nowIso, nowIso, nowIso, limit],
+      `UPDATE deliveries SET lease_holder = ?, lease_until = ?, next_at = ? WHERE ${free} AND (subscription_id, event) IN (SELECT subscription_id, event FROM deliveries WHERE ${free} ORDER BY next_at LIMIT ?) RETURNING subscription_id, event, attempts, created_at`,
+      [this.holder, leaseUntil, leaseUntil, nowIso, nowIso, nowIso, nowIso, limit],
     );
   }
 
@@ -157,6 +172,9 @@ export class DeliveryWorker {
     const subscriptions = await findSubscriptions(this.state, [...new Set(claimed.map((d) => d.subscription_id))]);
     const events = await eventsByKeys(this.state, claimed.map((d) => d.event));
     const leasedUntil = Date.now() + 2 * this.settings.webhook_timeout_ms + 5_000;
+    // An event's body is the same for every subscription: written once per claim, not per delivery.
+    const bodies = new Map<string, string>();
+    const bodyOf = (key: string, { type, timestamp, data }: PushEvent) => bodies.get(key) ?? bodies.set(key, JSON.stringify({ type, timestamp, data })).get(key)!;
     for (const d of claimed) {
       const subscription = subscriptions.get(d.subscription_id);
       const event = events.get(d.event);
@@ -166,7 +184,8 @@ export class DeliveryWorker {
         continue;
       }
       const now = Date.now();
-      const job = { run: () => this.track(this.send(d, subscription, event, leasedUntil)) };
+      const body = bodyOf(d.event, event);
+      const job = { run: () => this.track(this.send(d, subscription, body, leasedUntil)) };
       const offer = this.destinations.offer(destinationOf(subscription.webhookUrl), job, this.settings.webhook_timeout_ms, now);
       if (offer.taken) continue;
       this.write({ statement: deferral(d, now + offer.retryInMs, this.holder), retryAt: now + offer.retryInMs });
@@ -179,26 +198,30 @@ export class DeliveryWorker {
   }
 
   /** One attempt and its record; never rejects (a failure is an outcome, or a lease left to run out). */
-  private async send(d: Claimed, subscription: Subscription, event: PushEvent, leasedUntil: number): Promise<void> {
+  private async send(d: Claimed, subscription: Subscription, body: string, leasedUntil: number): Promise<void> {
     // Waited so long behind its destination's requests that the lease could end mid-request: handed back instead.
     if (this.stopping.signal.aborted || Date.now() + this.settings.webhook_timeout_ms + 1_000 > leasedUntil) {
       this.write({ statement: release(d, this.holder), retryAt: Date.now() + FLUSH_MS });
       return;
     }
     let outcome: Outcome;
+    const abandon = new AbortController();
+    this.inFlight.add(abandon);
     try {
-      const { type, timestamp, data } = event;
       outcome = await sendWebhook(
-        { url: subscription.webhookUrl!, msgId: webhookId(d.subscription_id, d.event), timestamp: new Date(), body: JSON.stringify({ type, timestamp, data }), secrets: subscription.secrets },
+        { url: subscription.webhookUrl!, msgId: webhookId(d.subscription_id, d.event), timestamp: new Date(), body, secrets: subscription.secrets },
         {
           allowPrivate: this.settings.webhook_allow_private,
           timeoutMs: this.settings.webhook_timeout_ms,
+          target: (url) => this.targets.target(url),
           agent: (target) => this.connections.agentFor(target),
-          signal: this.stopping.signal,
+          signal: abandon.signal,
         },
       );
     } catch (error) {
       outcome = { kind: "retry", error: error instanceof Error ? error.message : String(error) };
+    } finally {
+      this.inFlight.delete(abandon);
     }
     this.sent++;
     if (this.stopping.signal.aborted && outcome.kind === "retry" && outcome.error === "aborted") {

@@ -73,7 +73,7 @@ export function deferral(d: Claimed, at: number, holder: string): Statement {
   return { sql: `UPDATE deliveries SET next_at = ?, lease_holder = NULL, lease_until = NULL ${WHERE}`, params: [new Date(at).toISOString(), ...key(d, holder)] };
 }
 
-/** Back to the store as it was, due now: abandoned unsent (shutdown, or a lease too short to send on). */
-export function release(d: Claimed, holder: string): Statement {
-  return { sql: `UPDATE deliveries SET lease_holder = NULL, lease_until = NULL ${WHERE}`, params: key(d, holder) };
+/** Back to the store unattempted, due now: abandoned unsent (shutdown, or a lease too short to send on). */
+export function release(d: Claimed, holder: string, now = new Date()): Statement {
+  return { sql: `UPDATE deliveries SET next_at = ?, lease_holder = NULL, lease_until = NULL ${WHERE}`, params: [now.toISOString(), ...key(d, holder)] };
 }

@@ -13,10 +13,10 @@
  * connections.ts: one kept-alive Agent per origin and checked address) the connection is reused;
  * without, each attempt has a connection of its own.
  */
+import { createHmac } from "node:crypto";
 import http from "node:http";
 import https from "node:https";
 import { isIP } from "node:net";
-import { Webhook } from "standardwebhooks";
 import { VERSION } from "../version.ts";
 import { pinnedLookup } from "./connections.ts";
 import { type Lookup, resolveWebhookTarget, type WebhookTarget, WebhookTargetRefused } from "./ssrf.ts";
@@ -40,6 +40,11 @@ export interface SendOptions {
   userAgent?: string;
   /** Host name resolution; the system resolver unless a test gives its own. */
   lookup?: Lookup;
+  /**
+   * The vetted target of a URL (push/target-cache.ts keeps them a while); default: checked and
+   * resolved now, with `lookup`.
+   */
+  target?: (url: string) => Promise<WebhookTarget>;
   /** The clock a `Retry-After` date is measured against. */
   now?: () => number;
   /** The kept-alive Agent for a vetted target (push/connections.ts); none: a connection of its own. */
@@ -91,7 +96,8 @@ export async function sendWebhook(message: WebhookMessage, options: SendOptions)
   try {
     let target: WebhookTarget;
     try {
-      target = await Promise.race([resolveWebhookTarget(message.url, { allowPrivate: options.allowPrivate, lookup: options.lookup }), expiry(deadline.signal)]);
+      const vetted = options.target ? options.target(message.url) : resolveWebhookTarget(message.url, { allowPrivate: options.allowPrivate, lookup: options.lookup });
+      target = await Promise.race([vetted, expiry(deadline.signal)]);
     } catch (error) {
       if (error instanceof WebhookTargetRefused) return { kind: "refused", reason: error.reason };
       return { kind: "retry", error: error instanceof TimedOut ? error.message : `DNS lookup failed: ${describe(error)}` };
@@ -106,10 +112,24 @@ export async function sendWebhook(message: WebhookMessage, options: SendOptions)
   }
 }
 
-/** `v1,<sig>` for each secret, space-separated (Standard Webhooks); a receiver accepts any one it knows. */
+/**
+ * `v1,<sig>` for each secret, space-separated (Standard Webhooks: base64 of HMAC-SHA256 keyed with
+ * the secret's bytes, over `<id>.<unix seconds>.<body>`); a receiver accepts any one it knows. The
+ * HMAC is node:crypto's (the standardwebhooks package hashes in JavaScript, a few microseconds a
+ * message: a fan-out's largest cost after the request itself); test/push/webhook-send.test.ts
+ * verifies every signature with that package.
+ */
 function signatures(message: WebhookMessage): string {
   if (message.secrets.length === 0) throw new Error("a webhook needs at least one signing secret");
-  return message.secrets.map((secret) => new Webhook(secret).sign(message.msgId, message.timestamp, message.body)).join(" ");
+  const signed = `${message.msgId}.${Math.floor(message.timestamp.getTime() / 1000)}.${message.body}`;
+  return message.secrets.map((secret) => `v1,${createHmac("sha256", secretKey(secret)).update(signed).digest("base64")}`).join(" ");
+}
+
+/** A secret's key bytes: the base64 after `whsec_`; anything else is the caller's mistake. */
+function secretKey(secret: string): Buffer {
+  const encoded = secret.startsWith("whsec_") ? secret.slice(6) : secret;
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded) || encoded.length % 4 !== 0) throw new Error("a webhook secret must be base64 (whsec_<base64>)");
+  return Buffer.from(encoded, "base64");
 }
 
 interface Answer {
