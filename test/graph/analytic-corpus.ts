@@ -80,12 +80,23 @@ export const WRITTEN: CorpusQuery[] = [
   { name: "constant subject", sparql: "SELECT ?p (COUNT(*) AS ?n) WHERE { <chain/ethereum> ?p ?o } GROUP BY ?p ORDER BY ?p" },
   { name: "order by aggregate expression", sparql: "SELECT ?c WHERE { ?s a ?c } GROUP BY ?c ORDER BY DESC(COUNT(?s)) ?c LIMIT 5" },
   { name: "isiri not", sparql: "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o FILTER(!isIRI(?o)) }" },
+  { name: "min", sparql: "SELECT (MIN(?d) AS ?m) WHERE { ?t ckg:decimals ?d }" },
+  { name: "avg", sparql: "SELECT (AVG(?d) AS ?m) WHERE { ?t ckg:decimals ?d }" },
+  { name: "avg max min decimal per group", sparql: "SELECT ?stage (AVG(?usd) AS ?mean) (MAX(?usd) AS ?top) (MIN(?usd) AS ?least) WHERE { ?r ckg:roundStage ?stage ; ckg:amountUsd ?usd } GROUP BY ?stage ORDER BY DESC(?mean) ?stage" },
+  { name: "avg of nothing", sparql: "SELECT (AVG(?d) AS ?m) (MIN(?d) AS ?least) (COUNT(*) AS ?n) WHERE { ?t ckg:decimals ?d FILTER(?d > 1000) }" },
+  { name: "avg over strings", sparql: "SELECT ?p (AVG(?o) AS ?mean) WHERE { ?s ?p ?o } GROUP BY ?p ORDER BY ?p" },
+  { name: "min max dates", sparql: "SELECT (MIN(?d) AS ?first) (MAX(?d) AS ?last) WHERE { ?v ckg:cliffDate ?d }" },
+  { name: "max string per group", sparql: "SELECT ?c (MAX(?name) AS ?last) WHERE { ?s a ?c ; schema:name ?name } GROUP BY ?c ORDER BY ?c" },
+  { name: "min entity per group", sparql: "SELECT ?chain (MIN(?p) AS ?first) WHERE { ?p ckg:deployedOn ?chain } GROUP BY ?chain ORDER BY ?first LIMIT 10" },
+  { name: "order by avg expression", sparql: "SELECT ?kind WHERE { ?pool ckg:poolKind ?kind ; ckg:feeTier ?fee } GROUP BY ?kind ORDER BY DESC(AVG(?fee)) ?kind" },
 ];
 
 /** Queries the translator must leave to the graph store (and the answer is still right). */
 export const LEFT_TO_THE_GRAPH_STORE: CorpusQuery[] = [
-  { name: "min", sparql: "SELECT (MIN(?d) AS ?m) WHERE { ?t ckg:decimals ?d }" },
-  { name: "avg", sparql: "SELECT (AVG(?d) AS ?m) WHERE { ?t ckg:decimals ?d }" },
+  { name: "avg of an optional variable", sparql: "SELECT ?c (AVG(?d) AS ?m) WHERE { ?t a ?c OPTIONAL { ?t ckg:decimals ?d } } GROUP BY ?c" },
+  { name: "min of terms of mixed kinds", sparql: "SELECT ?p (MIN(?o) AS ?m) WHERE { ?s ?p ?o } GROUP BY ?p" },
+  { name: "avg distinct", sparql: "SELECT (AVG(DISTINCT ?d) AS ?m) WHERE { ?t ckg:decimals ?d }" },
+  { name: "having avg", sparql: "SELECT ?stage WHERE { ?r ckg:roundStage ?stage ; ckg:amountUsd ?usd } GROUP BY ?stage HAVING (AVG(?usd) > 1000000)" },
   { name: "union", sparql: "SELECT (COUNT(*) AS ?n) WHERE { { ?s a ckg:Token } UNION { ?s a ckg:Chain } }" },
   { name: "graph", sparql: "SELECT ?g (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?g" },
   { name: "path", sparql: "SELECT (COUNT(*) AS ?n) WHERE { ?s ckg:parentChain+ ?o }" },

@@ -18,7 +18,7 @@ import { Unsure } from "./unsure.ts";
 export type SparqlEngine = "duckdb" | "oxigraph";
 
 /** Words without which a query cannot be analytic: the rest skip the parse. */
-const ANALYTIC_WORDS = /\b(GROUP\s+BY|COUNT|SUM)\b/i;
+const ANALYTIC_WORDS = /\b(GROUP\s+BY|COUNT|SUM|AVG|MIN|MAX)\b/i;
 
 export class AnalyticSparql {
   private profile: GraphProfile | undefined;

@@ -3,7 +3,8 @@
  * FILTER expressions and aggregates as SQL, for the forms whose SPARQL meaning SQL can keep exactly.
  * SPARQL's errors (an unbound variable, a string compared with a number) are SQL's NULL: both
  * drop a solution in a filter, and SQL's three-valued AND, OR and NOT follow SPARQL's tables for
- * errors. Every comparison is written as a CASE so that an error stays NULL under NOT.
+ * errors. Every comparison is written as a CASE so that an error stays NULL under NOT. Aggregates
+ * are in aggregates.ts.
  */
 import type { Namespaces } from "../../entities/vocabulary.ts";
 import { XSD } from "../../entities/vocabulary.ts";
@@ -29,7 +30,6 @@ export interface Expression {
 }
 
 const NUMBER = `DECIMAL(38, ${SUM_SCALE})`;
-const NUMERIC_DATATYPES = `(${sqlString(XSD_INTEGER)}, ${sqlString(XSD_DECIMAL)})`;
 /** Typed literals the graph store compares by value: one of another type is unequal, not an error. */
 const KNOWN_DATATYPES = `(${["boolean", "integer", "decimal", "double", "float", "date", "dateTime", "time", "gYear", "gYearMonth", "gMonth", "gDay", "gMonthDay", "duration", "string"].map((t) => sqlString(`${XSD}${t}`)).join(", ")})`;
 const COMPARISONS: Record<string, string> = { "=": "=", "!=": "<>", "<": "<", ">": ">", "<=": "<=", ">=": ">=" };
@@ -120,69 +120,6 @@ function stringTest(op: string, args: Expression[], scope: Scope): string {
 export function lexical(use: Use, ns: Namespaces): string {
   if (use.space === "predicate") return unsure("STR of a predicate variable");
   return `(CASE ${use.kind} WHEN 'entity' THEN ${sqlString(ns.entity)} || ${use.value} WHEN 'class' THEN ${sqlString(ns.ontology)} || ${use.value} ELSE ${use.value} END)`;
-}
-
-/** An aggregate's SQL: its value (text) and, for SUM, whether the sum is an xsd:integer. */
-export interface Aggregate {
-  value: string;
-  integer: string;
-  /** The SQL value to order by (a number). */
-  order: string;
-}
-
-export function aggregate(expression: Expression, scope: Scope, grouped: boolean): Aggregate {
-  if (expression.type !== "aggregate") return unsure("an expression that is not an aggregate");
-  const inner = expression.expression!;
-  if (expression.aggregation === "count") {
-    let count: string;
-    if (inner.termType === "Wildcard") {
-      if (expression.distinct) unsure("COUNT(DISTINCT *)");
-      count = "count(*)";
-    } else {
-      const use = scope.vars.get(useName(inner));
-      if (!use) return unsure("COUNT of an unbound variable");
-      // A variable of a required triple is bound in every solution: count(*) reads no column.
-      if (!expression.distinct) count = use.optional ? `count(${use.value})` : "count(*)";
-      else if (use.space === "predicate" || use.uniform) count = `count(DISTINCT ${use.value})`;
-      else count = `count(DISTINCT CASE WHEN ${use.value} IS NOT NULL THEN struct_pack(k := ${use.kind}, v := ${use.value}, d := ${use.datatype}, l := ${use.lang}) END)`;
-    }
-    return { value: `CAST(${count} AS VARCHAR)`, integer: "TRUE", order: count };
-  }
-  if (expression.aggregation === "sum" && !expression.distinct && scope.profile.exactSums) {
-    const use = useOf(inner, scope);
-    const numeric = `(${use.kind} = 'literal' AND ${use.datatype} IN ${NUMERIC_DATATYPES})`;
-    // One element that is not a number (or unbound) makes the sum an error: unbound. A required
-    // variable whose every term is one numeric type needs no check per row.
-    const datatype = use.uniform?.kind === "literal" && !use.optional ? use.uniform.datatype : undefined;
-    const always = datatype === XSD_INTEGER || datatype === XSD_DECIMAL;
-    const sum = always ? `sum(${use.number})` : `CASE WHEN bool_and(${numeric}) THEN sum(${use.number}) END`;
-    const total = grouped ? sum : `CASE WHEN count(*) = 0 THEN 0 ELSE ${sum} END`;
-    const integer = always ? (datatype === XSD_INTEGER ? "TRUE" : "(count(*) = 0)") : `coalesce(bool_and(${use.datatype} = ${sqlString(XSD_INTEGER)}), TRUE)`;
-    return { value: `CAST(${total} AS VARCHAR)`, integer, order: total };
-  }
-  return unsure(`the aggregate ${expression.aggregation}${expression.distinct ? " DISTINCT" : ""}`);
-}
-
-function useName(expression: Expression): string {
-  if (expression.termType !== "Variable") return unsure("an aggregate of an expression");
-  return expression.value!;
-}
-
-/** A HAVING condition: comparisons of aggregates with numbers, joined by &&, || and !. */
-export function havingCondition(expression: Expression, scope: Scope, grouped: boolean): string {
-  if (expression.type !== "operation") return unsure("a HAVING that is not an operation");
-  const args = expression.args ?? [];
-  const op = expression.operator!;
-  if (op === "&&" || op === "||") return `(${havingCondition(args[0]!, scope, grouped)} ${op === "&&" ? "AND" : "OR"} ${havingCondition(args[1]!, scope, grouped)})`;
-  if (op === "!") return `(NOT ${havingCondition(args[0]!, scope, grouped)})`;
-  if (!(op in COMPARISONS)) return unsure(`the operator ${op} in HAVING`);
-  const side = (e: Expression) => {
-    if (e.type === "aggregate") return aggregate(e, scope, grouped).order;
-    const term = e.termType === "Literal" ? canonicalLiteral(factTermOf(e as RdfTerm, scope.profile.ns)!) : undefined;
-    if (!term || (term.datatype !== XSD_INTEGER && term.datatype !== XSD_DECIMAL)) return unsure("HAVING with something other than an aggregate and a number");
-    return `CAST(${sqlString(term.value)} AS ${NUMBER})`;
-  };
-  return `(${side(args[0]!)} ${COMPARISONS[op]} ${side(args[1]!)})`;
 }
 
 /** A use's ordering key in SPARQL's order, when SQL's order of it is the same. */

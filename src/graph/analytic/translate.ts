@@ -10,9 +10,10 @@
  */
 import { sqlString } from "../../store/duckdb.ts";
 import type { SelectResult, Term } from "../protocol.ts";
-import { answerTerm, canonicalLiteral, predicateIriOf, XSD_DECIMAL, XSD_INTEGER } from "./fact-terms.ts";
+import { aggregate, havingCondition } from "./aggregates.ts";
+import { condition, type Expression, orderKey, type Scope } from "./expressions.ts";
+import { answerTerm, predicateIriOf, XSD_DECIMAL, XSD_INTEGER } from "./fact-terms.ts";
 import type { GraphProfile } from "./graph-profile.ts";
-import { aggregate, condition, type Expression, havingCondition, orderKey, type Scope } from "./expressions.ts";
 import { joinPatterns, type Triple, type Use } from "./patterns.ts";
 import { Unsure, unsure } from "./unsure.ts";
 
@@ -76,8 +77,8 @@ export function translate(query: SelectQuery, profile: GraphProfile, maxRows: nu
     const name = item.variable.value;
     const agg = aggregate(item.expression, scope, grouped);
     aggregates.set(name, agg.order);
-    select.push(agg.value, agg.integer);
-    outputs.push({ name, columns: 2, read: (row, at) => readNumber(row[at], row[at + 1]) });
+    select.push(...agg.columns);
+    outputs.push({ name, columns: agg.columns.length, read: (row, at) => agg.read(row.slice(at, at + agg.columns.length)) });
   }
   if (aggregates.size === 0 && !grouped) unsure("no aggregate and no GROUP BY");
 
@@ -183,14 +184,4 @@ function readTerm(use: Use, row: unknown[], at: number, profile: GraphProfile): 
   const [kind, value, datatype, lang] = row.slice(at, at + 4);
   if (use.space === "predicate") return value === null ? undefined : { type: "uri", value: predicateIriOf(String(value), profile.ns) };
   return answerTerm(kind, value, datatype, lang, profile.ns);
-}
-
-/** A COUNT or SUM as the graph store writes it: xsd:integer, or a canonical xsd:decimal. */
-function readNumber(value: unknown, integer: unknown): Term | undefined {
-  if (value === null || value === undefined) return undefined;
-  const isInteger = integer === true || integer === "true";
-  const text = String(value);
-  if (isInteger) return { type: "literal", value: BigInt(text.split(".")[0]!).toString(), datatype: XSD_INTEGER };
-  const canonical = canonicalLiteral({ kind: "literal", value: text, datatype: XSD_DECIMAL, lang: null });
-  return { type: "literal", value: canonical!.value, datatype: XSD_DECIMAL };
 }
