@@ -80,6 +80,8 @@ export const WRITTEN: CorpusQuery[] = [
   { name: "constant subject", sparql: "SELECT ?p (COUNT(*) AS ?n) WHERE { <chain/ethereum> ?p ?o } GROUP BY ?p ORDER BY ?p" },
   { name: "order by aggregate expression", sparql: "SELECT ?c WHERE { ?s a ?c } GROUP BY ?c ORDER BY DESC(COUNT(?s)) ?c LIMIT 5" },
   { name: "isiri not", sparql: "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o FILTER(!isIRI(?o)) }" },
+  { name: "numbers among every object", sparql: "SELECT ?p (COUNT(*) AS ?n) WHERE { ?s ?p ?o FILTER(?o > 100 && ?o <= 1000000) } GROUP BY ?p ORDER BY ?p" },
+  { name: "a number equal among every object, optional", sparql: "SELECT (COUNT(*) AS ?n) WHERE { ?s a ckg:Token OPTIONAL { ?s ckg:decimals ?o } FILTER(?o = 18 && 6 < ?o) }" },
   { name: "min", sparql: "SELECT (MIN(?d) AS ?m) WHERE { ?t ckg:decimals ?d }" },
   { name: "avg", sparql: "SELECT (AVG(?d) AS ?m) WHERE { ?t ckg:decimals ?d }" },
   { name: "avg max min decimal per group", sparql: "SELECT ?stage (AVG(?usd) AS ?mean) (MAX(?usd) AS ?top) (MIN(?usd) AS ?least) WHERE { ?r ckg:roundStage ?stage ; ckg:amountUsd ?usd } GROUP BY ?stage ORDER BY DESC(?mean) ?stage" },

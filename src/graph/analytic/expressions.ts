@@ -9,7 +9,7 @@
 import type { Namespaces } from "../../entities/vocabulary.ts";
 import { XSD } from "../../entities/vocabulary.ts";
 import { sqlString } from "../../store/duckdb.ts";
-import { canonicalLiteral, factTermOf, type RdfTerm, XSD_DECIMAL, XSD_INTEGER } from "./fact-terms.ts";
+import { canonicalLiteral, type FactTerm, factTermOf, type RdfTerm, XSD_DECIMAL, XSD_INTEGER } from "./fact-terms.ts";
 import type { GraphProfile } from "./graph-profile.ts";
 import { SUM_SCALE } from "./graph-profile.ts";
 import type { Use } from "./patterns.ts";
@@ -64,8 +64,26 @@ export function condition(expression: Expression, scope: Scope): string {
   return unsure(`the operator ${op}`);
 }
 
-/** A variable compared with a constant (either side). */
-function comparison(op: string, args: Expression[], scope: Scope): string {
+/**
+ * A FILTER's condition where only TRUE keeps a solution (the filter itself, or a side of an && in
+ * it): there an error and FALSE both drop the solution, so a variable compared with a number by
+ * order or equality is its typed column's comparison alone, NULL for every term that is not a
+ * number (the CASE of `condition` doubled a small scan's time). Anything else is `condition`'s.
+ */
+export function keepCondition(expression: Expression, scope: Scope): string {
+  if (expression.type === "operation" && expression.operator === "&&") {
+    return `(${keepCondition(expression.args![0]!, scope)} AND ${keepCondition(expression.args![1]!, scope)})`;
+  }
+  const op = expression.operator ?? "";
+  if (expression.type === "operation" && op in COMPARISONS && op !== "!=") {
+    const { use, sqlOp, constant } = comparedWith(op, expression.args ?? [], scope);
+    if (use.number !== "NULL" && (constant.datatype === XSD_INTEGER || constant.datatype === XSD_DECIMAL)) return `(${use.number} ${sqlOp} ${numberConstant(constant, scope)})`;
+  }
+  return condition(expression, scope);
+}
+
+/** The variable, the SQL operator with the variable on its left, and the constant of a comparison. */
+function comparedWith(op: string, args: Expression[], scope: Scope) {
   let [left, right] = args as [Expression, Expression];
   let sqlOp = COMPARISONS[op]!;
   if (left.termType !== "Variable") {
@@ -74,8 +92,20 @@ function comparison(op: string, args: Expression[], scope: Scope): string {
   }
   const use = useOf(left, scope);
   if (right.termType === "Variable" || right.type !== undefined) unsure("a comparison of two expressions");
-  const constant = factTermOf(right as RdfTerm, scope.profile.ns);
-  if (!constant) return unsure("a comparison with a blank node");
+  const constant = factTermOf(right as RdfTerm, scope.profile.ns) ?? unsure("a comparison with a blank node");
+  return { use, sqlOp, constant };
+}
+
+/** A numeric constant as the typed column's DECIMAL, where the comparison can be exact. */
+function numberConstant(constant: FactTerm, scope: Scope): string {
+  const canonical = canonicalLiteral(constant);
+  if (!canonical || !scope.profile.exactSums || (canonical.value.split(".")[1]?.length ?? 0) > SUM_SCALE) return unsure("a number beyond exact comparison");
+  return `CAST(${sqlString(canonical.value)} AS ${NUMBER})`;
+}
+
+/** A variable compared with a constant (either side). */
+function comparison(op: string, args: Expression[], scope: Scope): string {
+  const { use, sqlOp, constant } = comparedWith(op, args, scope);
   const equality = op === "=" || op === "!=";
   const negate = (expr: string) => (op === "!=" ? `NOT (${expr})` : expr);
   const unbound = `WHEN ${use.value} IS NULL THEN NULL`;
@@ -88,9 +118,7 @@ function comparison(op: string, args: Expression[], scope: Scope): string {
   const differ = op === "=" ? "FALSE" : "TRUE";
   const otherSpace = `WHEN ${use.kind} <> 'literal' OR ${use.lang} IS NOT NULL OR ${use.datatype} IN ${KNOWN_DATATYPES}`;
   if (constant.datatype === XSD_INTEGER || constant.datatype === XSD_DECIMAL) {
-    const canonical = canonicalLiteral(constant);
-    if (!canonical || !scope.profile.exactSums || (canonical.value.split(".")[1]?.length ?? 0) > SUM_SCALE) return unsure("a number beyond exact comparison");
-    const numbers = `WHEN ${use.number} IS NOT NULL THEN ${use.number} ${sqlOp} CAST(${sqlString(canonical.value)} AS ${NUMBER})`;
+    const numbers = `WHEN ${use.number} IS NOT NULL THEN ${use.number} ${sqlOp} ${numberConstant(constant, scope)}`;
     const strings = `WHEN ${use.datatype} IS NULL THEN ${equality ? differ : "NULL"}`;
     return `(CASE ${unbound} ${numbers} ${strings} ${equality ? `${otherSpace} THEN ${differ}` : ""} END)`;
   }

@@ -11,7 +11,7 @@
 import { sqlString } from "../../store/duckdb.ts";
 import type { SelectResult, Term } from "../protocol.ts";
 import { aggregate, havingCondition } from "./aggregates.ts";
-import { condition, type Expression, orderKey, type Scope } from "./expressions.ts";
+import { type Expression, keepCondition, orderKey, type Scope } from "./expressions.ts";
 import { answerTerm, predicateIriOf, XSD_DECIMAL, XSD_INTEGER } from "./fact-terms.ts";
 import type { GraphProfile } from "./graph-profile.ts";
 import { joinPatterns, type Triple, type Use } from "./patterns.ts";
@@ -50,7 +50,7 @@ export function translate(query: SelectQuery, profile: GraphProfile, maxRows: nu
   const join = joinPatterns(required, optionals, profile);
   const scope: Scope = { vars: join.vars, profile };
   const grouped = (query.group?.length ?? 0) > 0;
-  const where = [...join.where, ...filters.map((f) => condition(f, scope))];
+  const where = [...join.where, ...filters.map((f) => keepCondition(f, scope))];
 
   const groupBy: string[] = [];
   const groupVars = new Map<string, Use>();
