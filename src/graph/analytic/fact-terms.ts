@@ -105,3 +105,10 @@ export function canonicalLiteral(term: FactTerm): FactTerm | undefined {
   if (term.datatype === `${XSD}boolean`) return value === "true" || value === "false" ? term : undefined;
   return undefined;
 }
+
+/** A variable's name; blank nodes of the query are variables no one can project. */
+export function variableName(term: RdfTerm): string | undefined {
+  if (term.termType === "Variable") return term.value;
+  if (term.termType === "BlankNode") return `_:${term.value}`;
+  return undefined;
+}

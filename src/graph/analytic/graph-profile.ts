@@ -23,6 +23,8 @@ import { type FactKind, type FactTerm, factTermOf, predicateCodes, predicateCode
 
 /** The objects one predicate has in graph_facts. */
 export interface PredicateObjects {
+  /** Its facts. */
+  count: number;
   kinds: FactKind[];
   /** Distinct datatypes of its literal objects (null: xsd:string). */
   datatypes: (string | null)[];
@@ -40,6 +42,9 @@ export interface GraphProfile {
   /** Predicate code by IRI, for every predicate graph_facts holds. */
   codes: ReadonlyMap<string, string>;
   predicates: ReadonlyMap<string, PredicateObjects>;
+  /** Facts in graph_facts, and members of each class (rdf:type facts by object): the join's order reads them (join-order.ts). */
+  facts: number;
+  classes: ReadonlyMap<string, number>;
   meta: readonly MetaQuad[];
   /** The facts table triple patterns read: graph_facts ordered by predicate and subject where the snapshot has that copy. */
   factsTable: string;
@@ -54,6 +59,7 @@ export const SUM_SCALE = NUMBER_SCALE;
 
 interface ProfileRow {
   predicate: string;
+  facts: bigint | number;
   kinds: string[];
   datatypes: (string | null)[];
   places: number | null;
@@ -71,7 +77,7 @@ export async function readGraphProfile(store: TimeseriesStore, manifest: Snapsho
   );
   if (Number(repeats?.repeated ?? 0) > 0) return { refused: `graph_facts repeats ${repeats!.repeated} quads` };
   const rows = await store.rows<ProfileRow>(`
-    SELECT predicate, list(DISTINCT object_kind) AS kinds, list(DISTINCT datatype) AS datatypes,
+    SELECT predicate, count(*) AS facts, list(DISTINCT object_kind) AS kinds, list(DISTINCT datatype) AS datatypes,
       max(length(object) - strpos(object, '.')) FILTER (WHERE datatype = ${sqlString(XSD_DECIMAL)} AND strpos(object, '.') > 0) AS places,
       count(*) FILTER (WHERE object_kind = 'literal' AND ${numeric}
         AND regexp_matches(object, '(\\.\\d*0$)|(\\.$)|(^\\+)|(^-?0\\d)|(^-0$)|(^-?\\.)')) AS uncanonical,
@@ -83,7 +89,10 @@ export async function readGraphProfile(store: TimeseriesStore, manifest: Snapsho
     rows.map((r) => r.predicate),
     ns,
   );
-  const predicates = new Map(rows.map((r) => [r.predicate, { kinds: r.kinds as FactKind[], datatypes: r.datatypes }]));
+  const predicates = new Map(rows.map((r) => [r.predicate, { count: Number(r.facts), kinds: r.kinds as FactKind[], datatypes: r.datatypes }]));
+  const members = await store.rows<{ cls: string; n: bigint | number }>("SELECT object AS cls, count(*) AS n FROM graph_facts WHERE predicate = 'rdf:type' AND object_kind = 'class' GROUP BY object");
+  const classes = new Map(members.map((m) => [m.cls, Number(m.n)]));
+  const facts = rows.reduce((sum, r) => sum + Number(r.facts), 0);
   const numbers = rows.flatMap((r) => r.datatypes).filter((d) => d !== null && /#(double|float|long|int|short|byte|\w+Integer|unsigned\w+)$/.test(d));
   const exactSums = numbers.length === 0 && rows.every((r) => r.places === null || Number(r.places) <= SUM_SCALE);
   const meta = metaQuads(manifest, codes);
@@ -93,7 +102,7 @@ export async function readGraphProfile(store: TimeseriesStore, manifest: Snapsho
   const typed = await store.rows<{ n: bigint | number }>(
     `SELECT count(*) AS n FROM duckdb_columns() WHERE table_name = ${sqlString(FACTS_BY_PREDICATE)} AND column_name = 'number'`,
   );
-  return { ns, codes, predicates, meta, exactSums, factsTable, typedNumbers: Number(typed[0]?.n ?? 0) > 0 };
+  return { ns, codes, predicates, facts, classes, meta, exactSums, factsTable, typedNumbers: Number(typed[0]?.n ?? 0) > 0 };
 }
 
 function metaQuads(manifest: SnapshotManifest, codes: ReadonlyMap<string, string>): MetaQuad[] | undefined {

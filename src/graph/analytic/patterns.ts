@@ -8,7 +8,8 @@
  */
 import { sqlString } from "../../store/duckdb.ts";
 import { NUMBER_TYPE } from "../../timeseries/graph-tables.ts";
-import { canonicalLiteral, type FactKind, type FactTerm, factTermOf, type RdfTerm, XSD_DECIMAL, XSD_INTEGER } from "./fact-terms.ts";
+import { canonicalLiteral, type FactKind, type FactTerm, factTermOf, type RdfTerm, variableName, XSD_DECIMAL, XSD_INTEGER } from "./fact-terms.ts";
+import { joinOrder } from "./join-order.ts";
 import type { GraphProfile, MetaQuad } from "./graph-profile.ts";
 import { unsure } from "./unsure.ts";
 
@@ -55,7 +56,7 @@ export function joinPatterns(required: Triple[], optionals: Triple[][], profile:
   const where: string[] = [];
   let alias = 0;
   let from = "";
-  for (const triple of required) {
+  for (const triple of joinOrder(required, profile)) {
     const rel = relation(triple, `t${alias++}`, profile, false);
     const links = bindAll(rel.uses, vars);
     where.push(...rel.conditions);
@@ -253,9 +254,4 @@ function equalTerms(a: FactTerm, b: FactTerm): boolean {
   return a.kind === b.kind && a.value === b.value && a.datatype === b.datatype && a.lang === b.lang;
 }
 
-/** A variable's name; blank nodes of the query are variables no one can project. */
-export function variableName(term: RdfTerm): string | undefined {
-  if (term.termType === "Variable") return term.value;
-  if (term.termType === "BlankNode") return `_:${term.value}`;
-  return undefined;
-}
+
