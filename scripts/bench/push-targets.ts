@@ -11,7 +11,6 @@
  *    on kept-alive connections, no ckg; the server's RSS (all its processes) at its peak.
  */
 import { cpSync, rmSync } from "node:fs";
-import http from "node:http";
 import { join } from "node:path";
 import { encodeCursor } from "../../src/push/events.ts";
 import { headCursor } from "../../src/push/feed.ts";
@@ -19,7 +18,8 @@ import { selfCommand } from "../../src/runtime.ts";
 import { openSqliteState } from "../../src/store/state-sqlite.ts";
 import { insertRows, type SqlValue, type StateStore } from "../../src/store/state.ts";
 import { startServer } from "../../test/support/server.ts";
-import { commitEvent, cpuMs, now, type Receivers, rssMiB, startReceivers } from "./push-support.ts";
+import { bareFloor, recordedFloor } from "./push-floors.ts";
+import { commitEvent, cpuMs, type Receivers, rssMiB, startReceivers } from "./push-support.ts";
 import { percentile } from "./stats.ts";
 
 export interface TargetOptions {
@@ -150,6 +150,12 @@ export async function measureTargets(o: TargetOptions): Promise<[string, string]
       ],
       ["  ckg / floor (target >= 0.8)", (ckgRate / floor).toFixed(2)],
     );
+    progress("the floor with ckg's records");
+    const recorded = await recordedFloor(receivers, fanHealthy, o.concurrency);
+    rows.push(
+      [`  floor with ckg's records: the same POSTs, each delivery inserted, claimed and recorded in SQLite by ckg's statements (per second)`, recorded.toFixed(0)],
+      ["  ckg / the floor with records", (ckgRate / recorded).toFixed(2)],
+    );
   } finally {
     await state.close();
     await server.stop();
@@ -166,34 +172,4 @@ function sentBy(receivers: Receivers): number {
 
 function url(receivers: Receivers, i: number): string {
   return `http://127.0.0.1:${receivers.ports[i % receivers.ports.length]!.port}/hook`;
-}
-
-/** `total` POSTs spread over the healthy receivers as the subscriptions are, `concurrency` in flight to each, kept alive. */
-async function bareFloor(receivers: Receivers, total: number, concurrency: number): Promise<number> {
-  const healthy = receivers.ports.filter((p) => p.kind === "ok");
-  const body = JSON.stringify({ type: "signal.new", timestamp: new Date().toISOString(), data: { signal_id: "floor", signal_type: "stablecoin-depeg", entities: "[]", score: 80 } });
-  const started = now();
-  await Promise.all(
-    healthy.map(async ({ port }, index) => {
-      const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-      let left = Math.floor(total / healthy.length) + (index < total % healthy.length ? 1 : 0);
-      const post = () =>
-        new Promise<void>((resolve, reject) => {
-          const request = http.request({ host: "127.0.0.1", port, path: "/hook", method: "POST", agent, headers: { "content-type": "application/json" } }, (response) => {
-            response.resume();
-            response.on("end", resolve);
-          });
-          request.on("error", reject);
-          request.end(body);
-        });
-      await Promise.all(
-        Array.from({ length: concurrency }, async () => {
-          while (left-- > 0) await post();
-        }),
-      );
-      agent.destroy();
-    }),
-  );
-  await until("the floor's POSTs at the receivers", () => receivers.count("ok", "floor") >= total);
-  return total / ((Math.max(...receivers.arrivals.ok.get("floor")!) - started) / 1000);
 }

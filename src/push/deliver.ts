@@ -16,7 +16,7 @@ import type { Logger } from "../log.ts";
 import { HOST } from "../store/runs.ts";
 import type { StateStore, Statement } from "../store/state.ts";
 import { Connections } from "./connections.ts";
-import { type Claimed, type DeliverySettings, type Outcome, deferral, recordOutcome, release } from "./delivery-record.ts";
+import { type Claimed, claimStatement, type DeliverySettings, type Outcome, deferral, recordOutcome, release } from "./delivery-record.ts";
 import { Destinations } from "./destinations.ts";
 import type { PushEvent } from "./events.ts";
 import { eventsByKeys } from "./feed.ts";
@@ -148,22 +148,10 @@ export class DeliveryWorker {
   }
 
   private async claim(limit: number): Promise<Claimed[]> {
-    const now = new Date();
-    const nowIso = now.toISOString();
     // Long enough to wait behind one wave of the destination's requests and then send: a job that
     // waited longer is released unsent (run below); a holder that died frees it this soon.
-    const leaseUntil = new Date(now.getTime() + 2 * this.settings.webhook_timeout_ms + 5_000).toISOString();
-    // The outer conditions are checked again on the row as another replica left it (PostgreSQL
-    // re-reads a row it waited for): two replicas never both hold one delivery.
-    const free = "status = 'pending' AND next_at <= ? AND (lease_until IS NULL OR lease_until < ?)";
-    // A claimed delivery is due again when its lease ends (where a dead holder leaves it): the due
-    // index then holds no leased row before the due ones, and a claim reads only what it takes
-    // (skipping the thousands claimed but not yet answered made each claim of a 100,000-delivery
-    // fan-out cost milliseconds). Every write that ends the lease sets when it is due next.
-    return this.state.all<Claimed>(
-      `UPDATE deliveries SET lease_holder = ?, lease_until = ?, next_at = ? WHERE ${free} AND (subscription_id, event) IN (SELECT subscription_id, event FROM deliveries WHERE ${free} ORDER BY next_at LIMIT ?) RETURNING subscription_id, event, attempts, created_at`,
-      [this.holder, leaseUntil, leaseUntil, nowIso, nowIso, nowIso, nowIso, limit],
-    );
+    const { sql, params } = claimStatement(this.holder, 2 * this.settings.webhook_timeout_ms + 5_000, limit);
+    return this.state.all<Claimed>(sql, params);
   }
 
   /** Hands each claimed delivery to its destination; one with no room is written back due when it expects room. */

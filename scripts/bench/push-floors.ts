@@ -1,0 +1,113 @@
+/**
+ * The floors a webhook fan-out is measured against (part of scripts/bench/push.ts), both from this
+ * process, to the same healthy receivers, the same concurrency per receiver, kept alive:
+ * - bare: POSTs and nothing else;
+ * - with ckg's records: the same POSTs, each delivery first inserted, then claimed in batches and
+ *   its outcome written (batched every 10 ms), in a scratch SQLite state database by ckg's own
+ *   statements (push/dispatch's insert, push/delivery-record's claim and outcome), and no other ckg
+ *   code: what at-least-once delivery on SQLite costs at the least.
+ */
+import { rmSync } from "node:fs";
+import http from "node:http";
+import { type Claimed, claimStatement, type DeliverySettings, recordOutcome } from "../../src/push/delivery-record.ts";
+import { openSqliteState } from "../../src/store/state-sqlite.ts";
+import { insertRows, type Statement } from "../../src/store/state.ts";
+import { now, type Receivers } from "./push-support.ts";
+
+const CLAIM = 512;
+const HOLDER = "floor";
+const SETTINGS: DeliverySettings = { webhook_retry_hours: 24, webhook_first_retry_ms: 1000, webhook_timeout_ms: 15_000, webhook_concurrency: 64, webhook_allow_private: true };
+
+async function until(what: string, done: () => boolean, ms = 600_000): Promise<void> {
+  const deadline = performance.now() + ms;
+  while (!done()) {
+    if (performance.now() > deadline) throw new Error(`push floors: timed out waiting for ${what}`);
+    await Bun.sleep(2);
+  }
+}
+
+/** Deliveries per second: `total` POSTs spread over the healthy receivers, `concurrency` in flight to each. */
+export async function bareFloor(receivers: Receivers, total: number, concurrency: number): Promise<number> {
+  let left = total;
+  return postAll(receivers, "floor", concurrency, total, async () => (left-- > 0 ? {} : undefined));
+}
+
+/** The same, each delivery inserted, claimed and recorded by ckg's statements in a scratch SQLite database. */
+export async function recordedFloor(receivers: Receivers, total: number, concurrency: number): Promise<number> {
+  const path = `/tmp/ckg-bench-push-floor-${process.pid}.sqlite`;
+  const state = openSqliteState(path);
+  try {
+    const at = new Date().toISOString();
+    const made = Array.from({ length: total }, (_, i) => [`sub_floor${String(i).padStart(7, "0")}`, "s1", at, at, 0, "pending"]);
+    const started = now();
+    await state.batch(insertRows("deliveries", ["subscription_id", "event", "created_at", "next_at", "attempts", "status"], made));
+    const queue: Claimed[] = [];
+    let claiming: Promise<void> | undefined;
+    let writes: Statement[] = [];
+    let flushing: Promise<void> = Promise.resolve();
+    const flush = setInterval(() => {
+      if (writes.length === 0) return;
+      const batch = writes;
+      writes = [];
+      flushing = flushing.then(() => state.batch(batch));
+    }, 10);
+    const next = async (): Promise<Claimed | undefined> => {
+      while (queue.length === 0) {
+        claiming ??= (async () => {
+          const { sql, params } = claimStatement(HOLDER, 2 * SETTINGS.webhook_timeout_ms + 5_000, CLAIM);
+          queue.push(...(await state.all<Claimed>(sql, params)));
+        })().finally(() => (claiming = undefined));
+        const before = queue.length;
+        await claiming;
+        if (queue.length === before && queue.length === 0) return undefined;
+      }
+      return queue.shift();
+    };
+    const rate = await postAll(receivers, "floor-records", concurrency, total, next, (d) => writes.push(recordOutcome(d as Claimed, { kind: "delivered", status: 200 }, SETTINGS, HOLDER).statement), started);
+    clearInterval(flush);
+    await flushing;
+    if (writes.length > 0) await state.batch(writes);
+    const done = await state.get<{ n: number }>("SELECT count(*) AS n FROM deliveries WHERE status = 'delivered'");
+    if (done?.n !== total) throw new Error(`push floors: ${done?.n} of ${total} deliveries recorded`);
+    return rate;
+  } finally {
+    await state.close();
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(`${path}${suffix}`, { force: true });
+  }
+}
+
+/** Sends each item `next` gives to the healthy receivers in turn; the rate is counted at the receivers. */
+async function postAll(
+  receivers: Receivers,
+  id: string,
+  concurrency: number,
+  total: number,
+  next: () => Promise<object | undefined>,
+  answered: (item: object) => void = () => {},
+  started = now(),
+): Promise<number> {
+  const healthy = receivers.ports.filter((p) => p.kind === "ok");
+  const body = JSON.stringify({ type: "signal.new", timestamp: new Date().toISOString(), data: { signal_id: id, signal_type: "stablecoin-depeg", entities: "[]", score: 80 } });
+  const agents = healthy.map(() => new http.Agent({ keepAlive: true, maxSockets: concurrency }));
+  let turn = 0;
+  const post = (index: number) =>
+    new Promise<void>((resolve, reject) => {
+      const request = http.request({ host: "127.0.0.1", port: healthy[index]!.port, path: "/hook", method: "POST", agent: agents[index], headers: { "content-type": "application/json" } }, (response) => {
+        response.resume();
+        response.on("end", resolve);
+      });
+      request.on("error", reject);
+      request.end(body);
+    });
+  await Promise.all(
+    Array.from({ length: healthy.length * concurrency }, async () => {
+      for (let item = await next(); item; item = await next()) {
+        await post(turn++ % healthy.length);
+        answered(item);
+      }
+    }),
+  );
+  for (const agent of agents) agent.destroy();
+  await until(`the ${id} POSTs at the receivers`, () => receivers.count("ok", id) >= total);
+  return total / ((Math.max(...receivers.arrivals.ok.get(id)!) - started) / 1000);
+}
