@@ -151,9 +151,12 @@ export async function measureTargets(o: TargetOptions): Promise<[string, string]
       ["  ckg / floor (target >= 0.8)", (ckgRate / floor).toFixed(2)],
     );
     progress("the floor with ckg's records");
+    const recordedCpu = process.cpuUsage();
     const recorded = await recordedFloor(receivers, fanHealthy, o.concurrency);
+    const recordedUsed = process.cpuUsage(recordedCpu);
     rows.push(
       [`  floor with ckg's records: the same POSTs, each delivery inserted, claimed and recorded in SQLite by ckg's statements (per second)`, recorded.toFixed(0)],
+      ["  its CPU per POST, the sender with its records (µs)", ((recordedUsed.user + recordedUsed.system) / fanHealthy).toFixed(0)],
       ["  ckg / the floor with records", (ckgRate / recorded).toFixed(2)],
     );
   } finally {

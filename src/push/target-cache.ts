@@ -15,8 +15,14 @@ export const TARGET_TTL_MS = 10_000;
 /** URLs kept at most (the least recently used goes first). */
 const MAX_TARGETS = 10_000;
 
+/** A URL's lookup: in flight, or done (its target then handed out with no wait). */
+interface Entry {
+  resolving: Promise<WebhookTarget>;
+  target?: WebhookTarget;
+}
+
 export class TargetCache {
-  private readonly targets: LRUCache<string, Promise<WebhookTarget>>;
+  private readonly targets: LRUCache<string, Entry>;
 
   /** `now`: the clock the time to live is measured on (tests move it). */
   constructor(
@@ -26,15 +32,21 @@ export class TargetCache {
     this.targets = new LRUCache({ max: MAX_TARGETS, ttl: ttlMs, ttlResolution: 0, ...(now ? { perf: { now } } : {}) });
   }
 
-  /** The vetted target of `url`: the one resolved in the last `ttlMs`, or resolved now (concurrent callers share it). */
-  target(url: string): Promise<WebhookTarget> {
+  /**
+   * The vetted target of `url`: the one resolved in the last `ttlMs` (as a value: the caller needs
+   * no timer for it), or a lookup, shared by every caller until it is done.
+   */
+  target(url: string): WebhookTarget | Promise<WebhookTarget> {
     const kept = this.targets.get(url);
-    if (kept) return kept;
-    const resolving = this.resolve(url);
-    this.targets.set(url, resolving);
-    resolving.catch(() => {
-      if (this.targets.peek(url) === resolving) this.targets.delete(url);
-    });
-    return resolving;
+    if (kept) return kept.target ?? kept.resolving;
+    const entry: Entry = { resolving: this.resolve(url) };
+    this.targets.set(url, entry);
+    entry.resolving.then(
+      (target) => (entry.target = target),
+      () => {
+        if (this.targets.peek(url) === entry) this.targets.delete(url);
+      },
+    );
+    return entry.resolving;
   }
 }

@@ -44,7 +44,7 @@ export interface SendOptions {
    * The vetted target of a URL (push/target-cache.ts keeps them a while); default: checked and
    * resolved now, with `lookup`.
    */
-  target?: (url: string) => Promise<WebhookTarget>;
+  target?: (url: string) => WebhookTarget | Promise<WebhookTarget>;
   /** The clock a `Retry-After` date is measured against. */
   now?: () => number;
   /** The kept-alive Agent for a vetted target (push/connections.ts); none: a connection of its own. */
@@ -87,29 +87,42 @@ export async function sendWebhook(message: WebhookMessage, options: SendOptions)
     "webhook-timestamp": String(Math.floor(message.timestamp.getTime() / 1000)),
     "webhook-signature": signatures(message),
   };
-
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  const abandon = () => deadline.abort(new TimedOut("aborted"));
-  if (options.signal?.aborted) abandon();
-  options.signal?.addEventListener("abort", abandon, { once: true });
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
+  if (options.signal?.aborted) return { kind: "retry", error: "aborted" };
+  let target: WebhookTarget;
   try {
-    let target: WebhookTarget;
-    try {
-      const vetted = options.target ? options.target(message.url) : resolveWebhookTarget(message.url, { allowPrivate: options.allowPrivate, lookup: options.lookup });
-      target = await Promise.race([vetted, expiry(deadline.signal)]);
-    } catch (error) {
-      if (error instanceof WebhookTargetRefused) return { kind: "refused", reason: error.reason };
-      return { kind: "retry", error: error instanceof TimedOut ? error.message : `DNS lookup failed: ${describe(error)}` };
-    }
-    const answer = await exchange(target, headers, payload, deadline.signal, options.agent?.(target) ?? false);
+    const vetted = options.target ? options.target(message.url) : resolveWebhookTarget(message.url, { allowPrivate: options.allowPrivate, lookup: options.lookup });
+    // A target already known needs no wait (a fan-out's usual case): no timer, no race.
+    target = vetted instanceof Promise ? await withinTime(vetted, timeoutMs, options.signal) : vetted;
+  } catch (error) {
+    if (error instanceof WebhookTargetRefused) return { kind: "refused", reason: error.reason };
+    return { kind: "retry", error: error instanceof TimedOut ? error.message : `DNS lookup failed: ${describe(error)}` };
+  }
+  try {
+    const answer = await exchange(target, headers, payload, deadline - Date.now(), options.signal, options.agent?.(target) ?? false);
     return judgeAnswer(answer, (options.now ?? Date.now)());
   } catch (error) {
     return { kind: "retry", error: describe(error) };
-  } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener("abort", abandon);
   }
+}
+
+/** `work`, or TimedOut when `ms` pass or `signal` aborts first ("aborted"). */
+function withinTime<T>(work: Promise<T>, ms: number, signal: AbortSignal | undefined): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const abandon = () => finish(() => reject(new TimedOut("aborted")));
+    const timer = setTimeout(() => finish(() => reject(new TimedOut())), ms);
+    const finish = (settle: () => void) => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", abandon);
+      settle();
+    };
+    signal?.addEventListener("abort", abandon, { once: true });
+    work.then(
+      (value) => finish(() => resolve(value)),
+      (error: unknown) => finish(() => reject(error)),
+    );
+  });
 }
 
 /**
@@ -142,10 +155,12 @@ interface Answer {
 /**
  * The POST itself, on a connection of `agent` (kept alive, to the same vetted address) or of its
  * own (`false`). Either way `lookup` answers the vetted address, so no socket goes elsewhere.
+ * Given up after `timeoutMs` (the whole exchange, not an idle time) or when `signal` aborts: the
+ * request's socket is destroyed, never handed back to the pool with a request pending on it.
  */
-function exchange(target: WebhookTarget, headers: Record<string, string>, payload: Buffer, signal: AbortSignal, agent: http.Agent | false): Promise<Answer> {
+function exchange(target: WebhookTarget, headers: Record<string, string>, payload: Buffer, timeoutMs: number, signal: AbortSignal | undefined, agent: http.Agent | false): Promise<Answer> {
   const secure = target.url.protocol === "https:";
-  return new Promise<Answer>((resolve, reject) => {
+  return new Promise<Answer>((resolveAnswer, rejectAnswer) => {
     const request = (secure ? https : http).request({
       method: "POST",
       hostname: target.host,
@@ -157,27 +172,43 @@ function exchange(target: WebhookTarget, headers: Record<string, string>, payloa
       lookup: pinnedLookup(target),
       agent,
     });
-    // An abandoned request's socket is destroyed, never handed back to the pool with a request pending on it.
-    const onExpiry = () => request.destroy(signal.reason instanceof TimedOut ? signal.reason : new TimedOut());
-    if (signal.aborted) onExpiry();
-    signal.addEventListener("abort", onExpiry, { once: true });
-    request.on("close", () => signal.removeEventListener("abort", onExpiry));
-    request.on("error", reject);
+    const giveUp = (reason: TimedOut) => () => request.destroy(reason);
+    const abandon = giveUp(new TimedOut("aborted"));
+    const timer = setTimeout(giveUp(new TimedOut()), Math.max(0, timeoutMs));
+    // Settled: the time limit and the abort no longer apply (a kept-alive socket is another request's next).
+    const release = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", abandon);
+    };
+    const resolve = (answer: Answer) => {
+      release();
+      resolveAnswer(answer);
+    };
+    signal?.addEventListener("abort", abandon, { once: true });
+    request.on("close", release);
+    if (signal?.aborted) abandon();
+    request.on("error", (error) => {
+      release();
+      rejectAnswer(error);
+    });
     request.on("response", (response) => {
+      const status = response.statusCode ?? 0;
+      // Once the status is here it decides; the body is only kept for an error's message (a 2xx's is
+      // read and dropped), and only so far. A body read to its end leaves the connection reusable;
+      // one cut short is closed.
+      const keep = status < 200 || status >= 300;
       const chunks: Buffer[] = [];
       let size = 0;
-      // Once the status is here it decides; the body is only read for the error message, and only so far.
-      // A body read to its end leaves the connection reusable; one cut short leaves it mid-body, so it is closed.
       let done = false;
       const finish = (cut: boolean) => {
         if (done) return;
         done = true;
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString("utf8") });
+        resolve({ status, headers: response.headers, body: keep ? Buffer.concat(chunks).toString("utf8") : "" });
         if (cut) response.destroy();
       };
       response.on("data", (chunk: Buffer) => {
         const room = BODY_LIMIT_BYTES - size;
-        chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+        if (keep) chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
         size += Math.min(chunk.length, room);
         if (size >= BODY_LIMIT_BYTES) finish(true);
       });
@@ -186,14 +217,6 @@ function exchange(target: WebhookTarget, headers: Record<string, string>, payloa
       response.on("close", () => finish(true));
     });
     request.end(payload);
-  });
-}
-
-function expiry(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => {
-    const reason = () => (signal.reason instanceof TimedOut ? signal.reason : new TimedOut());
-    if (signal.aborted) reject(reason());
-    signal.addEventListener("abort", () => reject(reason()), { once: true });
   });
 }
 
