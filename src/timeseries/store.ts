@@ -8,7 +8,8 @@
  * 10,000 rows with their types kept in JSON.
  */
 import { join } from "node:path";
-import { type DuckDBConnection, type DuckDBInstance, DuckDBTypeId } from "@duckdb/node-api";
+import { type DuckDBConnection, type DuckDBInstance, type DuckDBPreparedStatement, DuckDBTypeId } from "@duckdb/node-api";
+import { LRUCache } from "lru-cache";
 import { z } from "zod";
 import { CkgError, isCkgError } from "../errors.ts";
 import type { SnapshotManifest } from "../store/manifest.ts";
@@ -43,8 +44,12 @@ const IDLE_CONNECTIONS = 8;
  */
 const CHECKED_QUERIES = 1000;
 
+/** ckg's own statements kept prepared per connection (analytic SPARQL's translations). */
+const PREPARED_PER_CONNECTION = 200;
+
 export class TimeseriesStore {
   private readonly idle: DuckDBConnection[] = [];
+  private readonly prepared = new WeakMap<DuckDBConnection, LRUCache<string, DuckDBPreparedStatement>>();
   private readonly checked = new Map<string, CheckedQuery>();
   /** User queries running now: what the server is busy with (tests wait on it to act mid-query). */
   private active = 0;
@@ -121,7 +126,26 @@ export class TimeseriesStore {
    * but the same time limit and errors as user SQL, and counted as running. Rows as arrays.
    */
   async ownQuery(sql: string, options: { timeoutMs: number }): Promise<unknown[][]> {
-    return this.timed(options.timeoutMs, async (connection) => (await connection.runAndReadAll(sql)).getRowsJS() as unknown[][]);
+    return this.timed(options.timeoutMs, async (connection) => (await (await this.preparedOn(connection, sql)).runAndReadAll()).getRowsJS() as unknown[][]);
+  }
+
+  /**
+   * `sql` prepared on `connection`, kept for the next time: ckg's own queries (analytic SPARQL's
+   * translations) come back with the same text, and a prepared one skips DuckDB's parse and bind
+   * (a small query's 0.96 ms becomes 0.5-0.6 ms). User SQL is never kept: its text is anyone's.
+   */
+  private async preparedOn(connection: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement> {
+    let kept = this.prepared.get(connection);
+    if (!kept) {
+      kept = new LRUCache<string, DuckDBPreparedStatement>({ max: PREPARED_PER_CONNECTION, dispose: (statement) => statement.destroySync() });
+      this.prepared.set(connection, kept);
+    }
+    let statement = kept.get(sql);
+    if (!statement) {
+      statement = await connection.prepare(sql);
+      kept.set(sql, statement);
+    }
+    return statement;
   }
 
   /** Runs `fn` on a connection of its own, interrupted at `timeoutMs` (504 query_timeout). */
@@ -187,7 +211,7 @@ export class TimeseriesStore {
   }
 
   close(): void {
-    for (const connection of this.idle.splice(0)) connection.closeSync();
+    for (const connection of this.idle.splice(0)) this.closeConnection(connection);
     this.duck.closeSync();
   }
 
@@ -197,7 +221,12 @@ export class TimeseriesStore {
 
   private release(connection: DuckDBConnection): void {
     if (this.idle.length < IDLE_CONNECTIONS) this.idle.push(connection);
-    else connection.closeSync();
+    else this.closeConnection(connection);
+  }
+
+  private closeConnection(connection: DuckDBConnection): void {
+    this.prepared.get(connection)?.clear(); // its statements first: they belong to it
+    connection.closeSync();
   }
 }
 
