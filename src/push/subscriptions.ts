@@ -11,7 +11,7 @@ import { CkgError } from "../errors.ts";
 import { type StateQueries, type StateStore, placeholders } from "../store/state.ts";
 import { type Cursor, decodeCursor, encodeCursor } from "./events.ts";
 import { headCursor } from "./feed.ts";
-import { type Filters, filtersSchema } from "./filters.ts";
+import { type Filters, storedFilters } from "./filters.ts";
 
 /** How long a rotated-out secret still signs (beside the new one). */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
@@ -61,7 +61,7 @@ function toSubscription(row: SubscriptionRow, now = Date.now()): Subscription {
   const secrets = (JSON.parse(row.secrets) as StoredSecret[]).filter((s) => !s.until || Date.parse(s.until) > now).map((s) => s.secret);
   return {
     id: row.subscription_id,
-    filters: filtersSchema.parse(JSON.parse(row.filters)),
+    filters: storedFilters(row.filters),
     webhookUrl: row.webhook_url,
     stream: row.stream === 1,
     status: row.status,
