@@ -147,10 +147,17 @@ export class DeliveryWorker {
     }
   }
 
+  /**
+   * How long a claim holds a delivery: long enough to wait behind one wave of the destination's
+   * requests and then send (a job that waited longer is released unsent, in `send`); a holder
+   * that died frees it this soon.
+   */
+  private get leaseMs(): number {
+    return 2 * this.settings.webhook_timeout_ms + 5_000;
+  }
+
   private async claim(limit: number): Promise<Claimed[]> {
-    // Long enough to wait behind one wave of the destination's requests and then send: a job that
-    // waited longer is released unsent (run below); a holder that died frees it this soon.
-    const { sql, params } = claimStatement(this.holder, 2 * this.settings.webhook_timeout_ms + 5_000, limit);
+    const { sql, params } = claimStatement(this.holder, this.leaseMs, limit);
     return this.state.all<Claimed>(sql, params);
   }
 
@@ -159,7 +166,7 @@ export class DeliveryWorker {
     // What the batch needs, read in a few queries (not two per delivery).
     const subscriptions = await findSubscriptions(this.state, [...new Set(claimed.map((d) => d.subscription_id))]);
     const events = await eventsByKeys(this.state, claimed.map((d) => d.event));
-    const leasedUntil = Date.now() + 2 * this.settings.webhook_timeout_ms + 5_000;
+    const leasedUntil = Date.now() + this.leaseMs;
     // An event's body is the same for every subscription: written once per claim, not per delivery.
     const bodies = new Map<string, string>();
     const bodyOf = (key: string, { type, timestamp, data }: PushEvent) => bodies.get(key) ?? bodies.set(key, JSON.stringify({ type, timestamp, data })).get(key)!;
