@@ -14,15 +14,12 @@
  */
 import { sqlString } from "../../store/duckdb.ts";
 import type { Term } from "../protocol.ts";
-import { type Expression, orderKey, type Scope } from "./expressions.ts";
+import { COMPARISONS, type Expression, NUMBER, orderKey, type Scope } from "./expressions.ts";
 import { answerTerm, canonicalLiteral, factTermOf, type RdfTerm, XSD_DECIMAL, XSD_INTEGER } from "./fact-terms.ts";
-import { SUM_SCALE } from "./graph-profile.ts";
 import type { Use } from "./patterns.ts";
 import { unsure } from "./unsure.ts";
 
-const NUMBER = `DECIMAL(38, ${SUM_SCALE})`;
 const NUMERIC_DATATYPES = `(${sqlString(XSD_INTEGER)}, ${sqlString(XSD_DECIMAL)})`;
-const COMPARISONS: Record<string, string> = { "=": "=", "!=": "<>", "<": "<", ">": ">", "<=": "<=", ">=": ">=" };
 /** The graph store's decimals: an i128 of 10^-18 units. */
 const DECIMAL_PLACES = 18n;
 const I128_MAX = (1n << 127n) - 1n;

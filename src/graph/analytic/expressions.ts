@@ -1,6 +1,6 @@
 /**
  * @module graph/analytic/expressions
- * FILTER expressions and aggregates as SQL, for the forms whose SPARQL meaning SQL can keep exactly.
+ * FILTER expressions as SQL, for the forms whose SPARQL meaning SQL can keep exactly.
  * SPARQL's errors (an unbound variable, a string compared with a number) are SQL's NULL: both
  * drop a solution in a filter, and SQL's three-valued AND, OR and NOT follow SPARQL's tables for
  * errors. Every comparison is written as a CASE so that an error stays NULL under NOT. Aggregates
@@ -29,10 +29,12 @@ export interface Expression {
   datatype?: { value: string };
 }
 
-const NUMBER = `DECIMAL(38, ${SUM_SCALE})`;
+/** The typed column's type: a number constant is cast to it. */
+export const NUMBER = `DECIMAL(38, ${SUM_SCALE})`;
 /** Typed literals the graph store compares by value: one of another type is unequal, not an error. */
 const KNOWN_DATATYPES = `(${["boolean", "integer", "decimal", "double", "float", "date", "dateTime", "time", "gYear", "gYearMonth", "gMonth", "gDay", "gMonthDay", "duration", "string"].map((t) => sqlString(`${XSD}${t}`)).join(", ")})`;
-const COMPARISONS: Record<string, string> = { "=": "=", "!=": "<>", "<": "<", ">": ">", "<=": "<=", ">=": ">=" };
+/** SPARQL's comparison operators and SQL's. */
+export const COMPARISONS: Record<string, string> = { "=": "=", "!=": "<>", "<": "<", ">": ">", "<=": "<=", ">=": ">=" };
 
 export interface Scope {
   vars: ReadonlyMap<string, Use>;
