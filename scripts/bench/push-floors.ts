@@ -12,19 +12,12 @@ import http from "node:http";
 import { type Claimed, claimStatement, type DeliverySettings, recordOutcome } from "../../src/push/delivery-record.ts";
 import { openSqliteState } from "../../src/store/state-sqlite.ts";
 import { insertRows, type Statement } from "../../src/store/state.ts";
-import { now, type Receivers } from "./push-support.ts";
+import { now, type Receivers, until } from "./push-support.ts";
 
 const CLAIM = 512;
 const HOLDER = "floor";
 const SETTINGS: DeliverySettings = { webhook_retry_hours: 24, webhook_first_retry_ms: 1000, webhook_timeout_ms: 15_000, webhook_concurrency: 64, webhook_allow_private: true };
 
-async function until(what: string, done: () => boolean, ms = 600_000): Promise<void> {
-  const deadline = performance.now() + ms;
-  while (!done()) {
-    if (performance.now() > deadline) throw new Error(`push floors: timed out waiting for ${what}`);
-    await Bun.sleep(2);
-  }
-}
 
 /** Deliveries per second: `total` POSTs spread over the healthy receivers, `concurrency` in flight to each. */
 export async function bareFloor(receivers: Receivers, total: number, concurrency: number): Promise<number> {

@@ -10,6 +10,15 @@ import type { StateStore } from "../../src/store/state.ts";
 
 export const now = () => performance.timeOrigin + performance.now();
 
+/** Polls `done` every 2 ms; throws naming `what` after `ms`. */
+export async function until(what: string, done: () => boolean, ms = 600_000): Promise<void> {
+  const deadline = performance.now() + ms;
+  while (!done()) {
+    if (performance.now() > deadline) throw new Error(`push bench: timed out waiting for ${what}`);
+    await Bun.sleep(2);
+  }
+}
+
 /** Lines of a child's stdout, handed to `onLine` as they come. */
 export async function readLines(stream: ReadableStream<Uint8Array>, onLine: (line: string) => void): Promise<void> {
   const decoder = new TextDecoder();

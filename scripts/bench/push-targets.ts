@@ -19,7 +19,7 @@ import { openSqliteState } from "../../src/store/state-sqlite.ts";
 import { insertRows, type SqlValue, type StateStore } from "../../src/store/state.ts";
 import { startServer } from "../../test/support/server.ts";
 import { bareFloor, recordedFloor } from "./push-floors.ts";
-import { commitEvent, cpuMs, type Receivers, rssMiB, startReceivers } from "./push-support.ts";
+import { commitEvent, cpuMs, type Receivers, rssMiB, startReceivers, until } from "./push-support.ts";
 import { percentile } from "./stats.ts";
 
 export interface TargetOptions {
@@ -36,13 +36,6 @@ export interface TargetOptions {
 
 const progress = (text: string) => process.stderr.write(`push targets: ${text}\n`);
 
-async function until(what: string, done: () => boolean, ms = 600_000): Promise<void> {
-  const deadline = performance.now() + ms;
-  while (!done()) {
-    if (performance.now() > deadline) throw new Error(`push targets: timed out waiting for ${what}`);
-    await Bun.sleep(2);
-  }
-}
 
 export async function measureTargets(o: TargetOptions): Promise<[string, string][]> {
   const hang = Math.round(o.receivers * o.hangShare);

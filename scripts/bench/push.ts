@@ -17,8 +17,9 @@
  * and times from the commit to each webhook's arrival and each stream event's arrival: p50 and p99,
  * and deliveries per second (the subscriptions over the time the last one took). Then the server's
  * memory (all its processes) at the largest count, and the floor: as many bare POSTs to the same
- * receiver from this process, 64 in flight on kept-alive connections (as ckg sends). Then the outbox's cost on a scan: apply time of
- * a real scan of the default world, beside the time its signal events alone take to insert.
+ * receiver from this process, 64 in flight on kept-alive connections (as ckg sends). Then the
+ * outbox's cost on a scan: apply time of a real scan of the default world, beside the time its
+ * signal events alone take to insert.
  */
 import { cpSync, rmSync } from "node:fs";
 import http from "node:http";
@@ -32,7 +33,7 @@ import { buildSnapshot } from "../../src/snapshot/build.ts";
 import { currentSnapshotId, dataDir } from "../../src/store/data-dir.ts";
 import { openSqliteState } from "../../src/store/state-sqlite.ts";
 import { startServer } from "../../test/support/server.ts";
-import { commitEvent, now, readLines, rssMiB, startReceivers } from "./push-support.ts";
+import { commitEvent, now, readLines, rssMiB, startReceivers, until } from "./push-support.ts";
 import { measureTargets } from "./push-targets.ts";
 import { percentile, printTable } from "./stats.ts";
 
@@ -76,9 +77,6 @@ function post(port: number, body: string, agent: http.Agent): Promise<void> {
   });
 }
 
-async function until(done: () => boolean): Promise<void> {
-  while (!done()) await Bun.sleep(2);
-}
 
 const rows: [string, string][] = [];
 if (parts.has("targets")) {
@@ -161,11 +159,7 @@ if (parts.has("basic")) {
         await Bun.sleep(Math.random() * 250);
         const id = `bench-${count}-${r}-${round++}`;
         const committed = await commitEvent(state, id);
-        const deadline = performance.now() + 300_000;
-        while ((arrivals.get(id)?.length ?? 0) < count || (streamArrivals.get(id)?.length ?? 0) < streams) {
-          if (performance.now() > deadline) throw new Error(`round ${r} at ${count}: ${arrivals.get(id)?.length ?? 0} webhooks, ${streamArrivals.get(id)?.length ?? 0} stream events`);
-          await Bun.sleep(2);
-        }
+        await until(`round ${r} at ${count}: ${count} webhooks and ${streams} stream events`, () => (arrivals.get(id)?.length ?? 0) >= count && (streamArrivals.get(id)?.length ?? 0) >= streams, 300_000);
         const got = arrivals.get(id)!;
         webhookLatency.push(...got.map((t) => t - committed));
         streamLatency.push(...streamArrivals.get(id)!.map((t) => t - committed));
@@ -194,7 +188,7 @@ if (parts.has("basic")) {
       }),
     );
     agent.destroy();
-    await until(() => (arrivals.get(bareId)?.length ?? 0) >= bare);
+    await until("the bare POSTs at the receiver", () => (arrivals.get(bareId)?.length ?? 0) >= bare);
     rows.push([`bare: ${bare} POSTs to the receiver, 64 in flight, kept alive (per second)`, ((bare / (performance.now() - bareStarted)) * 1000).toFixed(0)]);
   } finally {
     await state.close();

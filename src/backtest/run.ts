@@ -1,8 +1,8 @@
 /**
  * @module backtest/run
  * `ckg backtest` as a function: every check that can refuse the run first (labels, their
- * entities; the replay checks the window's history before its first day), then the replay, the series around each labelled event, and
- * the report. Nothing it does is written to the state store.
+ * entities; the replay checks the window's history before its first day), then the replay, the
+ * series around each labelled event, and the report. Nothing it does is written to the state store.
  */
 import type { Detector } from "../signals/detector.ts";
 import { DETECTORS } from "../signals/detectors/index.ts";

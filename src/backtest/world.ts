@@ -81,7 +81,6 @@ export async function openWorld(source: WorldSource, options: { memoryLimit: str
   }
 }
 
-
 function finish(duck: DuckDBInstance, c: DuckDBConnection, manifest: SnapshotManifest, tables: Map<Kind, string[]>, graph: GraphFacts, description: string): ReplayWorld {
   return {
     c,

@@ -25,7 +25,6 @@ const subscribe = async (body: unknown) => json(await run.request("POST", "/api/
 const bearer = (secret: string) => ({ authorization: `Bearer ${secret}` });
 
 describe("POST, GET, DELETE /api/subscriptions", () => {
-
   test("made with its secret shown once; read, rotated and deleted only with a secret", async () => {
     const made = await subscribe({ filters: { signals: { types: ["stablecoin-depeg"], min_score: 40, entities: ["USD Coin"] } } });
     expect(made.status).toBe(200);

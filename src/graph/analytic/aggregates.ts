@@ -14,7 +14,8 @@
  */
 import { sqlString } from "../../store/duckdb.ts";
 import type { Term } from "../protocol.ts";
-import { COMPARISONS, type Expression, NUMBER, orderKey, type Scope } from "./expressions.ts";
+import { NUMBER_TYPE } from "../../timeseries/graph-tables.ts";
+import { COMPARISONS, type Expression, orderKey, type Scope } from "./expressions.ts";
 import { answerTerm, canonicalLiteral, factTermOf, type RdfTerm, XSD_DECIMAL, XSD_INTEGER } from "./fact-terms.ts";
 import type { Use } from "./patterns.ts";
 import { unsure } from "./unsure.ts";
@@ -153,7 +154,7 @@ export function havingCondition(expression: Expression, scope: Scope, grouped: b
     }
     const term = e.termType === "Literal" ? canonicalLiteral(factTermOf(e as RdfTerm, scope.profile.ns)!) : undefined;
     if (!term || (term.datatype !== XSD_INTEGER && term.datatype !== XSD_DECIMAL)) return unsure("HAVING with something other than an aggregate and a number");
-    return `CAST(${sqlString(term.value)} AS ${NUMBER})`;
+    return `CAST(${sqlString(term.value)} AS ${NUMBER_TYPE})`;
   };
   return `(${side(args[0]!)} ${COMPARISONS[op]} ${side(args[1]!)})`;
 }

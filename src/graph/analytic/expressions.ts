@@ -9,6 +9,7 @@
 import type { Namespaces } from "../../entities/vocabulary.ts";
 import { XSD } from "../../entities/vocabulary.ts";
 import { sqlString } from "../../store/duckdb.ts";
+import { NUMBER_TYPE } from "../../timeseries/graph-tables.ts";
 import { canonicalLiteral, type FactTerm, factTermOf, type RdfTerm, XSD_DECIMAL, XSD_INTEGER } from "./fact-terms.ts";
 import type { GraphProfile } from "./graph-profile.ts";
 import { SUM_SCALE } from "./graph-profile.ts";
@@ -29,8 +30,6 @@ export interface Expression {
   datatype?: { value: string };
 }
 
-/** The typed column's type: a number constant is cast to it. */
-export const NUMBER = `DECIMAL(38, ${SUM_SCALE})`;
 /** Typed literals the graph store compares by value: one of another type is unequal, not an error. */
 const KNOWN_DATATYPES = `(${["boolean", "integer", "decimal", "double", "float", "date", "dateTime", "time", "gYear", "gYearMonth", "gMonth", "gDay", "gMonthDay", "duration", "string"].map((t) => sqlString(`${XSD}${t}`)).join(", ")})`;
 /** SPARQL's comparison operators and SQL's. */
@@ -102,7 +101,7 @@ function comparedWith(op: string, args: Expression[], scope: Scope) {
 function numberConstant(constant: FactTerm, scope: Scope): string {
   const canonical = canonicalLiteral(constant);
   if (!canonical || !scope.profile.exactSums || (canonical.value.split(".")[1]?.length ?? 0) > SUM_SCALE) return unsure("a number beyond exact comparison");
-  return `CAST(${sqlString(canonical.value)} AS ${NUMBER})`;
+  return `CAST(${sqlString(canonical.value)} AS ${NUMBER_TYPE})`;
 }
 
 /** A variable compared with a constant (either side). */
