@@ -8,8 +8,8 @@
  * large scan (at full scale, investedIn (43,000 facts) then contractAddress (278,000): 26.6 ms as
  * written, 5.2 ms the other way round). A pattern joins one that shares a variable when it can.
  * Measured over the held-out set's 63 joins (DuckDB alone, p50): 798 ms in all as written, 740 ms
- * in this order; most are the same, five gain 1.5-5x, three lose (the worst, a class and two
- * predicates of its members: 11 -> 22 ms).
+ * in this order; most are the same, four gain 1.5-5x and one 1.3x, three lose (the worst, a class
+ * and two predicates of its members: 11 -> 22 ms).
  */
 import { type RdfTerm, variableName } from "./fact-terms.ts";
 import type { GraphProfile } from "./graph-profile.ts";
