@@ -43,7 +43,8 @@ export function claimStatement(holder: string, leaseMs: number, limit: number, n
   const nowIso = now.toISOString();
   const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
   // The outer conditions are checked again on the row as another replica left it (PostgreSQL
-  // re-reads a row it waited for): two replicas never both hold one delivery.
+  // re-reads a row it waited for): two replicas never both hold one delivery. The lease test
+  // stays beside the due time for rows an older release leased without moving their `next_at`.
   const free = "status = 'pending' AND next_at <= ? AND (lease_until IS NULL OR lease_until < ?)";
   return {
     sql: `UPDATE deliveries SET lease_holder = ?, lease_until = ?, next_at = ? WHERE ${free} AND (subscription_id, event) IN (SELECT subscription_id, event FROM deliveries WHERE ${free} ORDER BY next_at LIMIT ?) RETURNING subscription_id, event, attempts, created_at`,
