@@ -68,10 +68,18 @@ export class Connections {
   }
 }
 
+/** Each target's lookup, made once: a fan-out asks for it on every request. */
+const lookups = new WeakMap<Pick<WebhookTarget, "address" | "family">, LookupFunction>();
+
 /** A `lookup` for node:http that answers the vetted address whatever the name, in both of its call forms. */
 export function pinnedLookup(target: Pick<WebhookTarget, "address" | "family">): LookupFunction {
-  return (_hostname, options, callback) => {
-    if (options.all) callback(null, [{ address: target.address, family: target.family }]);
-    else callback(null, target.address, target.family);
-  };
+  let lookup = lookups.get(target);
+  if (!lookup) {
+    lookup = (_hostname, options, callback) => {
+      if (options.all) callback(null, [{ address: target.address, family: target.family }]);
+      else callback(null, target.address, target.family);
+    };
+    lookups.set(target, lookup);
+  }
+  return lookup;
 }

@@ -22,7 +22,7 @@ import type { PushEvent } from "./events.ts";
 import { eventsByKeys } from "./feed.ts";
 import { SingleFlight } from "./single-flight.ts";
 import { resolveWebhookTarget } from "./ssrf.ts";
-import { type Subscription, disableSubscription, findSubscriptions } from "./subscriptions.ts";
+import { type DeliveryTarget, deliveryTargets, disableSubscription } from "./subscriptions.ts";
 import { TargetCache } from "./target-cache.ts";
 import { sendWebhook } from "./webhook-send.ts";
 
@@ -164,12 +164,12 @@ export class DeliveryWorker {
   /** Hands each claimed delivery to its destination; one with no room is written back due when it expects room. */
   private async route(claimed: Claimed[]): Promise<void> {
     // What the batch needs, read in a few queries (not two per delivery).
-    const subscriptions = await findSubscriptions(this.state, [...new Set(claimed.map((d) => d.subscription_id))]);
+    const subscriptions = await deliveryTargets(this.state, [...new Set(claimed.map((d) => d.subscription_id))]);
     const events = await eventsByKeys(this.state, claimed.map((d) => d.event));
     const leasedUntil = Date.now() + this.leaseMs;
     // An event's body is the same for every subscription: written once per claim, not per delivery.
-    const bodies = new Map<string, string>();
-    const bodyOf = (key: string, { type, timestamp, data }: PushEvent) => bodies.get(key) ?? bodies.set(key, JSON.stringify({ type, timestamp, data })).get(key)!;
+    const bodies = new Map<string, Buffer>();
+    const bodyOf = (key: string, { type, timestamp, data }: PushEvent) => bodies.get(key) ?? bodies.set(key, Buffer.from(JSON.stringify({ type, timestamp, data }))).get(key)!;
     for (const d of claimed) {
       const subscription = subscriptions.get(d.subscription_id);
       const event = events.get(d.event);
@@ -193,7 +193,7 @@ export class DeliveryWorker {
   }
 
   /** One attempt and its record; never rejects (a failure is an outcome, or a lease left to run out). */
-  private async send(d: Claimed, subscription: Subscription, body: string, leasedUntil: number): Promise<void> {
+  private async send(d: Claimed, subscription: DeliveryTarget, body: Buffer, leasedUntil: number): Promise<void> {
     // Waited so long behind its destination's requests that the lease could end mid-request: handed back instead.
     if (this.stopping.signal.aborted || Date.now() + this.settings.webhook_timeout_ms + 1_000 > leasedUntil) {
       this.write({ statement: release(d, this.holder), retryAt: Date.now() + FLUSH_MS });
@@ -277,7 +277,7 @@ export class DeliveryWorker {
   }
 }
 
-function cancelled(subscription: Subscription | undefined, event: PushEvent | undefined): string | undefined {
+function cancelled(subscription: DeliveryTarget | undefined, event: PushEvent | undefined): string | undefined {
   if (!subscription || subscription.status !== "active" || !subscription.webhookUrl) return "the subscription was deleted or disabled";
   if (Date.parse(subscription.expiresAt) <= Date.now()) return "the subscription's period ended";
   if (!event) return "the event is no longer in the outbox (pruned)";

@@ -17,6 +17,7 @@ import { createHmac } from "node:crypto";
 import http from "node:http";
 import https from "node:https";
 import { isIP } from "node:net";
+import { LRUCache } from "lru-cache";
 import { VERSION } from "../version.ts";
 import { pinnedLookup } from "./connections.ts";
 import { type Lookup, resolveWebhookTarget, type WebhookTarget, WebhookTargetRefused } from "./ssrf.ts";
@@ -26,8 +27,11 @@ export interface WebhookMessage {
   /** The event's id: the same on every attempt, so the receiver can drop duplicates. */
   msgId: string;
   timestamp: Date;
-  /** The JSON payload, sent byte for byte as signed. */
-  body: string;
+  /**
+   * The JSON payload, sent byte for byte as signed. As bytes when one body goes to many receivers
+   * (a fan-out encodes it once, not once per request).
+   */
+  body: string | Buffer;
   /** Standard Webhooks secrets (`whsec_<base64>`); each signs once, so a receiver can rotate keys. */
   secrets: readonly string[];
 }
@@ -78,14 +82,14 @@ class TimedOut extends Error {
  * secret that is not base64); everything the network or the receiver does is an outcome.
  */
 export async function sendWebhook(message: WebhookMessage, options: SendOptions): Promise<SendOutcome> {
-  const payload = Buffer.from(message.body, "utf8");
+  const payload = typeof message.body === "string" ? Buffer.from(message.body, "utf8") : message.body;
   const headers = {
     "content-type": "application/json",
     "content-length": String(payload.length),
     "user-agent": options.userAgent ?? `ckg-webhooks/${VERSION}`,
     "webhook-id": message.msgId,
     "webhook-timestamp": String(Math.floor(message.timestamp.getTime() / 1000)),
-    "webhook-signature": signatures(message),
+    "webhook-signature": signatures(message, payload),
   };
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const deadline = Date.now() + timeoutMs;
@@ -132,17 +136,25 @@ function withinTime<T>(work: Promise<T>, ms: number, signal: AbortSignal | undef
  * message: a fan-out's largest cost after the request itself); test/push/webhook-send.test.ts
  * verifies every signature with that package.
  */
-function signatures(message: WebhookMessage): string {
+function signatures(message: WebhookMessage, payload: Buffer): string {
   if (message.secrets.length === 0) throw new Error("a webhook needs at least one signing secret");
-  const signed = `${message.msgId}.${Math.floor(message.timestamp.getTime() / 1000)}.${message.body}`;
-  return message.secrets.map((secret) => `v1,${createHmac("sha256", secretKey(secret)).update(signed).digest("base64")}`).join(" ");
+  // The signed text's head, then the body's bytes as sent: no copy of the body per message.
+  const head = `${message.msgId}.${Math.floor(message.timestamp.getTime() / 1000)}.`;
+  return message.secrets.map((secret) => `v1,${createHmac("sha256", secretKey(secret)).update(head).update(payload).digest("base64")}`).join(" ");
 }
+
+/** Decoded secrets, kept: a fan-out signs with the same few thousand secrets over and over. */
+const secretKeys = new LRUCache<string, Buffer>({ max: 100_000 });
 
 /** A secret's key bytes: the base64 after `whsec_`; anything else is the caller's mistake. */
 function secretKey(secret: string): Buffer {
+  const kept = secretKeys.get(secret);
+  if (kept) return kept;
   const encoded = secret.startsWith("whsec_") ? secret.slice(6) : secret;
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded) || encoded.length % 4 !== 0) throw new Error("a webhook secret must be base64 (whsec_<base64>)");
-  return Buffer.from(encoded, "base64");
+  const key = Buffer.from(encoded, "base64");
+  secretKeys.set(secret, key);
+  return key;
 }
 
 interface Answer {
@@ -172,9 +184,9 @@ function exchange(target: WebhookTarget, headers: Record<string, string>, payloa
       lookup: pinnedLookup(target),
       agent,
     });
-    const giveUp = (reason: TimedOut) => () => request.destroy(reason);
-    const abandon = giveUp(new TimedOut("aborted"));
-    const timer = setTimeout(giveUp(new TimedOut()), Math.max(0, timeoutMs));
+    // The errors are made only when needed: an Error captures a stack, a cost per request otherwise.
+    const abandon = () => request.destroy(new TimedOut("aborted"));
+    const timer = setTimeout(() => request.destroy(new TimedOut()), Math.max(0, timeoutMs));
     // Settled: the time limit and the abort no longer apply (a kept-alive socket is another request's next).
     const release = () => {
       clearTimeout(timer);

@@ -43,7 +43,7 @@ function secret(): string {
   return `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("base64")}`;
 }
 
-function message(url: string, secrets = [secret()]): WebhookMessage {
+function message(url: string, secrets = [secret()]): WebhookMessage & { body: string } {
   const body = JSON.stringify({ id: "7-12", type: "signal.new", timestamp: "2026-11-26T10:00:00Z", data: { signal_id: "s1" } });
   return { url, msgId: "msg_7-12", timestamp: new Date(), body, secrets };
 }
@@ -114,6 +114,16 @@ describe("a signed delivery", () => {
       // The header as sent verifies with either secret: the receiver can hold the old or the new one.
       expect(new Webhook(secrets[index] as string).verify(body, headers)).toEqual(JSON.parse(sent.body));
     });
+  });
+
+  test("a body given as bytes (a fan-out encodes it once) is sent and signed byte for byte", async () => {
+    const { url, received } = receiver(() => new Response("ok"));
+    const text = JSON.stringify({ type: "signal.new", timestamp: "2026-11-26T10:00:00Z", data: { name: "Tether Gold · XAU₮" } });
+    const sent = { ...message(url), body: Buffer.from(text) };
+    expect(await sendWebhook(sent, LOOPBACK)).toEqual({ kind: "delivered", status: 200 });
+    const { headers, body } = received[0] as Received;
+    expect(body).toBe(text);
+    expect(new Webhook(sent.secrets[0] as string).verify(body, headers)).toEqual(JSON.parse(text));
   });
 
   test("a retry carries the same message id, signed afresh", async () => {
