@@ -21,6 +21,8 @@ const MAIN = fileURLToPath(new URL("./main.ts", import.meta.url));
 export const SCAN_WORKER_URL = new URL("./search/scan-worker.ts", import.meta.url).href;
 /** The k-means helper of a search index build (search/ivf.ts), named from here for the same reason. */
 export const NEAREST_WORKER_URL = new URL("./search/nearest-worker.ts", import.meta.url).href;
+/** The webhook sender's thread (push/sender.ts), named from here for the same reason. */
+export const SENDER_WORKER_URL = new URL("./push/sender-worker.ts", import.meta.url).href;
 
 /**
  * The argv that runs `ckg <args>` in a child process. CKG_SELF_WRAPPER, when set, is put in front:

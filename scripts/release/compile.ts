@@ -56,8 +56,14 @@ export async function compileExecutable(target: Target, outfile: string, info: B
   const natives = await prepareNatives(target);
   mkdirSync(dirname(outfile), { recursive: true });
   const result = await Bun.build({
-    // The vector index's scan workers and the k-means helpers of a search index build are entrypoints too: Bun embeds them for `new Worker(...)`.
-    entrypoints: [join(ROOT, "src", "main.ts"), join(ROOT, "src", "search", "scan-worker.ts"), join(ROOT, "src", "search", "nearest-worker.ts")],
+    // The vector index's scan workers, the k-means helpers of a search index build and the webhook
+    // sender's thread are entrypoints too: Bun embeds them for `new Worker(...)`.
+    entrypoints: [
+      join(ROOT, "src", "main.ts"),
+      join(ROOT, "src", "search", "scan-worker.ts"),
+      join(ROOT, "src", "search", "nearest-worker.ts"),
+      join(ROOT, "src", "push", "sender-worker.ts"),
+    ],
     // Bun rejects an executablePath that is present but undefined (this machine's own runtime).
     compile: { outfile, target: target.bun, ...(natives.runtime.executablePath ? { executablePath: natives.runtime.executablePath } : {}) },
     // onnxruntime-node needs its own shared library (46 MB) beside its addon: the ONNX embedder

@@ -2,10 +2,11 @@
  * @module push/deliver
  * Webhook deliveries, at least once, with no receiver able to hold up another. Due deliveries are
  * claimed with a lease (one replica at a time holds one, as scans are held) and handed to their
- * destination's queue (push/destinations.ts), which sends each as soon as the destination has a
- * slot, signed (push/webhook-send.ts), over a kept-alive connection to the checked address
- * (push/connections.ts). Each outcome is written as it comes (batched with whatever else finished
- * meanwhile), only by the lease's holder (push/delivery-record.ts). Claiming never waits for a
+ * destination's queue (push/destinations.ts), which starts each as soon as the destination has a
+ * slot, on the sender's thread (push/sender.ts: signed, over a kept-alive connection to the
+ * checked address). Each outcome is written as it comes (batched with whatever else finished
+ * meanwhile, a few hundred to a transaction), only by the lease's holder
+ * (push/delivery-record.ts). Claiming never waits for a
  * request: a finished request makes room and claims again; a retry is claimed by a timer set for
  * its due time. A receiver that fails is tried again with exponential backoff, or when its
  * Retry-After says, until the retry window has passed; a 410 disables the subscription. A crash
@@ -15,16 +16,13 @@
 import type { Logger } from "../log.ts";
 import { HOST } from "../store/runs.ts";
 import type { StateStore, Statement } from "../store/state.ts";
-import { Connections } from "./connections.ts";
 import { type Claimed, claimStatement, type DeliverySettings, type Outcome, deferral, recordOutcome, release } from "./delivery-record.ts";
 import { Destinations } from "./destinations.ts";
 import type { PushEvent } from "./events.ts";
 import { eventsByKeys } from "./feed.ts";
+import { Sender } from "./sender.ts";
 import { SingleFlight } from "./single-flight.ts";
-import { resolveWebhookTarget } from "./ssrf.ts";
 import { type DeliveryTarget, deliveryTargets, disableSubscription } from "./subscriptions.ts";
-import { TargetCache } from "./target-cache.ts";
-import { sendWebhook } from "./webhook-send.ts";
 
 export type { DeliverySettings } from "./delivery-record.ts";
 
@@ -41,6 +39,11 @@ const MIN_CLAIM = 128;
 const WAKE_TICK_MS = 25;
 /** Outcomes are written this long after the first of them, together: one transaction for many, not one each. */
 const FLUSH_MS = 10;
+/**
+ * Writes per transaction at most; the next waits a turn of the event loop. Thousands in one
+ * transaction held the thread for tens of milliseconds, while the sender's answers waited.
+ */
+const WRITES_PER_TRANSACTION = 500;
 
 /** The webhook-id of a delivery: the same on every attempt, different for each subscription and event. */
 export function webhookId(subscriptionId: string, eventKey: string): string {
@@ -57,8 +60,7 @@ export class DeliveryWorker {
   readonly holder = `${HOST}:${process.pid}`;
   /** Deliveries sent (any outcome) since start, for /metrics and the benchmark. */
   sent = 0;
-  readonly connections: Connections;
-  private readonly targets: TargetCache;
+  private readonly sender: Sender;
   private readonly destinations: Destinations;
   private readonly claims: SingleFlight;
   private readonly flushes: SingleFlight;
@@ -72,12 +74,6 @@ export class DeliveryWorker {
   private dry = false;
   private readonly gone = new Map<string, string>();
   private readonly stopping = new AbortController();
-  /**
-   * Each request in flight's own abort (aborted at shutdown): one listener per signal. Thousands
-   * of requests listening on the one `stopping` signal made adding and removing each listener
-   * cost in proportion to how many were in flight.
-   */
-  private readonly inFlight = new Set<AbortController>();
   private wake: { at: number; timer: ReturnType<typeof setTimeout> } | undefined;
 
   constructor(
@@ -86,8 +82,7 @@ export class DeliveryWorker {
     private readonly log: Logger,
   ) {
     const perDestination = settings.webhook_concurrency;
-    this.connections = new Connections(perDestination);
-    this.targets = new TargetCache((url) => resolveWebhookTarget(url, { allowPrivate: settings.webhook_allow_private }));
+    this.sender = new Sender({ allowPrivate: settings.webhook_allow_private, timeoutMs: settings.webhook_timeout_ms, concurrency: perDestination });
     // A finished request makes room: claim more, unless the last claim found nothing more due.
     this.destinations = new Destinations(perDestination, perDestination * 4, () => {
       if (!this.dry) this.claims.run();
@@ -127,10 +122,10 @@ export class DeliveryWorker {
   /** Stops claiming; requests in flight are abandoned and their deliveries released unattempted. */
   async close(): Promise<void> {
     this.stopping.abort();
-    for (const request of this.inFlight) request.abort();
+    this.sender.abandon();
     if (this.wake) clearTimeout(this.wake.timer);
     await this.settled();
-    this.connections.close();
+    this.sender.close();
   }
 
   private async claimWhileRoom(): Promise<void> {
@@ -199,25 +194,13 @@ export class DeliveryWorker {
       this.write({ statement: release(d, this.holder), retryAt: Date.now() + FLUSH_MS });
       return;
     }
-    let outcome: Outcome;
-    const abandon = new AbortController();
-    this.inFlight.add(abandon);
-    try {
-      outcome = await sendWebhook(
-        { url: subscription.webhookUrl!, msgId: webhookId(d.subscription_id, d.event), timestamp: new Date(), body, secrets: subscription.secrets },
-        {
-          allowPrivate: this.settings.webhook_allow_private,
-          timeoutMs: this.settings.webhook_timeout_ms,
-          target: (url) => this.targets.target(url),
-          agent: (target) => this.connections.agentFor(target),
-          signal: abandon.signal,
-        },
-      );
-    } catch (error) {
-      outcome = { kind: "retry", error: error instanceof Error ? error.message : String(error) };
-    } finally {
-      this.inFlight.delete(abandon);
-    }
+    const outcome: Outcome = await this.sender.send({
+      url: subscription.webhookUrl!,
+      msgId: webhookId(d.subscription_id, d.event),
+      timestamp: Date.now(),
+      body,
+      secrets: subscription.secrets,
+    });
     this.sent++;
     if (this.stopping.signal.aborted && outcome.kind === "retry" && outcome.error === "aborted") {
       this.write({ statement: release(d, this.holder) });
@@ -239,9 +222,8 @@ export class DeliveryWorker {
 
   private async flush(): Promise<void> {
     while (this.writes.length > 0) {
-      const batch = this.writes;
-      this.writes = [];
-      await this.state.batch(batch);
+      await this.state.batch(this.writes.splice(0, WRITES_PER_TRANSACTION));
+      if (this.writes.length > 0) await new Promise((resolve) => setImmediate(resolve));
     }
     for (const [id, reason] of this.gone) {
       this.gone.delete(id);

@@ -77,7 +77,8 @@ export class Push {
   private async round(): Promise<void> {
     if (this.fanOut) {
       this.fanOut = false;
-      const made = await dispatch(this.state).catch((error) => {
+      // Sending starts as soon as the first part of a large fan-out is written.
+      const made = await dispatch(this.state, new Date(), () => this.worker.pump()).catch((error) => {
         this.fanOut = true; // not fanned out: the next round tries again
         throw error;
       });
