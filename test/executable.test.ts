@@ -5,9 +5,13 @@ import { checkChecksum, checkSbom } from "../scripts/release/check-artifact.ts";
 import { embeddedModules } from "../scripts/release/embedded.ts";
 import { lockedPackage, ROOT } from "../scripts/release/packages.ts";
 import { hostTarget } from "../scripts/release/targets.ts";
+import { Webhook } from "standardwebhooks";
+import { SignalEvents } from "../src/signals/outbox.ts";
+import { openSqliteState } from "../src/store/state-sqlite.ts";
 import { builtExecutable, executable } from "./support/executable.ts";
 import { startServer } from "./support/server.ts";
 import { tempDir } from "./support/temp-dirs.ts";
+import { until } from "./support/until.ts";
 import { writeToyOnnxModel } from "./support/toy-embeddings.ts";
 
 const work = tempDir("ckg-exe-");
@@ -52,7 +56,7 @@ describe("the single executable (npm run build)", () => {
     const binary = await executable();
     const dir = join(work, "data");
     // Run from an empty working directory, so nothing of the source tree can be picked up.
-    const server = await startServer([binary, "serve", "--data-dir", dir, "--port", "0", "--scale", "5000"], { CKG_NATIVE_DIR: "" }, { cwd: work });
+    const server = await startServer([binary, "serve", "--data-dir", dir, "--port", "0", "--scale", "5000"], { CKG_NATIVE_DIR: "", CKG_WEBHOOK_ALLOW_PRIVATE: "true" }, { cwd: work });
     try {
       await server.waitReady(90_000);
       const sparql = await fetch(`${server.url}/api/sparql`, {
@@ -82,6 +86,34 @@ describe("the single executable (npm run build)", () => {
       const bundle = await fetch(`${server.url}${script}`);
       expect(bundle.status).toBe(200);
       expect(await bundle.text()).toContain("/api/search");
+      // A webhook goes out from the sender's thread (a worker the executable embeds), signed.
+      const hooks: { headers: Record<string, string>; body: string }[] = [];
+      const receiver = Bun.serve({
+        hostname: "127.0.0.1",
+        port: 0,
+        fetch: async (request) => {
+          hooks.push({ headers: Object.fromEntries(request.headers), body: await request.text() });
+          return new Response("ok");
+        },
+      });
+      try {
+        const made = await fetch(`${server.url}/api/subscriptions`, {
+          method: "POST",
+          body: JSON.stringify({ filters: { signals: {} }, webhook_url: `http://127.0.0.1:${receiver.port}/hook`, stream: false }),
+        });
+        expect(made.status).toBe(200);
+        const { secret } = (await made.json()) as { secret: string };
+        // An event committed to the state store, as a scan's process commits it: the server hears it by its poll.
+        const state = openSqliteState(join(dir, "state.sqlite"));
+        const events = new SignalEvents({ scanId: "executable-test", now: new Date().toISOString() });
+        events.add("signal.new", { signal_id: "exe-1", signal_type: "stablecoin-depeg", entities: "[]", score: 80, severity: "high", qualification: "qualified", data_as_of: "2026-11-26" });
+        await state.transaction(async (tx) => tx.batch(events.writes()));
+        await state.close();
+        const hook = await until("the webhook at the receiver", 30_000, () => hooks[0], { seen: () => server.stderr().slice(-2000) });
+        expect(new Webhook(secret).verify(hook.body, hook.headers)).toMatchObject({ type: "signal.new", data: { signal_id: "exe-1" } });
+      } finally {
+        receiver.stop(true);
+      }
       // DuckDB's native library was unpacked into the data directory's runtime folder, named for
       // its version and platform.
       const duckdb = `duckdb-${(await lockedPackage(hostTarget().duckdbPackage)).version}-${hostTarget().name}`;

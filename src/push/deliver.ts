@@ -82,7 +82,9 @@ export class DeliveryWorker {
     private readonly log: Logger,
   ) {
     const perDestination = settings.webhook_concurrency;
-    this.sender = new Sender({ allowPrivate: settings.webhook_allow_private, timeoutMs: settings.webhook_timeout_ms, concurrency: perDestination });
+    this.sender = new Sender({ allowPrivate: settings.webhook_allow_private, timeoutMs: settings.webhook_timeout_ms, concurrency: perDestination }, (error) =>
+      log.error({ err: error }, "push: the webhook sender's thread stopped; its requests are retried, on a new thread"),
+    );
     // A finished request makes room: claim more, unless the last claim found nothing more due.
     this.destinations = new Destinations(perDestination, perDestination * 4, () => {
       if (!this.dry) this.claims.run();

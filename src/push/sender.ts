@@ -56,7 +56,11 @@ export class Sender {
   private bodyIndex = new Map<Buffer, number>();
   private scheduled = false;
 
-  constructor(private readonly options: SenderOptions) {}
+  /** `stopped`: the thread died (what it had in hand is answered as retries); told so it can be logged. */
+  constructor(
+    private readonly options: SenderOptions,
+    private readonly stopped: (error: Error) => void = () => {},
+  ) {}
 
   /** One attempt's outcome; never rejects (a thread that died answers a retry). */
   send(job: SendJob): Promise<SendOutcome> {
@@ -115,7 +119,11 @@ export class Sender {
       }
       if (this.pending.size === 0 && this.jobs.length === 0) worker.unref();
     };
-    worker.onerror = (event) => this.stop({ kind: "retry", error: `the webhook sender thread stopped: ${event.message}` });
+    worker.onerror = (event) => {
+      const error = new Error(`the webhook sender thread stopped: ${event.message}`);
+      this.stop({ kind: "retry", error: error.message });
+      this.stopped(error);
+    };
     worker.postMessage({ kind: "init", options: this.options } satisfies SenderRequest);
     this.worker = worker;
     return worker;

@@ -84,3 +84,28 @@ test("abandoning answers the requests in hand as aborted, long before their time
   expect(await Promise.all(sent)).toEqual(Array.from({ length: 5 }, () => ({ kind: "retry", error: "aborted" })));
   expect(s.inFlight).toBe(0);
 });
+
+test("a thread that dies answers what it had in hand as retries, says so, and a new thread takes the next job", async () => {
+  let arrived = 0;
+  const hanging = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: (request) => {
+      arrived++;
+      return new Promise<Response>((resolve) => request.signal.addEventListener("abort", () => resolve(new Response(null)), { once: true }));
+    },
+  });
+  cleanups.push(() => void hanging.stop(true));
+  const answering = receiver(() => new Response("ok"));
+  const stopped: Error[] = [];
+  const s = new Sender({ allowPrivate: true, timeoutMs: 600_000, concurrency: 8 }, (error) => stopped.push(error));
+  cleanups.push(() => s.close());
+  const body = Buffer.from("{}");
+  const held = s.send({ url: `http://127.0.0.1:${hanging.port}/hook`, msgId: "msg_1_s1", timestamp: Date.now(), body, secrets: [secret()] });
+  while (arrived < 1) await Bun.sleep(5);
+  // A message the thread cannot read throws there, uncaught: the thread dies.
+  (s as unknown as { worker: Worker }).worker.postMessage({ kind: "send", bodies: null, jobs: [] });
+  expect(await held).toMatchObject({ kind: "retry", error: expect.stringContaining("the webhook sender thread stopped") });
+  expect(stopped).toHaveLength(1);
+  expect(await s.send({ url: answering.url, msgId: "msg_2_s1", timestamp: Date.now(), body, secrets: [secret()] })).toEqual({ kind: "delivered", status: 200 });
+});
