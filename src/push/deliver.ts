@@ -16,7 +16,7 @@
 import type { Logger } from "../log.ts";
 import { HOST } from "../store/runs.ts";
 import type { StateStore, Statement } from "../store/state.ts";
-import { type Claimed, claimStatement, type DeliverySettings, type Outcome, deferral, recordOutcome, release } from "./delivery-record.ts";
+import { type Claimed, claimStatement, type DeliverySettings, type Outcome, deferral, recordDelivered, recordOutcome, release } from "./delivery-record.ts";
 import { Destinations } from "./destinations.ts";
 import type { PushEvent } from "./events.ts";
 import { eventsByKeys } from "./feed.ts";
@@ -66,6 +66,8 @@ export class DeliveryWorker {
   private readonly flushes: SingleFlight;
   private readonly requests = new Set<Promise<void>>();
   private writes: Statement[] = [];
+  /** Deliveries a receiver took, by its status: written together at the next flush (recordDelivered). */
+  private delivered = new Map<number, Claimed[]>();
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
   /**
    * The last claim found nothing more due: until a timer, a new event or a check says otherwise,
@@ -111,13 +113,13 @@ export class DeliveryWorker {
     for (;;) {
       await this.claims.settled();
       if (this.requests.size > 0) await Promise.all(this.requests);
-      else if (this.writes.length > 0) {
+      else if (this.writes.length > 0 || this.delivered.size > 0) {
         clearTimeout(this.flushTimer);
         this.flushTimer = undefined;
         this.flushes.run();
       }
       await this.flushes.settled();
-      if (this.requests.size === 0 && this.writes.length === 0 && this.destinations.waiting === 0) return;
+      if (this.requests.size === 0 && this.writes.length === 0 && this.delivered.size === 0 && this.destinations.waiting === 0) return;
     }
   }
 
@@ -208,6 +210,7 @@ export class DeliveryWorker {
       this.write({ statement: release(d, this.holder) });
       return;
     }
+    if (outcome.kind === "delivered") return this.wasDelivered(d, outcome.status);
     if (outcome.kind === "gone") this.gone.set(d.subscription_id, `the receiver answered 410 Gone at ${new Date().toISOString()}`);
     this.write(recordOutcome(d, outcome, this.settings, this.holder));
   }
@@ -216,6 +219,16 @@ export class DeliveryWorker {
   private write(change: { statement: Statement; retryAt?: number }): void {
     this.writes.push(change.statement);
     if (change.retryAt !== undefined) this.wakeAt(change.retryAt);
+    this.flushSoon();
+  }
+
+  private wasDelivered(d: Claimed, status: number): void {
+    const list = this.delivered.get(status) ?? this.delivered.set(status, []).get(status)!;
+    list.push(d);
+    this.flushSoon();
+  }
+
+  private flushSoon(): void {
     this.flushTimer ??= setTimeout(() => {
       this.flushTimer = undefined;
       this.flushes.run();
@@ -223,6 +236,8 @@ export class DeliveryWorker {
   }
 
   private async flush(): Promise<void> {
+    for (const [status, delivered] of this.delivered) this.writes.push(...recordDelivered(delivered, status, this.holder));
+    this.delivered.clear();
     while (this.writes.length > 0) {
       await this.state.batch(this.writes.splice(0, WRITES_PER_TRANSACTION));
       if (this.writes.length > 0) await new Promise((resolve) => setImmediate(resolve));

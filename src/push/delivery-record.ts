@@ -89,6 +89,27 @@ export function recordOutcome(d: Claimed, outcome: Outcome, settings: DeliverySe
   }
 }
 
+/** Deliveries whose attempt a receiver took (2xx) written per statement at most (two parameters each). */
+const DELIVERED_PER_STATEMENT = 250;
+
+/**
+ * The writes recording that `delivered` were taken by their receivers with `status`: one
+ * statement per few hundred, not one each (a fan-out's outcomes are nearly all alike). The same
+ * change as recordOutcome's for each; `finished_at` is when they are written.
+ */
+export function recordDelivered(delivered: readonly Claimed[], status: number, holder: string, now = new Date()): Statement[] {
+  const statements: Statement[] = [];
+  for (let start = 0; start < delivered.length; start += DELIVERED_PER_STATEMENT) {
+    const part = delivered.slice(start, start + DELIVERED_PER_STATEMENT);
+    statements.push({
+      // attempts + 1: under its lease no one else attempts it, so the stored count is the one claimed.
+      sql: `UPDATE deliveries SET status = 'delivered', attempts = attempts + 1, last_status = ?, last_error = NULL, finished_at = ?, lease_holder = NULL, lease_until = NULL WHERE lease_holder = ? AND (subscription_id, event) IN (VALUES ${part.map(() => "(?, ?)").join(", ")})`,
+      params: [status, now.toISOString(), holder, ...part.flatMap((d) => [d.subscription_id, d.event])],
+    });
+  }
+  return statements;
+}
+
 /** Back to the store, due at `at`, unattempted: its destination had no room for it. */
 export function deferral(d: Claimed, at: number, holder: string): Statement {
   return { sql: `UPDATE deliveries SET next_at = ?, lease_holder = NULL, lease_until = NULL ${WHERE}`, params: [new Date(at).toISOString(), ...key(d, holder)] };

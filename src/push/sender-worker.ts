@@ -8,7 +8,7 @@
  * Listed as an entrypoint of the executable (scripts/release/compile.ts).
  */
 import { Connections } from "./connections.ts";
-import type { SenderOptions, SenderReply, SenderRequest, WireJob } from "./sender.ts";
+import type { SenderOptions, SenderReply, SenderRequest, WireBatch, WireJob } from "./sender.ts";
 import { resolveWebhookTarget } from "./ssrf.ts";
 import { TargetCache } from "./target-cache.ts";
 import { type SendOutcome, sendWebhook } from "./webhook-send.ts";
@@ -49,9 +49,9 @@ self.onmessage = (event: MessageEvent<SenderRequest>) => {
     next = 0;
     return;
   }
-  // Structured cloning hands Buffers over as plain Uint8Arrays: viewed as Buffers again, not copied.
-  const bodies = request.bodies.map((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength));
-  for (const job of request.jobs) queue.push({ job, bodies });
+  const batch = JSON.parse(request.batch) as WireBatch;
+  const bodies = batch.bodies.map((body) => Buffer.from(body, "utf8"));
+  for (const job of batch.jobs) queue.push({ job, bodies });
   if (!starting) {
     starting = true;
     setImmediate(startSome);
@@ -93,7 +93,7 @@ function answer(id: number, outcome: SendOutcome): void {
   replying = true;
   setImmediate(() => {
     replying = false;
-    const reply: SenderReply = { kind: "outcomes", outcomes };
+    const reply: SenderReply = { kind: "outcomes", outcomes: JSON.stringify(outcomes) };
     outcomes = [];
     self.postMessage(reply);
   });

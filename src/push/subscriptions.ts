@@ -8,7 +8,7 @@
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { CkgError } from "../errors.ts";
-import { type StateQueries, type StateStore, placeholders } from "../store/state.ts";
+import { type StateQueries, type StateStore, inList } from "../store/state.ts";
 import { type Cursor, decodeCursor, encodeCursor } from "./events.ts";
 import { headCursor } from "./feed.ts";
 import { type Filters, storedFilters } from "./filters.ts";
@@ -122,10 +122,8 @@ export type DeliveryTarget = Pick<Subscription, "id" | "webhookUrl" | "status" |
 export async function deliveryTargets(state: StateQueries, ids: readonly string[], now = Date.now()): Promise<Map<string, DeliveryTarget>> {
   if (ids.length === 0) return new Map();
   type Row = Pick<SubscriptionRow, "subscription_id" | "secrets" | "webhook_url" | "status" | "expires_at">;
-  const rows = await state.all<Row>(
-    `SELECT subscription_id, secrets, webhook_url, status, expires_at FROM subscriptions WHERE status <> 'deleted' AND subscription_id IN ${placeholders(ids.length)}`,
-    ids,
-  );
+  const list = inList(ids);
+  const rows = await state.all<Row>(`SELECT subscription_id, secrets, webhook_url, status, expires_at FROM subscriptions WHERE status <> 'deleted' AND subscription_id IN ${list.sql}`, list.params);
   return new Map(
     rows.map((row) => [
       row.subscription_id,

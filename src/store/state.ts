@@ -62,3 +62,15 @@ export function insertRows(table: string, columns: readonly string[], rows: read
 export function placeholders(n: number): string {
   return `(${Array.from({ length: n }, () => "?").join(", ")})`;
 }
+
+/**
+ * An IN list for `values` whose length is rounded up to a power of two (the last value repeated,
+ * which an IN list ignores): a statement asked with every count from 1 to 512 is prepared ten
+ * times, not 512 (a fan-out's claims ask for all sorts of counts, and each new one was a prepare).
+ */
+export function inList(values: readonly SqlValue[]): { sql: string; params: SqlValue[] } {
+  const size = values.length <= 1 ? values.length : 2 ** Math.ceil(Math.log2(values.length));
+  const params = [...values];
+  while (params.length < size) params.push(values[values.length - 1]!);
+  return { sql: placeholders(size), params };
+}

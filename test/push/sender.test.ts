@@ -104,7 +104,7 @@ test("a thread that dies answers what it had in hand as retries, says so, and a 
   const held = s.send({ url: `http://127.0.0.1:${hanging.port}/hook`, msgId: "msg_1_s1", timestamp: Date.now(), body, secrets: [secret()] });
   while (arrived < 1) await Bun.sleep(5);
   // A message the thread cannot read throws there, uncaught: the thread dies.
-  (s as unknown as { worker: Worker }).worker.postMessage({ kind: "send", bodies: null, jobs: [] });
+  (s as unknown as { worker: Worker }).worker.postMessage({ kind: "send", batch: "not json" });
   expect(await held).toMatchObject({ kind: "retry", error: expect.stringContaining("the webhook sender thread stopped") });
   expect(stopped).toHaveLength(1);
   expect(await s.send({ url: answering.url, msgId: "msg_2_s1", timestamp: Date.now(), body, secrets: [secret()] })).toEqual({ kind: "delivered", status: 200 });
