@@ -61,10 +61,18 @@ self.onmessage = (event: MessageEvent<SenderRequest>) => {
 function startSome(): void {
   const end = Math.min(queue.length, next + START_PER_TURN);
   for (; next < end; next++) start(queue[next]!);
-  if (next < queue.length) return void setImmediate(startSome);
-  queue = [];
-  next = 0;
-  starting = false;
+  if (next >= queue.length) {
+    queue = [];
+    next = 0;
+    starting = false;
+    return;
+  }
+  // Under a steady stream the queue may never empty: what was started is let go of as it goes.
+  if (next >= 4096) {
+    queue = queue.slice(next);
+    next = 0;
+  }
+  setImmediate(startSome);
 }
 
 function start({ job: [id, url, msgId, timestamp, body, secrets], bodies }: { job: WireJob; bodies: Buffer[] }): void {
