@@ -17,7 +17,7 @@ import { SIGN_IN_WITH_X, type SIWxExtension, createSIWxPayload, encodeSIWxHeader
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { handoverPlan, ingestOwed, planScans } from "../../src/server/catch-up.ts";
 import { HOST, claimRun, cronSlot, markInterrupted, renewLease } from "../../src/store/runs.ts";
-import { type StateStore, insertRows } from "../../src/store/state.ts";
+import { type StateStore, inList, insertRows } from "../../src/store/state.ts";
 import { openSqliteState } from "../../src/store/state-sqlite.ts";
 import { openPostgresState } from "../../src/store/state-postgres.ts";
 import { addDays } from "../../src/time.ts";
@@ -61,6 +61,19 @@ for (const engine of stateEngines()) {
         scan.leaseUntil ?? null,
       ]);
     const statusOf = async (id: string) => (await second.get<{ status: string }>("SELECT status FROM scans WHERE scan_id = ?", [id]))?.status;
+
+    test("an IN list rounded up to a power of two (the last value repeated) answers what the exact list does", async () => {
+      const names = ["in-a", "in-b", "in-c", "in-d", "in-e"];
+      await first.batch(insertRows("push_dispatch", ["name", "signal_event", "change"], names.map((name, i) => [name, i, 0])));
+      const asked = ["in-a", "in-c", "in-e"];
+      const list = inList(asked);
+      expect(list.sql).toBe("(?, ?, ?, ?)");
+      expect(list.params).toEqual([...asked, "in-e"]);
+      const rows = await second.all<{ name: string }>(`SELECT name FROM push_dispatch WHERE name IN ${list.sql} ORDER BY name`, list.params);
+      expect(rows.map((r) => r.name)).toEqual(asked);
+      expect(inList(["in-b"]).sql).toBe("(?)");
+      await first.run(`DELETE FROM push_dispatch WHERE name IN ${inList(names).sql}`, inList(names).params);
+    });
 
     test("missed as-of days are scanned oldest first, at most seven; replicas planning from the same state owe the same slot", async () => {
       const asOf = "2026-11-20";
