@@ -7,6 +7,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { Webhook } from "standardwebhooks";
 import { Sender } from "../../src/push/sender.ts";
+import { until } from "../support/until.ts";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -25,6 +26,21 @@ function receiver(answer: (count: number) => Response | Promise<Response>) {
   });
   cleanups.push(() => void server.stop(true));
   return { url: `http://127.0.0.1:${server.port}/hook`, received };
+}
+
+/** A receiver that reads each request and never answers, until the sender gives it up. */
+function hangingReceiver() {
+  let arrived = 0;
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: (request) => {
+      arrived++;
+      return new Promise<Response>((resolve) => request.signal.addEventListener("abort", () => resolve(new Response(null)), { once: true }));
+    },
+  });
+  cleanups.push(() => void server.stop(true));
+  return { url: `http://127.0.0.1:${server.port}/hook`, arrived: () => arrived };
 }
 
 function sender(options: Partial<ConstructorParameters<typeof Sender>[0]> = {}): Sender {
@@ -66,43 +82,25 @@ test("a 503 with Retry-After, a 410 and a refused address come back as the in-pr
 });
 
 test("abandoning answers the requests in hand as aborted, long before their time limit", async () => {
-  let arrived = 0;
-  const hanging = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    fetch: (request) => {
-      arrived++;
-      return new Promise<Response>((resolve) => request.signal.addEventListener("abort", () => resolve(new Response(null)), { once: true }));
-    },
-  });
-  cleanups.push(() => void hanging.stop(true));
+  const hanging = hangingReceiver();
   const s = sender({ timeoutMs: 600_000 });
   const body = Buffer.from("{}");
-  const sent = Array.from({ length: 5 }, (_, i) => s.send({ url: `http://127.0.0.1:${hanging.port}/hook`, msgId: `msg_${i}_s1`, timestamp: Date.now(), body, secrets: [secret()] }));
-  while (arrived < 5) await Bun.sleep(5);
+  const sent = Array.from({ length: 5 }, (_, i) => s.send({ url: hanging.url, msgId: `msg_${i}_s1`, timestamp: Date.now(), body, secrets: [secret()] }));
+  await until("the five requests at the receiver", 10_000, () => hanging.arrived() >= 5);
   s.abandon();
   expect(await Promise.all(sent)).toEqual(Array.from({ length: 5 }, () => ({ kind: "retry", error: "aborted" })));
   expect(s.inFlight).toBe(0);
 });
 
 test("a thread that dies answers what it had in hand as retries, says so, and a new thread takes the next job", async () => {
-  let arrived = 0;
-  const hanging = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    fetch: (request) => {
-      arrived++;
-      return new Promise<Response>((resolve) => request.signal.addEventListener("abort", () => resolve(new Response(null)), { once: true }));
-    },
-  });
-  cleanups.push(() => void hanging.stop(true));
+  const hanging = hangingReceiver();
   const answering = receiver(() => new Response("ok"));
   const stopped: Error[] = [];
   const s = new Sender({ allowPrivate: true, timeoutMs: 600_000, concurrency: 8 }, (error) => stopped.push(error));
   cleanups.push(() => s.close());
   const body = Buffer.from("{}");
-  const held = s.send({ url: `http://127.0.0.1:${hanging.port}/hook`, msgId: "msg_1_s1", timestamp: Date.now(), body, secrets: [secret()] });
-  while (arrived < 1) await Bun.sleep(5);
+  const held = s.send({ url: hanging.url, msgId: "msg_1_s1", timestamp: Date.now(), body, secrets: [secret()] });
+  await until("the request at the receiver", 10_000, () => hanging.arrived() >= 1);
   // A message the thread cannot read throws there, uncaught: the thread dies.
   (s as unknown as { worker: Worker }).worker.postMessage({ kind: "send", batch: "not json" });
   expect(await held).toMatchObject({ kind: "retry", error: expect.stringContaining("the webhook sender thread stopped") });
