@@ -5,13 +5,12 @@
  * destination's queue (push/destinations.ts), which starts each as soon as the destination has a
  * slot, on the sender's thread (push/sender.ts: signed, over a kept-alive connection to the
  * checked address). Each outcome is written as it comes (batched with whatever else finished
- * meanwhile, a few hundred to a transaction), only by the lease's holder
- * (push/delivery-record.ts). Claiming never waits for a
- * request: a finished request makes room and claims again; a retry is claimed by a timer set for
- * its due time. A receiver that fails is tried again with exponential backoff, or when its
- * Retry-After says, until the retry window has passed; a 410 disables the subscription. A crash
- * mid-delivery leaves the lease to run out: the delivery is then claimed again and sent with the
- * same webhook-id, which is how a receiver tells a repeat.
+ * meanwhile, a few hundred to a transaction), only by the lease's holder (push/delivery-record.ts).
+ * Claiming never waits for a request: a finished request makes room and claims again; a retry is
+ * claimed by a timer set for its due time. A receiver that fails is tried again with exponential
+ * backoff, or when its Retry-After says, until the retry window has passed; a 410 disables the
+ * subscription. A crash mid-delivery leaves the lease to run out: the delivery is then claimed
+ * again and sent with the same webhook-id, which is how a receiver tells a repeat.
  */
 import type { Logger } from "../log.ts";
 import { HOST } from "../store/runs.ts";
@@ -67,7 +66,7 @@ export class DeliveryWorker {
   private readonly requests = new Set<Promise<void>>();
   private writes: Statement[] = [];
   /** Deliveries a receiver took, by its status: written together at the next flush (recordDelivered). */
-  private delivered = new Map<number, Claimed[]>();
+  private readonly delivered = new Map<number, Claimed[]>();
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
   /**
    * The last claim found nothing more due: until a timer, a new event or a check says otherwise,
