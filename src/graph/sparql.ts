@@ -89,10 +89,18 @@ export interface PreparedQuery {
   maxRows: number;
 }
 
+/** Each snapshot's prologue, written once: every SPARQL request puts it before its query. */
+const prologues = new WeakMap<Namespaces, string>();
+
 /** BASE and default prefixes on one line before the user's query; the user's own declarations override them. */
 function prologue(ns: Namespaces): string {
-  const prefixes = Object.entries(defaultPrefixes(ns)).map(([name, iri]) => `PREFIX ${name}: <${iri}>`);
-  return `BASE <${ns.entity}> ${prefixes.join(" ")}`;
+  let text = prologues.get(ns);
+  if (text === undefined) {
+    const prefixes = Object.entries(defaultPrefixes(ns)).map(([name, iri]) => `PREFIX ${name}: <${iri}>`);
+    text = `BASE <${ns.entity}> ${prefixes.join(" ")}`;
+    prologues.set(ns, text);
+  }
+  return text;
 }
 
 /**
