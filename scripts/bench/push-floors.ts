@@ -9,14 +9,15 @@
  */
 import { rmSync } from "node:fs";
 import http from "node:http";
-import { type Claimed, claimStatement, type DeliverySettings, recordOutcome } from "../../src/push/delivery-record.ts";
+import { type Claimed, claimStatement, recordDelivered } from "../../src/push/delivery-record.ts";
 import { openSqliteState } from "../../src/store/state-sqlite.ts";
-import { insertRows, type Statement } from "../../src/store/state.ts";
+import { insertRows } from "../../src/store/state.ts";
 import { now, type Receivers, until } from "./push-support.ts";
 
 const CLAIM = 512;
 const HOLDER = "floor";
-const SETTINGS: DeliverySettings = { webhook_retry_hours: 24, webhook_first_retry_ms: 1000, webhook_timeout_ms: 15_000, webhook_concurrency: 64, webhook_allow_private: true };
+/** The lease ckg takes at its default 15 s request time limit (push/deliver.ts: twice it, and 5 s). */
+const LEASE_MS = 2 * 15_000 + 5_000;
 
 
 /** Deliveries per second: `total` POSTs spread over the healthy receivers, `concurrency` in flight to each. */
@@ -36,18 +37,19 @@ export async function recordedFloor(receivers: Receivers, total: number, concurr
     await state.batch(insertRows("deliveries", ["subscription_id", "event", "created_at", "next_at", "attempts", "status"], made));
     const queue: Claimed[] = [];
     let claiming: Promise<void> | undefined;
-    let writes: Statement[] = [];
+    // Deliveries answered 2xx, written as ckg writes them (recordDelivered) every 10 ms.
+    let delivered: Claimed[] = [];
     let flushing: Promise<void> = Promise.resolve();
     const flush = setInterval(() => {
-      if (writes.length === 0) return;
-      const batch = writes;
-      writes = [];
+      if (delivered.length === 0) return;
+      const batch = recordDelivered(delivered, 200, HOLDER);
+      delivered = [];
       flushing = flushing.then(() => state.batch(batch));
     }, 10);
     const next = async (): Promise<Claimed | undefined> => {
       while (queue.length === 0) {
         claiming ??= (async () => {
-          const { sql, params } = claimStatement(HOLDER, 2 * SETTINGS.webhook_timeout_ms + 5_000, CLAIM);
+          const { sql, params } = claimStatement(HOLDER, LEASE_MS, CLAIM);
           queue.push(...(await state.all<Claimed>(sql, params)));
         })().finally(() => (claiming = undefined));
         const before = queue.length;
@@ -56,10 +58,10 @@ export async function recordedFloor(receivers: Receivers, total: number, concurr
       }
       return queue.shift();
     };
-    const rate = await postAll(receivers, "floor-records", concurrency, total, next, (d) => writes.push(recordOutcome(d as Claimed, { kind: "delivered", status: 200 }, SETTINGS, HOLDER).statement), started);
+    const rate = await postAll(receivers, "floor-records", concurrency, total, next, (d) => delivered.push(d as Claimed), started);
     clearInterval(flush);
     await flushing;
-    if (writes.length > 0) await state.batch(writes);
+    if (delivered.length > 0) await state.batch(recordDelivered(delivered, 200, HOLDER));
     const done = await state.get<{ n: number }>("SELECT count(*) AS n FROM deliveries WHERE status = 'delivered'");
     if (done?.n !== total) throw new Error(`push floors: ${done?.n} of ${total} deliveries recorded`);
     return rate;

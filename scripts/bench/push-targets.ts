@@ -36,7 +36,6 @@ export interface TargetOptions {
 
 const progress = (text: string) => process.stderr.write(`push targets: ${text}\n`);
 
-
 export async function measureTargets(o: TargetOptions): Promise<[string, string][]> {
   const hang = Math.round(o.receivers * o.hangShare);
   const fail = Math.round(o.receivers * o.failShare);

@@ -77,7 +77,6 @@ function post(port: number, body: string, agent: http.Agent): Promise<void> {
   });
 }
 
-
 const rows: [string, string][] = [];
 if (parts.has("targets")) {
   rows.push(

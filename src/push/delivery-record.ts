@@ -52,8 +52,18 @@ export function claimStatement(holder: string, leaseMs: number, limit: number, n
   };
 }
 
-/** The write recording an attempt; `retryAt` when the delivery is due again (a timer is set for it). */
-export function recordOutcome(d: Claimed, outcome: Outcome, settings: DeliverySettings, holder: string, now = new Date()): { statement: Statement; retryAt?: number } {
+/**
+ * The write recording an attempt a receiver did not take, or a delivery cancelled (a 2xx is
+ * recordDelivered's, written with others alike); `retryAt` when the delivery is due again (a
+ * timer is set for it).
+ */
+export function recordOutcome(
+  d: Claimed,
+  outcome: Exclude<Outcome, { kind: "delivered" }>,
+  settings: DeliverySettings,
+  holder: string,
+  now = new Date(),
+): { statement: Statement; retryAt?: number } {
   const nowIso = now.toISOString();
   const attempts = d.attempts + 1;
   const finish = (status: string, httpStatus: number | null, error: string | null): { statement: Statement } => ({
@@ -63,8 +73,6 @@ export function recordOutcome(d: Claimed, outcome: Outcome, settings: DeliverySe
     },
   });
   switch (outcome.kind) {
-    case "delivered":
-      return finish("delivered", outcome.status, null);
     case "gone":
       return finish("failed", 410, "410 Gone: the subscription is disabled");
     case "cancelled":

@@ -37,16 +37,18 @@ test("a fan-out larger than a part: claimable before the last part, each deliver
   );
   await commitEvent("big");
 
-  const seen: { written: number; claimed: number; row: number | undefined }[] = [];
+  const claims: Promise<{ written: number; claimed: number; row: number | undefined }>[] = [];
   const made = await dispatch(state, new Date(), () => {
     // What the sender would do on being told: claim. It runs between two parts' transactions.
-    void (async () => {
-      const { sql, params } = claimStatement("test", 60_000, 1_000);
-      const claimed = (await state.all(sql, params)).length;
-      seen.push({ written: await count("SELECT count(*) AS n FROM deliveries"), claimed, row: (await where())?.signal_event });
-    })();
+    claims.push(
+      (async () => {
+        const { sql, params } = claimStatement("test", 60_000, 1_000);
+        const claimed = (await state.all(sql, params)).length;
+        return { written: await count("SELECT count(*) AS n FROM deliveries"), claimed, row: (await where())?.signal_event };
+      })(),
+    );
   });
-  await Bun.sleep(0);
+  const seen = await Promise.all(claims);
 
   expect(made).toBe(SUBSCRIPTIONS);
   expect(await count("SELECT count(*) AS n FROM deliveries")).toBe(SUBSCRIPTIONS);

@@ -253,5 +253,3 @@ function constantTerm(term: RdfTerm, profile: GraphProfile): FactTerm | undefine
 function equalTerms(a: FactTerm, b: FactTerm): boolean {
   return a.kind === b.kind && a.value === b.value && a.datatype === b.datatype && a.lang === b.lang;
 }
-
-
