@@ -1,7 +1,11 @@
 /**
- * The floors a webhook fan-out is measured against (part of scripts/bench/push.ts), both from this
- * process, to the same healthy receivers, the same concurrency per receiver, kept alive:
- * - bare: POSTs and nothing else;
+ * The floors a webhook fan-out is measured against (part of scripts/bench/push.ts), each from this
+ * process, the same concurrency per receiver, kept alive:
+ * - bare: POSTs to the healthy receivers and nothing else;
+ * - bare, the same requests: POSTs to every receiver ckg sends to in the fan-out, in the same
+ *   shares (each subscription's receiver in turn), the 503 receivers included: a sender cannot know
+ *   before it asks which receiver fails. Hanging receivers are left out: ckg's requests to them
+ *   wait behind the ones already hung, and a bare POST to them costs no CPU, only a socket;
  * - with ckg's records: the same POSTs, each delivery first inserted, then claimed in batches and
  *   its outcome written (batched every 10 ms), in a scratch SQLite state database by ckg's own
  *   statements (push/dispatch's insert, push/delivery-record's claim and outcome), and no other ckg
@@ -12,7 +16,7 @@ import http from "node:http";
 import { type Claimed, claimStatement, recordDelivered } from "../../src/push/delivery-record.ts";
 import { openSqliteState } from "../../src/store/state-sqlite.ts";
 import { insertRows } from "../../src/store/state.ts";
-import { now, type Receivers, until } from "./push-support.ts";
+import { now, type ReceiverKind, type Receivers, until } from "./push-support.ts";
 
 const CLAIM = 512;
 const HOLDER = "floor";
@@ -20,10 +24,13 @@ const HOLDER = "floor";
 const LEASE_MS = 2 * 15_000 + 5_000;
 
 
-/** Deliveries per second: `total` POSTs spread over the healthy receivers, `concurrency` in flight to each. */
-export async function bareFloor(receivers: Receivers, total: number, concurrency: number): Promise<number> {
+/**
+ * Healthy deliveries per second: `total` POSTs spread over the receivers of `kinds` in turn,
+ * `concurrency` in flight to each.
+ */
+export async function bareFloor(receivers: Receivers, total: number, concurrency: number, kinds: readonly ReceiverKind[] = ["ok"]): Promise<number> {
   let left = total;
-  return postAll(receivers, "floor", concurrency, total, async () => (left-- > 0 ? {} : undefined));
+  return postAll(receivers, kinds.length === 1 ? "floor" : "floor-same", concurrency, total, async () => (left-- > 0 ? {} : undefined), undefined, undefined, kinds);
 }
 
 /** The same, each delivery inserted, claimed and recorded by ckg's statements in a scratch SQLite database. */
@@ -71,7 +78,10 @@ export async function recordedFloor(receivers: Receivers, total: number, concurr
   }
 }
 
-/** Sends each item `next` gives to the healthy receivers in turn; the rate is counted at the receivers. */
+/**
+ * Sends each item `next` gives to the receivers of `kinds` in turn (healthy ones by default); the
+ * rate is the healthy receivers' arrivals over the time to the last of them.
+ */
 async function postAll(
   receivers: Receivers,
   id: string,
@@ -80,14 +90,15 @@ async function postAll(
   next: () => Promise<object | undefined>,
   answered: (item: object) => void = () => {},
   started = now(),
+  kinds: readonly ReceiverKind[] = ["ok"],
 ): Promise<number> {
-  const healthy = receivers.ports.filter((p) => p.kind === "ok");
+  const targets = receivers.ports.filter((p) => kinds.includes(p.kind));
   const body = JSON.stringify({ type: "signal.new", timestamp: new Date().toISOString(), data: { signal_id: id, signal_type: "stablecoin-depeg", entities: "[]", score: 80 } });
-  const agents = healthy.map(() => new http.Agent({ keepAlive: true, maxSockets: concurrency }));
+  const agents = targets.map(() => new http.Agent({ keepAlive: true, maxSockets: concurrency }));
   let turn = 0;
   const post = (index: number) =>
     new Promise<void>((resolve, reject) => {
-      const request = http.request({ host: "127.0.0.1", port: healthy[index]!.port, path: "/hook", method: "POST", agent: agents[index], headers: { "content-type": "application/json" } }, (response) => {
+      const request = http.request({ host: "127.0.0.1", port: targets[index]!.port, path: "/hook", method: "POST", agent: agents[index], headers: { "content-type": "application/json" } }, (response) => {
         response.resume();
         response.on("end", resolve);
       });
@@ -95,14 +106,14 @@ async function postAll(
       request.end(body);
     });
   await Promise.all(
-    Array.from({ length: healthy.length * concurrency }, async () => {
+    Array.from({ length: targets.length * concurrency }, async () => {
       for (let item = await next(); item; item = await next()) {
-        await post(turn++ % healthy.length);
+        await post(turn++ % targets.length);
         answered(item);
       }
     }),
   );
   for (const agent of agents) agent.destroy();
-  await until(`the ${id} POSTs at the receivers`, () => receivers.count("ok", id) >= total);
-  return total / ((Math.max(...receivers.arrivals.ok.get(id)!) - started) / 1000);
+  await until(`the ${id} POSTs at the receivers`, () => kinds.reduce((sum, kind) => sum + receivers.count(kind, id), 0) >= total);
+  return receivers.count("ok", id) / ((Math.max(...receivers.arrivals.ok.get(id)!) - started) / 1000);
 }

@@ -6,9 +6,10 @@
  *    to webhook p50 / p99 over every healthy receiver's deliveries, and the worst receiver's p99;
  *  - fan-out: subscriptions added up to `fanout` (straight into the state store, in one
  *    transaction, as the subscribe operation writes them), one event; healthy deliveries per second
- *    from the commit to the last, against the floor measured right after in the same run: as many
- *    bare POSTs to the same healthy receivers from this process, the same concurrency per receiver
- *    on kept-alive connections, no ckg; the server's RSS (all its processes) at its peak.
+ *    from the commit to the last, against the floors measured right after in the same run
+ *    (push-floors.ts: bare POSTs to the healthy receivers alone; bare POSTs of the same requests,
+ *    the 503 receivers' included; the healthy ones' with ckg's records); the server's RSS (all its
+ *    processes) at its peak.
  */
 import { cpSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -83,7 +84,8 @@ export async function measureTargets(o: TargetOptions): Promise<[string, string]
         { lock: "push-dispatch" },
       );
     };
-    const healthyOf = (total: number) => Array.from({ length: total }, (_, i) => receivers.ports[i % receivers.ports.length]!.kind).filter((k) => k === "ok").length;
+    const kindsOf = (total: number) => Array.from({ length: total }, (_, i) => receivers.ports[i % receivers.ports.length]!.kind);
+    const healthyOf = (total: number) => kindsOf(total).filter((k) => k === "ok").length;
 
     // Latency: one event at a time.
     await addUpTo(o.latencySubscriptions);
@@ -141,6 +143,13 @@ export async function measureTargets(o: TargetOptions): Promise<[string, string]
         `${((floorUsed.bench.user + floorUsed.bench.system) / fanHealthy).toFixed(0)} / ${((floorUsed.receivers * 1000) / fanHealthy).toFixed(0)}`,
       ],
       ["  ckg / floor (target >= 0.8)", (ckgRate / floor).toFixed(2)],
+    );
+    progress("the bare-POST floor of the same requests");
+    const answering = kindsOf(o.fanout).filter((k) => k !== "hang").length;
+    const same = await bareFloor(receivers, answering, o.concurrency, ["ok", "fail"]);
+    rows.push(
+      [`  floor, the same requests: ${answering} bare POSTs to the healthy and the 503 receivers, in ckg's shares (healthy per second)`, same.toFixed(0)],
+      ["  ckg / the floor of the same requests", (ckgRate / same).toFixed(2)],
     );
     progress("the floor with ckg's records");
     const recordedCpu = process.cpuUsage();
