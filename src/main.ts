@@ -44,7 +44,10 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   try {
-    const parsed = await parseCommandArgs(command, rest, process.env);
+    // The executable's native libraries go to <data_dir>/runtime: set before anything (the command's rules) loads DuckDB.
+    const parsed = await parseCommandArgs(command, rest, process.env, (config) => {
+      if (command.settings.includes("data_dir")) useNativeDir(config.data_dir);
+    });
     if (parsed === "help") {
       console.log(commandHelp(command));
       return EXIT.ok;
@@ -52,7 +55,6 @@ async function main(argv: string[]): Promise<number> {
     if (command.settings.includes("data_dir")) {
       // Before anything opens the directory: one written by a newer ckg is refused here, whichever command meets it.
       refuseNewerDataDir(dataDir(parsed.config.data_dir));
-      useNativeDir(parsed.config.data_dir);
     }
     return (await command.run(parsed)) ?? EXIT.ok;
   } catch (error) {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { checkChecksum, checkSbom } from "../scripts/release/check-artifact.ts";
 import { embeddedModules } from "../scripts/release/embedded.ts";
@@ -56,7 +56,10 @@ describe("the single executable (npm run build)", () => {
     const binary = await executable();
     const dir = join(work, "data");
     // Run from an empty working directory, so nothing of the source tree can be picked up.
-    const server = await startServer([binary, "serve", "--data-dir", dir, "--port", "0", "--scale", "5000"], { CKG_NATIVE_DIR: "", CKG_WEBHOOK_ALLOW_PRIVATE: "true" }, { cwd: work });
+    // A temporary folder of its own: nothing native may be unpacked there (the serving process once did, before its data directory was known).
+    const temporary = join(work, "tmp");
+    mkdirSync(temporary, { recursive: true });
+    const server = await startServer([binary, "serve", "--data-dir", dir, "--port", "0", "--scale", "5000"], { CKG_NATIVE_DIR: "", CKG_WEBHOOK_ALLOW_PRIVATE: "true", TMPDIR: temporary }, { cwd: work });
     try {
       await server.waitReady(90_000);
       const sparql = await fetch(`${server.url}/api/sparql`, {
@@ -119,6 +122,7 @@ describe("the single executable (npm run build)", () => {
       const duckdb = `duckdb-${(await lockedPackage(hostTarget().duckdbPackage)).version}-${hostTarget().name}`;
       expect(readdirSync(join(dir, "runtime"))).toEqual([duckdb]);
       expect(readdirSync(join(dir, "runtime", duckdb)).sort()).toEqual(["duckdb.node", hostTarget().duckdbLibrary]);
+      expect(existsSync(join(temporary, "ckg-native"))).toBe(false);
       expect(server.process.exitCode).toBeNull();
     } finally {
       await server.stop();

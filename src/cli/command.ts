@@ -46,8 +46,17 @@ export class UsageError extends Error {
   }
 }
 
-/** Reads a command's argv and its configuration; every configuration problem is one ConfigError, before the command runs. */
-export async function parseCommandArgs(command: Command, argv: string[], env: Record<string, string | undefined>): Promise<CommandRun | "help"> {
+/**
+ * Reads a command's argv and its configuration; every configuration problem is one ConfigError,
+ * before the command runs. `configured` is given the settings as soon as they are read, before the
+ * command's rules load.
+ */
+export async function parseCommandArgs(
+  command: Command,
+  argv: string[],
+  env: Record<string, string | undefined>,
+  configured: (config: Config) => void = () => {},
+): Promise<CommandRun | "help"> {
   const options: Record<string, { type: "string" | "boolean"; short?: string }> = {
     help: { type: "boolean", short: "h" },
     config: { type: "string" },
@@ -71,8 +80,16 @@ export async function parseCommandArgs(command: Command, argv: string[], env: Re
     const value = parsed.values[flagName(name)];
     if (value !== undefined) flags[name] = value as string | boolean;
   }
+  const file = parsed.values.config as string | undefined;
+  // The settings alone first: `configured` acts on them (the executable's native folder) before the
+  // rules' modules load, since loading them may load DuckDB. Problems are reported by the full load below.
+  try {
+    configured(loadConfig({ flags, env, file, reads: command.settings }));
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+  }
   const rules = (await command.rules?.()) ?? [];
-  const config = loadConfig({ flags, env, file: parsed.values.config as string | undefined, reads: command.settings, rules });
+  const config = loadConfig({ flags, env, file, reads: command.settings, rules });
   const own: Record<string, string | boolean | undefined> = {};
   for (const name of Object.keys(command.options ?? {})) own[name] = parsed.values[name] as string | boolean | undefined;
   return { config, positionals: parsed.positionals, options: own };

@@ -12,7 +12,8 @@ import { type FacilitatorClient, HTTPFacilitatorClient } from "@x402/core/server
 import { toFacilitatorEvmSigner } from "@x402/evm";
 import { registerExactEvmScheme } from "@x402/evm/exact/facilitator";
 import { http, type PublicClient, createPublicClient, createWalletClient, publicActions } from "viem";
-import { privateKeyToAccount, nonceManager } from "viem/accounts";
+import { createNonceManager, privateKeyToAccount } from "viem/accounts";
+import { getTransactionCount } from "viem/actions";
 import { base, baseSepolia } from "viem/chains";
 import { type Rpc, type SolanaRpcApi, createSolanaRpc } from "@solana/kit";
 import type { Config } from "../config/config.ts";
@@ -94,6 +95,10 @@ export function createFacilitation(config: Config): Facilitation {
 
 /** The settling wallet on Base: pays the gas of each EIP-3009 transfer it submits. */
 function evmSigner(config: Config, rpcUrl: string): { address: string; signer: ReturnType<typeof toFacilitatorEvmSigner> } {
+  // A nonce manager of this facilitator's own: viem's shared one keeps each address's last nonce
+  // for the whole process, so a second facilitator on another chain (a restarted local chain, a
+  // test after another) would send from a nonce that chain never reached, and nothing would mine.
+  const nonceManager = createNonceManager({ source: { get: ({ address, client }) => getTransactionCount(client, { address, blockTag: "pending" }), set: () => {} } });
   const account = privateKeyToAccount(settlementKey(config), { nonceManager });
   const wallet = createWalletClient({ account, chain: CHAINS[config.network], transport: http(rpcUrl) }).extend(publicActions);
   const signer = toFacilitatorEvmSigner({
