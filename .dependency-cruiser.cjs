@@ -13,7 +13,7 @@ const LAYERS = [
   ["operations"],
   ["payments"],
   ["ingest"],
-  ["snapshot"],
+  ["snapshot", "backup"],
   ["push"],
   ["backtest"],
   ["signals"],

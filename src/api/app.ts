@@ -17,6 +17,7 @@ import { buildOpenApi } from "./openapi.ts";
 import { invoke } from "../operations/invoke.ts";
 import { discoveryManifest, resourceDiscovery } from "../operations/discovery.ts";
 import { type AnyOperation, assertUniqueOperations } from "../operations/operation.ts";
+import { assertEffectsFitMethods } from "../operations/effects.ts";
 import { RateLimiter } from "./rate-limit.ts";
 import { encodePaymentResponseHeader } from "@x402/core/http";
 import type { PaymentGate } from "../payments/gate.ts";
@@ -60,6 +61,7 @@ interface RequestState {
 export function createApp(services: ApiServices, options: AppOptions) {
   const { operations, payments, prices, baseUrl, mounts = [] } = options;
   assertUniqueOperations(operations);
+  assertEffectsFitMethods(operations);
   const { log, config } = services;
   const limiter = new RateLimiter(config.rate_limit_per_minute);
   const metrics = new Metrics(services);

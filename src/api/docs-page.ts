@@ -1,10 +1,13 @@
 /**
  * @module api/docs-page
- * A plain HTML page documenting every operation (from the operations table) with a curl example.
- * No scripts, no external assets: it works offline.
+ * A plain HTML page documenting every operation (from the operations table): its price (and, over
+ * the default cap of x402 clients, how a buyer raises it), its effects, and a curl example. No
+ * scripts, no external assets: it works offline.
  */
 import { VERSION } from "../version.ts";
+import { describeEffects } from "../operations/effects.ts";
 import { type AnyOperation, type DescriptionSettings, describeOperation, inQuery, pathParams } from "../operations/operation.ts";
+import { capNote } from "../payments/client-cap.ts";
 import type { PriceList } from "../payments/prices.ts";
 
 const escape = (text: string) =>
@@ -24,12 +27,19 @@ function curl(op: AnyOperation, baseUrl: string): string {
   return `curl -X POST '${baseUrl}${path}' -H 'content-type: application/json' -d '${JSON.stringify(example).replaceAll("'", "'\\''")}'`;
 }
 
+function price(usd: number): string {
+  if (usd === 0) return "free";
+  const cap = capNote(usd);
+  return `$${usd.toFixed(2)} per request (x402)${cap ? `. ${escape(cap)}.` : ""}`;
+}
+
 export function renderDocsPage(operations: readonly AnyOperation[], prices: PriceList, baseUrl: string, settings: DescriptionSettings): string {
   const sections = operations
     .map(
       (op) => `<section id="${op.name}">
   <h2><code>${op.method} ${escape(op.path)}</code></h2>
-  <p class="price">${prices.of(op.name) > 0 ? `$${prices.of(op.name).toFixed(2)} per request (x402)` : "free"}</p>
+  <p class="price">${price(prices.of(op.name))}</p>
+  <p class="effects">${escape(describeEffects(op.effects))}</p>
   <p><strong>${escape(op.summary)}.</strong> ${escape(describeOperation(op, settings))}</p>
   <pre>${escape(curl(op, baseUrl))}</pre>
 </section>`,
@@ -37,7 +47,7 @@ export function renderDocsPage(operations: readonly AnyOperation[], prices: Pric
     .join("\n");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>ckg API</title>
-<style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}pre{background:#f4f4f4;padding:.6rem;overflow:auto}.price{color:#555}</style>
+<style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}pre{background:#f4f4f4;padding:.6rem;overflow:auto}.price,.effects{color:#555}</style>
 </head><body>
 <h1>ckg: crypto knowledge graph API</h1>
 <p>Server ${escape(VERSION)}. Machine-readable description: <a href="/openapi.json">/openapi.json</a>. Health: <a href="/healthz">/healthz</a>, readiness and data provenance: <a href="/readyz">/readyz</a>, metrics: <a href="/metrics">/metrics</a>.</p>

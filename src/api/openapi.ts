@@ -1,16 +1,18 @@
 /**
  * @module api/openapi
  * The OpenAPI 3.1 document, generated from the app's list of routes: an operation of the table is
- * documented from its schemas (paths, parameters, bodies and answers) and its price; another JSON
- * route (health, readiness, the console's session) by its own entry. Descriptions quote this server's settings (the
- * query time limit). Choices the spec leaves open (error shape, limits, value formats) are written
+ * documented from its schemas (paths, parameters, bodies and answers), its price and its effects
+ * (`x-effects`, operations/effects); another JSON route (health, readiness, the console's session)
+ * by its own entry. Descriptions quote this server's settings (the query time limit). Choices the spec leaves open (error shape, limits, value formats) are written
  * here and in the operations' descriptions.
  */
 import { ERROR_CODES } from "../errors.ts";
 import { INTERFACE_VERSION } from "../version.ts";
 import { HTTP_STATUS } from "../operations/error-status.ts";
+import { describeEffects } from "../operations/effects.ts";
 import { type JsonSchema, toJsonSchema } from "../operations/json-schema.ts";
 import { type AnyOperation, type DescriptionSettings, describeOperation, inQuery, pathParams, seconds } from "../operations/operation.ts";
+import { capNote } from "../payments/client-cap.ts";
 import type { PriceList } from "../payments/prices.ts";
 import { MAX_BODY_BYTES } from "./body.ts";
 import type { OpenApiEntry, Route } from "./routes.ts";
@@ -51,11 +53,12 @@ export function buildOpenApi(routes: readonly Route[], prices: PriceList, baseUr
     const entry = "operation" in doc ? operationEntry(doc.operation, settings) : doc.entry;
     const responses: Record<string, JsonSchema> = { ...entry.responses, "429": errorResponse("Per-client rate limit exceeded.", true) };
     if (price > 0) {
+      const cap = capNote(price);
       responses["402"] = {
         description:
           "Payment required (x402 v2): the PAYMENT-REQUIRED header (base64 JSON) lists accepted payments; repeat the request " +
           "with a PAYMENT-SIGNATURE header. Asked whatever the input; extensions[\"ckg/input\"] says whether the input would be answered " +
-          "(valid, or the error a paid request would get: it is refused with its 4xx and never charged).",
+          `(valid, or the error a paid request would get: it is refused with its 4xx and never charged).${cap ? ` ${price.toFixed(2)} USD: ${cap}.` : ""}`,
       };
     }
     (paths[path.replace(/:([a-z_]+)/g, "{$1}")] ??= {})[method.toLowerCase()] = {
@@ -64,6 +67,8 @@ export function buildOpenApi(routes: readonly Route[], prices: PriceList, baseUr
       // A paid route takes the x402 payment header; a free one needs nothing.
       security: price > 0 ? [{ x402: [] }] : [],
       "x-price-usd": price,
+      // What calling it does (operations/effects): the MCP tool's annotations say the same.
+      ...("operation" in doc ? { "x-effects": doc.operation.effects } : {}),
     };
   }
   return {
@@ -75,6 +80,8 @@ export function buildOpenApi(routes: readonly Route[], prices: PriceList, baseUr
       description:
         "Knowledge graph of crypto entities over SPARQL, search and explore; daily time-series over SQL; typed signals. " +
         "Paid routes are charged per request with x402 v2 (USDC on Base, or on Solana where the server accepts it); free routes need no payment. " +
+        "Each operation's x-effects says what calling it does: state reads (changes nothing), adds, or destroys (overwrites or deletes); " +
+        "idempotent (a repeat changes nothing more); openWorld (reaches addresses outside this server). " +
         `Errors use one shape: {"error": {code, message, details}}; codes and statuses: ${ERROR_CODES.map((c) => `${c} ${HTTP_STATUS[c]}`).join(", ")}. ` +
         "The server's build version is in the x-ckg-version response header.",
     },
@@ -136,7 +143,7 @@ function operationEntry(op: AnyOperation, settings: DescriptionSettings): OpenAp
   return {
     operationId: op.name,
     summary: op.summary,
-    description: describeOperation(op, settings),
+    description: `${describeOperation(op, settings)} ${describeEffects(op.effects)}`,
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(requestBody ? { requestBody } : {}),
     responses,

@@ -18,10 +18,11 @@ export const build: Command = {
     clean: { type: "boolean", help: "build the world without the planted anomalies (the baseline the signal tests compare with)" },
   },
   async run({ config, options }) {
-    const [{ buildSnapshot }, { dataDir }, { configuredEmbedder, embedderModel }] = await Promise.all([
+    const [{ buildSnapshot }, { dataDir }, { configuredEmbedder, embedderModel }, { snapshotSigner }] = await Promise.all([
       import("../snapshot/build.ts"),
       import("../store/data-dir.ts"),
       import("../search/embedders.ts"),
+      import("../snapshot/signature.ts"),
     ]);
     const log = createLogger(config.log_level, 2);
     const built = await buildSnapshot({
@@ -32,6 +33,7 @@ export const build: Command = {
       plants: options.clean !== true,
       embedder: await configuredEmbedder(config),
       embedderModel: embedderModel(config),
+      sign: snapshotSigner(config.snapshot_signing_key),
       log,
     });
     const { counts, build: meta, synthetic } = built.manifest;

@@ -108,10 +108,11 @@ async function ingestAndReport(config: Config, json: boolean, withoutDemo: boole
     ]);
   const log = createLogger(config.log_level, 2);
   const dir = dataDir(config.data_dir);
+  const sign = (await import("../snapshot/signature.ts")).snapshotSigner(config.snapshot_signing_key);
   if (!currentSnapshotId(dir)) {
     log.info({ data_dir: dir.root }, "no snapshot yet: building the base world first");
     const embedder = await configuredEmbedder(config);
-    const base = await buildSnapshot({ dir, scale: config.scale, seed: config.seed, ontologyNs: config.ontology_ns, embedder, embedderModel: embedderModel(config), log });
+    const base = await buildSnapshot({ dir, scale: config.scale, seed: config.seed, ontologyNs: config.ontology_ns, embedder, embedderModel: embedderModel(config), sign, log });
     if (!json) console.log(`base world ${base.id} built in ${(base.manifest.build.duration_ms / 1000).toFixed(1)} s${withoutDemo ? " (its demo data is left out of the import)" : ""}`);
   }
   const tty = process.stderr.isTTY && !json;
@@ -125,6 +126,7 @@ async function ingestAndReport(config: Config, json: boolean, withoutDemo: boole
       embedder: await configuredEmbedder(config),
       embedderModel: embedderModel(config),
       withoutDemo,
+      sign,
       onProgress: (event) => {
         if (!bars) return;
         let bar = byProvider.get(event.provider);

@@ -8,6 +8,7 @@
  */
 import { type Config, type Setting, type SettingName, SETTINGS } from "./settings.ts";
 import type { SettingRule } from "./setting.ts";
+import { BACKUP_RULES } from "./settings-backup.ts";
 import { PAYMENT_RULES } from "./settings-payments.ts";
 import { type Given, givenValues } from "./sources.ts";
 
@@ -24,7 +25,7 @@ export class ConfigError extends Error {
 export type ConfigRule = SettingRule<Config>;
 
 /** The rules the configuration itself knows; commands add the ones that need more (the operations' prices, croner's patterns). */
-const CONFIG_RULES: readonly ConfigRule[] = [...PAYMENT_RULES];
+const CONFIG_RULES: readonly ConfigRule[] = [...PAYMENT_RULES, ...BACKUP_RULES];
 
 export interface ConfigInput {
   /** Flag values keyed by setting name or former name (snake_case), as parsed from argv. */

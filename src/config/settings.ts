@@ -7,9 +7,11 @@
  */
 import { z } from "zod";
 import { type Setting, type SettingValues, setting } from "./setting.ts";
+import { BACKUP_SETTINGS } from "./settings-backup.ts";
 import { PAYMENT_SETTINGS } from "./settings-payments.ts";
 import { INGEST_SETTINGS } from "./settings-providers.ts";
 import { PUSH_SETTINGS } from "./settings-push.ts";
+import { SNAPSHOT_SIGNING_SETTINGS } from "./settings-snapshots.ts";
 
 export type { Setting, SettingKind } from "./setting.ts";
 export { envName, flagName } from "./setting.ts";
@@ -208,6 +210,7 @@ export const SETTINGS = {
     "when the server runs `ckg ingest` (then a signal scan) from the data providers (cron, UTC); off disables it",
   ),
   ...INGEST_SETTINGS,
+  ...BACKUP_SETTINGS,
   console_token: setting(
     "string",
     z.string().min(16, "at least 16 characters").optional(),
@@ -217,6 +220,7 @@ export const SETTINGS = {
   ),
   ...PAYMENT_SETTINGS,
   ...PUSH_SETTINGS,
+  ...SNAPSHOT_SIGNING_SETTINGS,
   log_level: setting(
     "string",
     z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]),

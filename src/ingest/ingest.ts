@@ -161,6 +161,7 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
         duration_ms: Math.round(performance.now() - started),
       };
       writeJson(join(staging, INGEST_REPORT_FILE), report);
+      await options.sign?.(staging, id);
       publishSnapshot(dir, id);
       log.info({ snapshot: id, entities: manifest.counts.entities, changes, conflicts: report.conflicts }, "ingest published");
 

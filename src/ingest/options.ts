@@ -34,6 +34,8 @@ export interface IngestOptions {
   /** Leave the generated demo data out of the new snapshot: real data only. */
   withoutDemo?: boolean;
   onProgress?: (event: IngestProgress) => void;
+  /** Signs the new snapshot in its staging folder, before it is published (snapshot/signature.ts snapshotSigner). */
+  sign?: (folder: string, id: string) => Promise<unknown>;
 }
 
 export class IngestError extends Error {}

@@ -35,6 +35,7 @@ import type { PaymentGate } from "../payments/gate.ts";
 import { PaymentRequiredError } from "../payments/payment-required.ts";
 import type { PriceList } from "../payments/prices.ts";
 import { VERSION } from "../version.ts";
+import { SERVER_TITLE } from "./directory.ts";
 import { FeedBus } from "./listen.ts";
 import { RESOURCES, TEMPLATES, readResource } from "./resources.ts";
 import { fitForAgent, toolFor } from "./tools.ts";
@@ -131,7 +132,8 @@ export class McpEndpoint {
 
 function createMcpServer(deps: McpDeps, tools: ReturnType<typeof toolFor>[], era: Era, listen: boolean): Server {
   const server = new Server(
-    { name: "ckg", title: "ckg: crypto knowledge graph", version: VERSION },
+    // The same title and version as the Server Card and server.json (mcp/directory).
+    { name: "ckg", title: SERVER_TITLE, version: VERSION },
     {
       // Resource updates are heard on subscriptions/listen, which only 2026-07-28 has: a stateless
       // 2025-era server has no session to keep a resources/subscribe in, so it offers none.

@@ -2,13 +2,16 @@
  * @module mcp/tools
  * The operations table as MCP tools, in the table's order: one tool per operation (the per-type
  * signal routes are one tool whose `signal_type` argument is the slug), input and output JSON Schema
- * from the operation's schemas, a description for an agent with the cost, structured content; and
- * answers cut to fit an agent's context, saying so and how to get the rest.
+ * from the operation's schemas, annotations from its declared effects (operations/effects), a
+ * description for an agent with the cost (and, over the default cap of x402 clients, how to raise
+ * it), structured content; and answers cut to fit an agent's context, saying so and how to get the rest.
  */
 import type { Tool } from "@modelcontextprotocol/server";
 import { type AnyOperation, type DescriptionSettings, describeOperation } from "../operations/operation.ts";
 import { ERROR_CODES } from "../errors.ts";
+import { type Effects, describeEffects } from "../operations/effects.ts";
 import { type JsonSchema, toJsonSchema } from "../operations/json-schema.ts";
+import { capNote } from "../payments/client-cap.ts";
 
 /** Characters of one tool answer (about 25K tokens): more would crowd an agent's context. */
 export const MAX_RESULT_CHARS = 100_000;
@@ -16,14 +19,31 @@ export const MAX_RESULT_CHARS = 100_000;
 /** The tool of an operation on a server with these settings (its description quotes them). */
 export function toolFor(op: AnyOperation, priceUsd: number, settings: DescriptionSettings): Tool {
   const input = toJsonSchema(op.input, "input") as Tool["inputSchema"];
-  const cost = priceUsd > 0 ? `Costs ${priceUsd.toFixed(2)} USD per call, paid with x402 (USDC): an unpaid call returns the payment requirements.` : "Free.";
+  const cap = capNote(priceUsd);
+  const cost =
+    priceUsd > 0 ? `Costs ${priceUsd.toFixed(2)} USD per call, paid with x402 (USDC): an unpaid call returns the payment requirements.${cap ? ` Note: ${cap}.` : ""}` : "Free.";
   return {
     name: op.name,
     title: op.summary,
-    description: `${describeOperation(op, settings)}\n\n${cost} Answers longer than ${MAX_RESULT_CHARS.toLocaleString("en-US")} characters are cut, with a note on how to get the rest.`,
+    description:
+      `${describeOperation(op, settings)}\n\n${describeEffects(op.effects)} ${cost} ` +
+      `Answers longer than ${MAX_RESULT_CHARS.toLocaleString("en-US")} characters are cut, with a note on how to get the rest.`,
     inputSchema: { ...input, type: "object" },
     outputSchema: outputSchemaOf(op),
-    annotations: { readOnlyHint: true, openWorldHint: false, title: op.summary },
+    // Hints a client acts on (running read-only tools without asking): from the table's declaration, never assumed.
+    annotations: { title: op.summary, ...hintsOf(op.effects) },
+  };
+}
+
+/** MCP's four hints for an operation's effects, every one stated: a client's default for a missing hint may say otherwise. */
+function hintsOf(effects: Effects): Required<Omit<NonNullable<Tool["annotations"]>, "title">> {
+  const reads = effects.state === "reads";
+  return {
+    readOnlyHint: reads,
+    // Meaningful only for a tool that writes; a reading tool neither destroys nor changes anything when repeated.
+    destructiveHint: effects.state === "destroys",
+    idempotentHint: reads || effects.idempotent,
+    openWorldHint: effects.openWorld,
   };
 }
 

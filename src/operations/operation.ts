@@ -2,12 +2,14 @@
  * @module operations/operation
  * An operation is one capability: name, route, input schema, output schema, price and handler.
  * The operations table (operations/table) is the single place each capability is described;
- * the HTTP routes, OpenAPI document, docs page, MCP tools and payment prices are all derived from it.
+ * the HTTP routes, OpenAPI document, docs page, MCP tools (their annotations from its effects) and
+ * payment prices are all derived from it.
  */
 import type { z } from "zod";
 import type { Config } from "../config/config.ts";
 import { CkgError } from "../errors.ts";
 import type { OperationContext } from "./context.ts";
+import type { Effects } from "./effects.ts";
 
 /**
  * The server's settings a description may quote: OpenAPI, the docs page and MCP tools are made
@@ -34,6 +36,8 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   description: string | ((settings: DescriptionSettings) => string);
   /** Default price in USD (spec 5.3, prose column); 0 means free. */
   priceUsd: number;
+  /** What running it does to the server and beyond (operations/effects): MCP's tool annotations, OpenAPI's x-effects and the docs page say it. */
+  effects: Effects;
   /** Body fields (POST) or query parameters (GET), plus path parameters, in one object. */
   input: I;
   output: O;

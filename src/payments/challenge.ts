@@ -1,17 +1,21 @@
 /**
  * @module payments/challenge
  * The gate's 402s: the x402 PaymentRequired object of one request (made by @x402/core's resource
- * server), with the reason in `error`, the resource described (service name, tags, the bazaar
- * extension: made only when a 402 is), the payment-identifier declaration, a fresh message to sign
- * when sign-in is on, and the verdict on the request's input (payments/input-verdict.ts).
+ * server), with the reason in `error` (for a request that sent no payment: the price, and the
+ * default cap of x402 clients when the price is over it: payments/client-cap), the resource
+ * described (service name, tags, the bazaar extension: made only when a 402 is), the
+ * payment-identifier declaration, a fresh message to sign when sign-in is on, and the verdict on
+ * the request's input (payments/input-verdict.ts).
  */
 import { LRUCache } from "lru-cache";
 import type { x402ResourceServer } from "@x402/core/server";
 import type { PaymentRequirements, ResourceInfo } from "@x402/core/types";
+import { paymentRequiredReason } from "./client-cap.ts";
 import { PAYMENT_IDENTIFIER_DECLARATION } from "./idempotency.ts";
 import { type InputVerdict, inputExtension, reasonWith, verdictKey } from "./input-verdict.ts";
 import type { PaidOperation, PaymentOffer } from "./offer.ts";
 import { PaymentRequiredError } from "./payment-required.ts";
+import type { PriceList } from "./prices.ts";
 import type { SignInAccess } from "./sign-in.ts";
 
 /** Makes the 402 of one request for a reason (a payment refused, a settlement failed). */
@@ -27,6 +31,7 @@ export class Challenges {
   constructor(
     private readonly server: x402ResourceServer,
     private readonly signIn: SignInAccess | undefined,
+    private readonly prices: PriceList,
   ) {}
 
   /** The 402 maker of one request; `signInRefused`: why its signed message was not taken, said before any other reason. */
@@ -51,11 +56,12 @@ export class Challenges {
    */
   async unpaid(op: PaidOperation, offer: JudgedOffer, accepts: PaymentRequirements[], signInRefused?: string): Promise<PaymentRequiredError> {
     const challenge = this.of(op, offer, accepts, signInRefused);
-    if (this.signIn) return challenge("payment required");
+    const reason = paymentRequiredReason(this.prices.of(op.name));
+    if (this.signIn) return challenge(reason);
     const key = `${op.name} ${offer.resourceUrl} ${verdictKey(offer.input)}`;
     let plain = this.kept.get(key);
     if (!plain) {
-      plain = (await challenge("payment required")).encoded();
+      plain = (await challenge(reason)).encoded();
       this.kept.set(key, plain);
     }
     return plain;

@@ -81,7 +81,7 @@ export class PaymentGate {
         if (!config.base_url) throw new Error("siwx_access_seconds needs base_url: the public URL signed-in messages are checked against");
         this.signIn = new SignInAccess(state, config.base_url, config.siwx_access_seconds, rails.map((rail) => rail.network), this.facilitation.chain);
       }
-      this.challenges = new Challenges(server, this.signIn);
+      this.challenges = new Challenges(server, this.signIn, prices);
     }
   }
 

@@ -2,10 +2,11 @@
  * @module server/app
  * Where the server is assembled: the operations table, the one price list (operations' defaults
  * and CKG_PRICES), the payment gate, the HTTP API and, mounted on it, the MCP endpoint behind its
- * Host/Origin check. HTTP (api/) and MCP (mcp/) sit side by side below this and never import each
+ * Host/Origin check and its Server Card. HTTP (api/) and MCP (mcp/) sit side by side below this and never import each
  * other.
  */
 import { createApp } from "../api/app.ts";
+import { serverCardResponse } from "../mcp/directory.ts";
 import { allowedHosts, checkOrigin } from "../mcp/origin.ts";
 import { McpEndpoint } from "../mcp/server.ts";
 import { type AnyOperation, assertUniqueOperations } from "../operations/operation.ts";
@@ -55,6 +56,8 @@ export function createServer(services: Services, options: ServerOptions) {
           return mcp.handle(request);
         },
       },
+      // The Server Card (mcp/directory), free and public: where MCP directories look, and where the extension reserves.
+      ...["/.well-known/mcp/server-card.json", "/mcp/server-card"].map((path) => ({ path, methods: ["GET" as const], handle: (request: Request) => serverCardResponse(request, baseUrl()) })),
     ],
   });
   app.onStop(() => payments.close());

@@ -1,6 +1,6 @@
 /**
  * @module server/cron
- * The scan and ingest schedules as croner reads them: a pattern croner's own parser accepts, or
+ * The scan, ingest and backup schedules as croner reads them: a pattern croner's own parser accepts, or
  * `off`. A rule of the configuration (checked before anything starts, with the setting's origin)
  * and again by the scheduler, for a configuration made in code.
  */
@@ -8,7 +8,7 @@ import { Cron } from "croner";
 import type { Config } from "../config/config.ts";
 import type { SettingRule } from "../config/setting.ts";
 
-const SCHEDULES = ["scan_cron", "ingest_cron"] as const;
+const SCHEDULES = ["scan_cron", "ingest_cron", "backup_cron"] as const;
 
 export const CRON_RULE: SettingRule<Pick<Config, (typeof SCHEDULES)[number]>> = {
   settings: SCHEDULES,

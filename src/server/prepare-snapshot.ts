@@ -17,6 +17,8 @@ import type { Logger } from "../log.ts";
 import type { LiveSnapshot } from "../operations/context.ts";
 import { SearchEngine, searchLookups } from "../search/engine.ts";
 import { describeSchema } from "../snapshot/describe.ts";
+import { parseTrustedKeys } from "../snapshot/keys.ts";
+import { checkSignedFolder } from "../snapshot/signature.ts";
 import { type DataDir, snapshotPath } from "../store/data-dir.ts";
 import { MANIFEST_FILE, type SnapshotManifest, readManifest, snapshotGraphs } from "../store/manifest.ts";
 import { EntitySeries } from "../timeseries/figures.ts";
@@ -38,6 +40,7 @@ export interface SnapshotHost {
  */
 export async function prepareSnapshot(server: SnapshotHost, id: string): Promise<{ live: LiveSnapshot; graphLoaded: Promise<void> }> {
   const dir = snapshotPath(server.dir, id);
+  await checkSignature(server, dir, id);
   const manifest = await reading(dir, MANIFEST_FILE, () => readManifest(dir));
   const ns = manifest.namespaces;
   const graphLoaded = reading(dir, manifest.files.graph, () => server.graph.load({ id, file: join(dir, manifest.files.graph), quads: manifest.counts.quads, graphs: snapshotGraphs(manifest) }));
@@ -64,6 +67,24 @@ export async function prepareSnapshot(server: SnapshotHost, id: string): Promise
   } catch (error) {
     search?.close(); // its scan workers would otherwise outlive a snapshot that never went live
     server.graph.discard(id);
+    throw error;
+  }
+}
+
+/**
+ * With trusted keys set, a snapshot is served only when it is signed by one of them and its files
+ * are what was signed (snapshot/signature.ts); checked before anything of it is read. Refused: a
+ * warning saying why, and the error that keeps the live snapshot serving (or the start retrying).
+ */
+async function checkSignature(server: SnapshotHost, dir: string, id: string): Promise<void> {
+  const trusted = parseTrustedKeys(server.config.snapshot_trusted_keys);
+  if (trusted.length === 0) return;
+  const started = performance.now();
+  try {
+    const signer = await checkSignedFolder(dir, id, trusted);
+    server.log.info({ snapshot: id, signed_by: signer, ms: Math.round(performance.now() - started) }, "snapshot signature checked");
+  } catch (error) {
+    server.log.warn({ snapshot: id, err: (error as Error).message }, "snapshot refused: it is not signed by a trusted key as it is; nothing of it is served");
     throw error;
   }
 }

@@ -25,6 +25,7 @@ import { serveQualityFrom } from "../signals/quality.ts";
 import { type DataDir, currentSnapshotId, dataDir, ensureDataDir, recordFormats, snapshotPath } from "../store/data-dir.ts";
 import { openDuck } from "../store/duckdb.ts";
 import { EventFeed } from "../push/feed.ts";
+import { BackupSchedule } from "./backup-schedule.ts";
 import { Push } from "../push/push.ts";
 import { RunScheduler } from "./scheduler.ts";
 import { openState } from "../store/open-state.ts";
@@ -49,6 +50,9 @@ export class Services implements ApiServices {
   private watcher: ReturnType<typeof setInterval> | undefined;
   /** A failed start is tried again after this many ms, doubling up to START_RETRY_MAX_MS. */
   private startRetryMs = START_RETRY_MS;
+  /** Answers queries only: no scans, ingests or backups are scheduled and no webhooks delivered (a backup's check). */
+  private queriesOnly = false;
+  private backups: BackupSchedule | undefined;
   private startAttempts = 0;
   private startRetry: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
@@ -70,9 +74,14 @@ export class Services implements ApiServices {
 
   /**
    * `graphCommand` replaces the argv of graph processes (tests start them through a delay);
-   * `childLogsTo: 2` sends the first build's log lines to stderr (stdout is the MCP protocol in `ckg mcp`).
+   * `childLogsTo: 2` sends the first build's log lines to stderr (stdout is the MCP protocol in `ckg mcp`);
+   * `queriesOnly`: no scheduler and no webhook deliveries (a backup's restored copy, opened to be checked).
    */
-  static async open(config: Config, log: Logger, options: { graphCommand?: string[]; childLogsTo?: 1 | 2; startRetryMs?: number } = {}): Promise<Services> {
+  static async open(
+    config: Config,
+    log: Logger,
+    options: { graphCommand?: string[]; childLogsTo?: 1 | 2; startRetryMs?: number; queriesOnly?: boolean } = {},
+  ): Promise<Services> {
     const dir = dataDir(config.data_dir);
     ensureDataDir(dir);
     serveQualityFrom(dir.root);
@@ -93,6 +102,8 @@ export class Services implements ApiServices {
     const services = new Services(config, log, dir, state, duck, graph, scheduler, events, new Push(state, events, config, log));
     services.childLogsTo = options.childLogsTo ?? 1;
     services.startRetryMs = options.startRetryMs ?? START_RETRY_MS;
+    services.queriesOnly = options.queriesOnly ?? false;
+    services.backups = new BackupSchedule(config, state, log);
     return services;
   }
 
@@ -114,7 +125,9 @@ export class Services implements ApiServices {
         if (!id) throw new Error("the first build finished without publishing a snapshot");
       }
       await this.activate(id);
+      if (this.queriesOnly) return;
       await this.scheduler.start(this.live!.manifest.as_of.slice(0, 10));
+      this.backups?.start();
       if (!this.pushing) {
         this.pushing = true;
         await this.push.start();
@@ -257,6 +270,7 @@ export class Services implements ApiServices {
     clearTimeout(this.startRetry);
     if (this.watcher) clearInterval(this.watcher);
     await this.scheduler.close();
+    await this.backups?.close();
     await this.push.close();
     this.events.stop();
     await this.graph.close();

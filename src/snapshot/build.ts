@@ -17,6 +17,7 @@ import type { Logger } from "../log.ts";
 import { isAlive } from "../runtime.ts";
 import { type DataDir, clearStaleStaging, ensureDataDir, newSnapshotId, publishSnapshot, stagingPath } from "../store/data-dir.ts";
 import type { SnapshotManifest } from "../store/manifest.ts";
+import type { SnapshotSigner } from "./signature.ts";
 import { sideBySide, stage } from "./stage.ts";
 import { writeSnapshot } from "./write.ts";
 
@@ -32,6 +33,8 @@ export interface BuildOptions {
   /** Makes the search vectors (default: LSA learned from this snapshot's corpus); `embedderModel` is the API model it calls. */
   embedder?: Embedder;
   embedderModel?: string | null;
+  /** Signs the finished snapshot in its staging folder, before it is published (snapshot/signature.ts snapshotSigner). */
+  sign?: SnapshotSigner;
   log: Logger;
 }
 
@@ -70,6 +73,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuiltSnapsho
         startedAt,
         log,
       });
+      if (options.sign) await stage(log, "signature", () => options.sign!(staging, id));
       const path = publishSnapshot(dir, id);
       log.info(
         { snapshot: id, entities: manifest.counts.entities, quads: manifest.counts.quads, ms: manifest.build.duration_ms },

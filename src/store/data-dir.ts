@@ -43,7 +43,8 @@ export function ensureDataDir(dir: DataDir): void {
   for (const path of [dir.root, dir.snapshots, dir.runtime, dir.tmp]) mkdirSync(path, { recursive: true });
 }
 
-const SNAPSHOT_ID = /^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{6}$/;
+/** What a snapshot id looks like (newSnapshotId): CURRENT naming anything else names no snapshot. */
+export const SNAPSHOT_ID = /^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{6}$/;
 
 export function currentSnapshotId(dir: DataDir): string | null {
   if (!existsSync(dir.current)) return null;

@@ -3,6 +3,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import { z } from "zod";
 import { createServer } from "../../src/server/app.ts";
 import { defineOperation, inQuery, pathParams } from "../../src/operations/operation.ts";
+import { READS } from "../../src/operations/effects.ts";
 import { OPERATIONS } from "../../src/operations/table/index.ts";
 import { CkgError, ERROR_CODES, type ErrorCode } from "../../src/errors.ts";
 import { VERSION } from "../../src/version.ts";
@@ -144,6 +145,7 @@ describe("OpenAPI and docs", () => {
       summary: "Fails with the error code it is given (test only)",
       description: "Test only.",
       priceUsd: 0,
+      effects: READS,
       input: z.strictObject({ code: z.string() }),
       output: z.strictObject({}),
       needs: [],

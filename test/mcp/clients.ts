@@ -10,7 +10,13 @@ import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { Client, ProtocolError, StreamableHTTPClientTransport, type VersionNegotiationMode } from "@modelcontextprotocol/client";
 
 export type ToolResult = { isError?: boolean; structuredContent?: Record<string, any>; _meta?: Record<string, any>; content: { type: string; text?: string }[] };
-export type ToolInfo = { name: string; description?: string; inputSchema: { type: string; properties?: Record<string, unknown> }; outputSchema?: Record<string, unknown> & { type: string } };
+export type ToolInfo = {
+  name: string;
+  description?: string;
+  inputSchema: { type: string; properties?: Record<string, unknown> };
+  outputSchema?: Record<string, unknown> & { type: string };
+  annotations?: { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+};
 type Progress = { progress: number; total?: number; message?: string };
 
 export interface Agent {

@@ -69,6 +69,26 @@ describe(`MCP over Streamable HTTP, protocol ${era.revision} (${era.client})`, (
     for (const tool of tools) expect(tool.description).toContain("Free.");
   });
 
+  test("each tool's annotations say its operation's declared effects, every hint stated", async () => {
+    const { tools } = await client.listTools();
+    for (const op of OPERATIONS) {
+      const { annotations } = tools.find((t) => t.name === op.name)!;
+      const reads = op.effects.state === "reads";
+      expect(annotations, op.name).toEqual({
+        title: op.summary,
+        readOnlyHint: reads,
+        destructiveHint: op.effects.state === "destroys",
+        idempotentHint: reads || (op.effects.state !== "reads" && op.effects.idempotent),
+        openWorldHint: op.effects.openWorld,
+      });
+    }
+    // What the issue found wrong: subscribe reaches a URL the caller gives and writes; unsubscribe deletes.
+    const hints = (name: string) => tools.find((t) => t.name === name)!.annotations;
+    expect(hints("subscribe")).toMatchObject({ readOnlyHint: false, openWorldHint: true, destructiveHint: false });
+    expect(hints("unsubscribe")).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
+    expect(hints("rotate_subscription_secret")).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+  });
+
   test("calls every tool with its example and gets structured answers", async () => {
     // The subscription the subscribe tool makes: the tools after it act on it with its secret.
     let made: { subscription_id: string; secret: string } | undefined;

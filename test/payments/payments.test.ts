@@ -118,9 +118,11 @@ describe("paid routes", () => {
     expect(header.x402Version).toBe(2);
     // A valid input's offer says so: paying will get the answer.
     expect(verdictOf(header)).toEqual({ valid: true });
-    expect(header.error).toBe("payment required");
-    const accept = header.accepts[0]!;
     const price = name === "timeseries" ? 0.15 : op.priceUsd;
+    // The price in words; over the default client cap, the cap too (client-cap.test.ts).
+    expect(header.error).toStartWith(`payment required: ${price.toFixed(2)} USD per request`);
+    expect(header.error!.includes("maxAmountPerPayment")).toBe(price > 1);
+    const accept = header.accepts[0]!;
     expect(accept).toMatchObject({ scheme: "exact", network: "eip155:84532", payTo: PAY_TO, amount: String(Math.round(price * 1e6)) });
     expect(accept.asset.toLowerCase()).toBe(USDC.toLowerCase());
 

@@ -1,5 +1,6 @@
 import { CkgError } from "../../errors.ts";
 import { changeQuerySchema, changesAnswerSchema, queryChanges } from "../../graph/change-log.ts";
+import { READS } from "../effects.ts";
 import { defineOperation } from "../operation.ts";
 
 export const changes = defineOperation({
@@ -13,6 +14,7 @@ export const changes = defineOperation({
     "Filter by entity_uri or operation. summary=true returns counts by operation and entity type instead of changes. " +
     "When more changes exist, next_cursor is set: pass it as cursor to read the next page.",
   priceUsd: 0.1,
+  effects: READS,
   input: changeQuerySchema,
   output: changesAnswerSchema,
   needs: ["snapshot"],

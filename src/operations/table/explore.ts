@@ -8,6 +8,7 @@ import {
   resolveEntity,
 } from "../../graph/explore.ts";
 import type { LiveSnapshot } from "../context.ts";
+import { READS } from "../effects.ts";
 import { defineOperation } from "../operation.ts";
 
 /**
@@ -39,6 +40,7 @@ export const explore = defineOperation({
     "whether any of its links or figures is synthetic demo data (synthetic), and entity.synthetic whether the entity itself is generated. " +
     "Unknown names answer 404 entity_not_found with the closest names.",
   priceUsd: 0.1,
+  effects: READS,
   input: exploreInputSchema,
   output: exploreResultSchema,
   needs: ["snapshot"],

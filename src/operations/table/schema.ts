@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { schemaDocumentSchema } from "../../snapshot/describe.ts";
+import { READS } from "../effects.ts";
 import { defineOperation } from "../operation.ts";
 
 export const schema = defineOperation({
@@ -13,6 +14,7 @@ export const schema = defineOperation({
     "snapshot: its sources, which of them are synthetic demo data, when it was built, and entity counts by type. " +
     "Read this first to write SPARQL or SQL.",
   priceUsd: 0,
+  effects: READS,
   input: z.strictObject({}),
   output: schemaDocumentSchema,
   needs: ["snapshot"],

@@ -1,4 +1,5 @@
 import { MIN_SIMILARITY, SCOPED_SEARCH_DEPTH, SEARCH_DEPTH, searchAnswerSchema, searchInputSchema } from "../../search/search.ts";
+import { READS } from "../effects.ts";
 import { defineOperation } from "../operation.ts";
 
 export const search = defineOperation({
@@ -17,6 +18,7 @@ export const search = defineOperation({
     `looking at most max(limit, ${SEARCH_DEPTH}) deep per entity type (${SCOPED_SEARCH_DEPTH} when the query names a chain after 'on': ` +
     "entities deployed there rank first), so it is a lower bound for broad queries. Use a result's name or uri with /api/explore.",
   priceUsd: 0.1,
+  effects: READS,
   input: searchInputSchema,
   output: searchAnswerSchema,
   needs: ["snapshot"],

@@ -22,6 +22,7 @@ import {
 import { countByType, listSignals, querySignals } from "../../signals/store.ts";
 import { SYNTHETIC_MARK } from "../../signals/synthetic.ts";
 import type { OperationContext } from "../context.ts";
+import { READS } from "../effects.ts";
 import { defineOperation } from "../operation.ts";
 
 const sinceHours = (fallback: number) => z.number().min(1).max(8760).default(fallback).describe("look-back window in hours (1..8760): signals a scan found since then");
@@ -45,6 +46,7 @@ export const signalsByType = defineOperation({
     `source is generated demo data (the evidence summary then ends with "${SYNTHETIC_MARK}"). since_hours (default 72) keeps ` +
     "signals a scan found in that window; qualification filters by state (default qualified; all for every state). Unknown type: 404.",
   priceUsd: 0.2,
+  effects: READS,
   input: z.strictObject({
     signal_type: z.string().min(1).max(100),
     since_hours: sinceHours(72),
@@ -79,6 +81,7 @@ export const signalsOverview = defineOperation({
     "The strongest recent signals of every type, with counts per type. Filters: signal_type (a slug), qualification (default qualified; " +
     "all for every state), entity (a name or URI; or a wallet's CAIP-10 id), since_hours (default 72), limit (default 50, 1..500).",
   priceUsd: 0,
+  effects: READS,
   input: z.strictObject({
     limit,
     since_hours: sinceHours(72),
@@ -128,6 +131,7 @@ export const entityInsights = defineOperation({
     "source is generated demo data; an entity no time-series has rows for says so in the summary (real figures come with `ckg ingest`). " +
     "Unknown entity: 404 with suggestions.",
   priceUsd: 1.5,
+  effects: READS,
   input: z.strictObject({ entity_name: z.string().min(1).max(2000), since_hours: sinceHours(168) }),
   output: entityAnalysisSchema,
   needs: ["snapshot"],
@@ -158,6 +162,7 @@ export const insightsBatch = defineOperation({
     `The entity insights answer for each of 1..${MAX_BATCH} entities (names or URIs), in the order given. An unknown name gets its own not_found ` +
     `entry with suggestions instead of failing the batch. More than ${MAX_BATCH} entities, or none: 422 too_many_entities.`,
   priceUsd: 7.5,
+  effects: READS,
   input: z.strictObject({
     entities: z.array(z.string().min(1).max(2000)),
     since_hours: sinceHours(168),
@@ -202,6 +207,7 @@ export const signalsCatalog = defineOperation({
     "screens and the JSON Schema of its evidence; plus the qualification rules, and each type's measured quality: how often it caught, " +
     "preceded and was confirmed by labelled real events in a backtest (`quality`, with the window, labels and events at the top), or why it is unmeasured.",
   priceUsd: 0,
+  effects: READS,
   input: z.strictObject({}),
   output: catalogSchema,
   needs: [],

@@ -3,6 +3,7 @@ import { CkgError } from "../../errors.ts";
 import type { Dataset } from "../../graph/protocol.ts";
 import { MAX_ROWS, MAX_TRIPLES, graphAnswerSchema, prepareQuery, rdfFormatSchema, runSparql, sparqlAnswerSchema } from "../../graph/sparql.ts";
 import { snapshotGraphs } from "../../store/manifest.ts";
+import { READS } from "../effects.ts";
 import { defineOperation, seconds } from "../operation.ts";
 
 const graphUris = z.array(z.string().min(1)).max(100);
@@ -23,6 +24,7 @@ export const sparql = defineOperation({
     `${seconds(query_timeout_ms)} per query (504 query_timeout beyond). Updates, LOAD and ` +
     "SERVICE are refused with 403 read_only. Use /api/schema to see the classes and predicates.",
   priceUsd: 0.1,
+  effects: READS,
   input: z.strictObject({
     query: z.string().min(1, "query must not be empty").max(65_536),
     typed: z.boolean().default(false).describe("return SPARQL JSON terms ({type, value, datatype}) instead of plain values"),

@@ -21,6 +21,7 @@ import {
 } from "../../push/subscriptions.ts";
 import { assertSignalType } from "../../signals/insights.ts";
 import type { LiveSnapshot } from "../context.ts";
+import { READS } from "../effects.ts";
 import { defineOperation } from "../operation.ts";
 
 const subscriptionId = z.string().regex(/^sub_[A-Za-z0-9_-]{8,64}$/, "a subscription id (sub_...)");
@@ -78,6 +79,7 @@ export const subscribe = defineOperation({
     "Events on GET /api/events. The answer shows the secret once: it verifies webhooks and opens the stream. Loopback and private " +
     "webhook addresses are refused unless the server allows them.",
   priceUsd: 1,
+  effects: { state: "adds", idempotent: false, openWorld: true },
   input: z.strictObject({
     filters: filtersInputSchema.default({ signals: {}, changes: false }),
     webhook_url: z.string().max(2000).optional().describe("an http(s) URL to POST each event to"),
@@ -107,6 +109,7 @@ export const subscription = defineOperation({
   summary: "A subscription, with its deliveries counted (free, with its secret)",
   description: "The subscription's filters, delivery, status and period, and its webhook deliveries by state with the last error. Needs the secret.",
   priceUsd: 0,
+  effects: READS,
   input: byId,
   output: subscriptionSchema.extend({
     deliveries: z.object({ counts: z.record(z.string(), z.number().int()), last_error: z.string().nullable() }),
@@ -129,6 +132,7 @@ export const rotateSubscriptionSecret = defineOperation({
     "Rotates the subscription's secret: the answer shows the new one once. For 24 hours webhooks carry a signature by each (Standard " +
     "Webhooks' several signatures), so a receiver can switch without missing a delivery; the old secret still opens the stream until then.",
   priceUsd: 0,
+  effects: { state: "destroys", idempotent: false, openWorld: false },
   input: byId,
   output: z.object({ subscription_id: z.string(), secret: z.string() }),
   needs: [],
@@ -147,6 +151,7 @@ export const unsubscribe = defineOperation({
   summary: "Delete a subscription (free, with its secret)",
   description: "Deletes the subscription: its pending deliveries are cancelled and its stream closes. Needs the secret.",
   priceUsd: 0,
+  effects: { state: "destroys", idempotent: true, openWorld: false },
   input: byId,
   output: z.object({ subscription_id: z.string(), status: z.literal("deleted") }),
   needs: [],

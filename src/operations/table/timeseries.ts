@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CATALOG_VIEW } from "../../timeseries/kinds.ts";
 import { MAX_SQL_ROWS, sqlAnswerSchema } from "../../timeseries/store.ts";
+import { READS } from "../effects.ts";
 import { defineOperation, seconds } from "../operation.ts";
 
 export const timeseries = defineOperation({
@@ -20,6 +21,7 @@ export const timeseries = defineOperation({
     `numbers stay numbers, dates are ISO strings, integers beyond 2^53 are strings. ${seconds(query_timeout_ms)} per query (504 query_timeout beyond). Anything but a ` +
     "single SELECT over the published tables is refused with 403 read_only.",
   priceUsd: 0.1,
+  effects: READS,
   input: z.strictObject({
     sql_query: z.string().min(1, "sql_query must not be empty").max(65_536),
   }),
