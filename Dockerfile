@@ -7,7 +7,7 @@
 
 # Stage 1: the executable, made by the same command as outside a container (`npm run build`, which
 # builds for the platform it runs on: linux-x64 or linux-arm64 here).
-FROM node:20-bookworm-slim AS build
+FROM node:22-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 # npm ci: exactly the lockfile's versions. Bun itself comes from the `bun` npm package.

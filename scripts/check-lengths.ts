@@ -1,5 +1,5 @@
 /**
- * No source file over 300 lines (issue 18): a longer module is doing more than one thing; split it
+ * No source file over 300 lines: a longer module is doing more than one thing; split it
  * by what it does. Prints each offender and exits 1. Part of `npm run lint`. A generated file (its
  * first line says `@generated`) is not written by hand and is left out.
  */

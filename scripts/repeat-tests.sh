@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The suite's steadiness, measured (issue 33): a fresh clone of this repository's main, run 1 is
+# The suite's steadiness, measured (does it pass every time, also on a loaded machine?): a fresh clone of this repository's main, run 1 is
 # `.ci/run` (engines, install, typecheck, lint, npm test), runs 2..5 are `npm test` under
 # CKG_REQUIRE_ENGINES=1, and runs 3..5 with `stress-ng --cpu 2` hogging both cores. One line per run
 # goes to $OUT/summary (exit code, seconds, stressed or not); each run's output to $OUT/run<N>.log.

@@ -55,7 +55,7 @@ export class CkgError extends Error {
   }
 }
 
-/** The documented error body (decisions.md): `{"error": {code, message, details}}`. */
+/** The documented error body (docs/decisions/0005-error-body-and-status-codes.md): `{"error": {code, message, details}}`. */
 export interface ErrorBody {
   error: { code: ErrorCode; message: string; details: Record<string, unknown> };
 }

@@ -1,7 +1,7 @@
 /**
  * @module exit-codes
  * What the exit code of a ckg process means: the one table main.ts exits by, the server reads its
- * children's codes by (server/), and the README shows (its docs test compares them).
+ * children's codes by (server/), and docs/cli.md shows (generated from it).
  */
 export const EXIT_CODES = [
   { name: "ok", code: 0, meaning: "done; also `ckg serve` stopped by SIGTERM or SIGINT, and `ckg mcp` once its client closes stdin" },

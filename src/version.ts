@@ -18,5 +18,5 @@ export const VERSION: string = BUILT ? `${CKG_BUILD_VERSION}+${CKG_BUILD_COMMIT}
 /** `ckg 0.1.0 (commit abc1234, built 2026-11-27)`, or `ckg 0.1.0+dev (from source)`. */
 export const VERSION_LINE: string = BUILT ? `ckg ${CKG_BUILD_VERSION} (commit ${CKG_BUILD_COMMIT}, built ${CKG_BUILD_DATE})` : `ckg ${VERSION} (from source)`;
 
-/** The interface version of interface-spec.md (OpenAPI `info.version`). */
+/** The interface version of docs/spec.md §9 (OpenAPI `info.version`). */
 export const INTERFACE_VERSION = "1.0.0";

@@ -1,5 +1,5 @@
 /**
- * The floor of analytic SPARQL (issue 50): a query's SQL as the translator writes it
+ * The floor of analytic SPARQL: a query's SQL as the translator writes it
  * (graph/analytic) run by DuckDB alone, in-process, on the snapshot's own query database: no HTTP,
  * no parse, no answer shaping. What ckg over HTTP can at best approach.
  */

@@ -1,9 +1,9 @@
 /**
- * Analytic SPARQL against Virtuoso, query by query (issue 50):
+ * Analytic SPARQL against Virtuoso, query by query:
  *
  *   bun scripts/bench/analytic.ts --data-dir /tmp/ckg-full [--before-data-dir DIR] [--runs 10]
  *
- * The queries are the issue's five shapes and the generated held-out set
+ * The queries are the five shapes the targets were set on, and the generated held-out set
  * (test/graph/analytic-heldout.ts, drawn from the ontology and this snapshot). For each: ckg's p50
  * over HTTP (DuckDB where the translator takes it, else the embedded store), Virtuoso 7's p50
  * loaded with the same snapshot's N-Quads (behind a ckg server, as scale.ts measures it, so both
@@ -36,7 +36,7 @@ const { values } = parseArgs({
 const runs = Number(values.runs);
 const clients = Number(values.clients);
 
-/** The five shapes of issue 50's table, on this ontology's predicates. */
+/** The five query shapes the analytic targets were set on, written on this ontology's predicates. */
 const ISSUE_SHAPES = [
   { name: "issue: count per object of one predicate, top 20", sparql: "SELECT ?o (COUNT(*) AS ?n) WHERE { ?s ckg:deployedOn ?o } GROUP BY ?o ORDER BY DESC(?n) LIMIT 20" },
   { name: "issue: count per class over rdf:type", sparql: "SELECT ?class (COUNT(?s) AS ?n) WHERE { ?s a ?class } GROUP BY ?class ORDER BY DESC(?n)" },

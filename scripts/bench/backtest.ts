@@ -1,11 +1,11 @@
 /**
- * Backtest benchmark (issue 49). Run by hand:
+ * Backtest benchmark (days replayed per minute, beside a real scan). Run by hand:
  *   bun scripts/bench/backtest.ts --data-dir DIR [--days 365] [--scan-days 3] [--history ../shared/real-history]
  *
  * On a data directory's live snapshot (an ingested world: `bun scripts/bench/ingest.ts --keep DIR`
  * leaves the real-size one): replays `--days` days ending on the snapshot's as-of day through all 28
  * detectors and prints days per minute, the median and p90 of a day, the peak RSS, and the
- * projection for a year; beside it, in the same run, the baseline the issue names: the real scan
+ * projection for a year; beside it, in the same run, the baseline: the real scan
  * (`runScan`, into a scratch state database) of `--scan-days` of the same days, and the ratio of a
  * backtest day to a scan day. With --history, the same for the recorded history over DIR's real
  * entities (its window is 2022-01-01..2023-07-25).

@@ -1,5 +1,5 @@
 /**
- * Backup, restore and verification of a data directory, timed (issue 51). Run by hand:
+ * Backup, restore and verification of a data directory, timed. Run by hand:
  *   bun scripts/bench/backup.ts --data-dir DIR [--work DIR]
  *
  * Through the CLI as a person runs it (child processes of this checkout's ckg): `ckg backup`,

@@ -1,5 +1,6 @@
 /**
- * The floor of a full build's series work (issue 36, point 4). Run by hand, on a quiet machine:
+ * The floor of a full build's series work (what the build's time cannot go below). Run by hand, on
+ * a quiet machine:
  *   bun scripts/bench/build-floor.ts [--data-dir DIR]
  *
  * A build writes the 72 M series rows three times after generating them: the published Parquet

@@ -1,5 +1,5 @@
 /**
- * The web console's entity page on the full data (issue 21). Run by hand:
+ * The web console's entity page on the full data. Run by hand:
  *   bun scripts/bench/console.ts [--data-dir /tmp/ckg-full2] [--runs 10]
  *
  * Serves a working copy of the data directory, picks the protocol with the most facts that has

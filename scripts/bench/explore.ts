@@ -1,5 +1,5 @@
 /**
- * Explore benchmark (issue 19, point 7). Run by hand:
+ * Explore benchmark (distinct entities under load, so no cache helps). Run by hand:
  *   bun scripts/bench/explore.ts [--data-dir /tmp/ckg-full] [--clients 32] [--uniform 10000] [--per-type 300] [--hubs 300] [--engine 2000]
  *
  * Explore on distinct entities: every request asks for an entity no request asked before, so the

@@ -1,6 +1,6 @@
 /**
- * First-ingest benchmark through the provider stand-in (issue 49). Run by hand:
- * `bun scripts/bench/first-ingest.ts [--detail-limit N] [--rounds N] [--unpaced]`.
+ * First-ingest benchmark through the provider stand-in (how long a first real ingest takes). Run by
+ * hand: `bun scripts/bench/first-ingest.ts [--detail-limit N] [--rounds N] [--unpaced]`.
  *
  * A copy of the small fixture world takes one first ingest (no cursors) of every provider, served
  * by the stand-in (test/support/replay/: recorded DefiLlama lists, the shaped cast) as of its day.

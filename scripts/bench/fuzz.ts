@@ -1,5 +1,6 @@
 /**
- * Fuzzing from the OpenAPI document at volume (issue 19). Run by hand:
+ * Fuzzing from the OpenAPI document at volume (no input may crash the server or answer a 500). Run
+ * by hand:
  *   bun scripts/bench/fuzz.ts [--runs 100000] [--mcp 10000] [--data-dir DIR] [--seed N]
  *
  * Serves a data directory (default: a copy of the test fixture) over a real port with `ckg serve`,

@@ -1,5 +1,6 @@
 /**
- * Where the embedded graph store stops (issue 20). Run by hand:
+ * Where the embedded graph store stops (how many quads one store holds before a load fails). Run by
+ * hand:
  *   bun scripts/bench/graph-ceiling.ts --nq <snapshot>/graph.nq [--step 1000000]
  *
  * Loads N-Quads into one in-process Oxigraph store (the WebAssembly build the graph processes run,

@@ -1,5 +1,5 @@
 /**
- * Graph benchmark (issue 2). Run by hand: `bun scripts/bench/graph.ts [--data-dir DIR] [--scale full] [--reuse]`.
+ * Graph benchmark (build, start and SPARQL point queries). Run by hand: `bun scripts/bench/graph.ts [--data-dir DIR] [--scale full] [--reuse]`.
  *
  * Prints: snapshot build time, quads, snapshot bytes; time from start to listening and to ready;
  * RSS of the server and its graph process after load; p50/p99 of a SPARQL point query (one entity

@@ -1,5 +1,5 @@
 /**
- * Ingest benchmark (issues 8 and 17). Run by hand: `bun scripts/bench/ingest.ts [--data-dir DIR] [--detail-limit N] [--keep DIR]`.
+ * Ingest benchmark (the providers' answers at their real sizes). Run by hand: `bun scripts/bench/ingest.ts [--data-dir DIR] [--detail-limit N] [--keep DIR]`.
  *
  * The providers' APIs are served on localhost from the test fixtures (recorded shapes), once as
  * they are and once at the providers' real sizes (DefiLlama ~7,000 protocols and ~15,000 pools,

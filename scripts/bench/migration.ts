@@ -1,5 +1,6 @@
 /**
- * The migration time of a default data directory (issue 37). Run by hand, under the shared lock:
+ * The migration time of a default data directory (how long an upgrade keeps a server down). Run by
+ * hand, under the shared lock:
  *   flock /tmp/ckg-bench.lock bun scripts/bench/migration.ts [--data-dir <dir>] [--runs 5] [--scale default]
  *
  * `--data-dir`: a default data directory written by the previous release (left unchanged). Without

@@ -1,5 +1,6 @@
 /**
- * The narrator's worst case per scan (issue 49, point 6). Run by hand:
+ * The narrator's worst case per scan (an endpoint that never answers must not hold the scan). Run
+ * by hand:
  *   bun scripts/bench/narrator.ts [--data-dir DIR] [--timeout-ms N] [--budget-ms N]
  *
  * Builds the default world when the data directory has no snapshot, starts an OpenAI-compatible
@@ -23,7 +24,7 @@ import { buildSnapshot } from "../../src/snapshot/build.ts";
 import { currentSnapshotId, dataDir } from "../../src/store/data-dir.ts";
 import { openSqliteState } from "../../src/store/state-sqlite.ts";
 
-/** The time limit and the cap of one scan's calls before issue 49 (cli/scan.ts passed them). */
+/** The time limit and the cap of one scan's calls before the narrator had a budget (cli/scan.ts passed them). */
 const OLD_TIMEOUT_MS = 30_000;
 const OLD_MAX_CALLS = 200;
 

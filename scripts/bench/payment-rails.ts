@@ -1,5 +1,5 @@
 /**
- * Paying on Base and on Solana, and signing in instead of paying (issue 22). Run by hand:
+ * Paying on Base and on Solana, and signing in instead of paying (the cost of each). Run by hand:
  *   bun scripts/bench/payment-rails.ts [--paid 40] [--challenges 2000]
  *
  * One ckg in this process (app.handle, no sockets) over the test fixture, settling in-process on

@@ -1,5 +1,5 @@
 /**
- * Payments benchmark (issue 6). Run by hand:
+ * Payments benchmark (the 402 path and paid requests, beside @x402/express). Run by hand:
  *   bun scripts/bench/payments.ts [--seconds 10] [--connections 32]
  *
  * Starts a local chain (anvil + an EIP-3009 USDC, as the tests do), ckg serving a small data

@@ -1,6 +1,7 @@
 /**
- * The default world's planted anomalies against what the scan found (issue 49's closing figure).
- * Run by hand, on a data directory built and scanned already (this builds and scans nothing):
+ * The default world's planted anomalies against what the scan found (precision and recall, type by
+ * type). Run by hand, on a data directory built and scanned already (this builds and scans
+ * nothing):
  *   bun src/main.ts build --data-dir /tmp/ckg-b && bun src/main.ts scan --data-dir /tmp/ckg-b
  *   bun scripts/bench/planted.ts --data-dir /tmp/ckg-b [--json]
  *

@@ -1,5 +1,5 @@
 /**
- * Issue 50's push targets, measured with receivers that misbehave (part of scripts/bench/push.ts):
+ * The push targets, measured with receivers that misbehave (part of scripts/bench/push.ts):
  * `receivers` receivers on 127.0.0.1, a share of them hanging until the sender's time limit and a
  * share answering 503, every subscription's webhook on one of them in turn.
  *  - latency: `latencySubscriptions` subscriptions, `rounds` events committed one at a time; commit

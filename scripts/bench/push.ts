@@ -1,13 +1,14 @@
 /**
- * Push delivery, measured (issues 34 and 50). Run by hand:
+ * Push delivery, measured (delivery latency, fan-out and what a scan's events cost). Run by hand:
  *   bun scripts/bench/push.ts [--parts basic,targets,scan] [--subscriptions 1,100,10000] [--rounds 10] [--streams 100]
  *                             [--data-dir DIR] [--scan-data-dir DIR --scan-scale full]
  *                             [--receivers 20 --hang 0.1 --fail 0.1 --latency-subscriptions 1000 --target-rounds 10
  *                              --fanout 100000 --concurrency 64 --timeout-ms 15000]
  *
- * `targets` is issue 50's: receivers that hang and answer 503 beside healthy ones, commit to
- * webhook p99 at the healthy ones, and a fan-out of `--fanout` subscriptions against the bare-POST
- * floor measured in the same run (scripts/bench/push-targets.ts). What follows is `basic`, then `scan`:
+ * `targets` checks the delivery targets: receivers that hang and answer 503 beside healthy ones,
+ * commit to webhook p99 at the healthy ones, and a fan-out of `--fanout` subscriptions against the
+ * bare-POST floor measured in the same run (scripts/bench/push-targets.ts). What follows is
+ * `basic`, then `scan`:
  *
  * A real `ckg serve` process on a copy of a data directory (default: the small fixture world, built
  * once into /tmp), a webhook receiver in its own process (scripts/bench/push-receiver.ts), and up to

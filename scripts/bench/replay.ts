@@ -1,5 +1,5 @@
 /**
- * Real data replayed (issue 32). Run by hand: `bun scripts/bench/replay.ts [--out DIR]`.
+ * Real data replayed (recorded provider answers ingested, then scanned). Run by hand: `bun scripts/bench/replay.ts [--out DIR]`.
  *
  * Serves the provider stand-in of the tests (test/support/replay/: recorded answers where public
  * recordings exist, a shaped cast of real entities otherwise) and ingests its days into a copy of

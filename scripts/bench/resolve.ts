@@ -1,5 +1,5 @@
 /**
- * Entity-resolution bench (issue 17). Run by hand:
+ * Entity-resolution bench (against the labelled set of real identities). Run by hand:
  *   bun scripts/bench/resolve.ts [--data-dir DIR]   (default: a fresh default-scale build)
  *
  * Imports the labelled set of real identities (test/ingest/identities.json: CoinGecko ids with

@@ -1,15 +1,16 @@
 /**
- * Scale benchmark (issue 20). Run by hand:
+ * Scale benchmark (the full data beside Virtuoso, replicas, and past the embedded store's
+ * ceiling). Run by hand:
  *   bun scripts/bench/scale.ts [--data-dir /tmp/ckg-full] [--big-data-dir DIR [--big-only]] [--runs 30] [--clients 16] [--seconds 20]
  *
  * On a working copy of the data (snapshot hard-linked), with Debian's Virtuoso 7 loaded from what
  * `ckg export` writes (test/support/virtuoso.ts):
  *   1. SPARQL over HTTP, p50/p99 ms and req/s at `clients`: ckg on its embedded store (analytic
  *      SELECTs on DuckDB), the same with every query on Oxigraph (CKG_SPARQL_ANALYTIC=false: the
- *      figure before issue 36) and ckg on Virtuoso (CKG_SPARQL_URL, also with every query sent to
- *      it), a point set (one entity's facts) and an analytic set (counts and groupings over the
- *      whole graph), each query in turn on each, with each analytic p50's ratio to Virtuoso's and
- *      the queries each engine answered;
+ *      figure before analytic SPARQL ran on DuckDB) and ckg on Virtuoso (CKG_SPARQL_URL, also with
+ *      every query sent to it), a point set (one entity's facts) and an analytic set (counts and
+ *      groupings over the whole graph), each query in turn on each, with each analytic p50's ratio
+ *      to Virtuoso's and the queries each engine answered;
  *   2. the analytic set again as SQL over the graph tables (POST /api/timeseries, same server);
  *   3. one vs two ckg replicas on the same data, mixed routes (search, explore, SPARQL, SQL) from one
  *      closed-loop client spreading requests over them (the machine's 2 cores bound the gain);

@@ -1,5 +1,5 @@
 /**
- * Signal scan benchmark (issue 5). Run by hand:
+ * Signal scan benchmark (a full scan's time and memory, type by type). Run by hand:
  *   bun scripts/bench/scan.ts [--data-dir DIR] [--scale full]
  *
  * Builds the data directory when it has no snapshot, then scans all 28 types as of the snapshot's

@@ -1,5 +1,6 @@
 /**
- * Where a meaning question's time goes on the server's main thread (issue 36). Run by hand:
+ * Where a meaning question's time goes on the server's main thread (to see what holds the thread).
+ * Run by hand:
  *   bun scripts/bench/search-spans.ts [--data-dir DIR] [--runs 5] [--no-reindex]
  *
  * Loads what a server loads for search, in this process, and asks the meaning questions of

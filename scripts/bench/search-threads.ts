@@ -1,5 +1,5 @@
 /**
- * Where the CPU of meaning questions goes, thread by thread (issue 36). Run by hand:
+ * Where the CPU of meaning questions goes, thread by thread. Run by hand:
  *   bun scripts/bench/search-threads.ts [--data-dir /tmp/ckg-full-final] [--clients 32] [--seconds 10]
  *
  * Serves a working copy of the data directory (answer cache off, no scans), asks the 73 meaning

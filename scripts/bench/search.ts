@@ -1,5 +1,5 @@
 /**
- * Search benchmark (issues 4, 16 and 36). Run by hand:
+ * Search benchmark (recall and latency by name and by meaning, beside PostgreSQL). Run by hand:
  *   bun scripts/bench/search.ts [--data-dir DIR] [--scale full] [--probes 400] [--seconds 10] [--no-postgres] [--no-reindex]
  *
  * The server serves a working copy of the data directory (the snapshot hard-linked, never written).
@@ -14,7 +14,7 @@
  * concurrent clients over HTTP beside PostgreSQL 15 with pg_trgm and pgvector holding the same
  * names and vectors (started by the script; pgvector is built from source where Debian has no
  * package, see scripts/bench/postgres-search.ts); and the real-name set's recall@3 and MRR for both,
- * with the synthetic labelled set apart. Issue 36's figures in one table: meaning questions' req/s
+ * with the synthetic labelled set apart. The targets' figures in one table: meaning questions' req/s
  * at 32 clients over HTTP (answer cache off) beside SPARQL point queries' req/s on the same server
  * in the same run and their ratio, the index alone in-process, recall@10 against exact search, and
  * pgvector's HNSW on the same vectors (req/s and recall@10); the RSS of every server process.
@@ -260,7 +260,7 @@ for (const clients of [1, 32]) {
 }
 printTable("Floors under the questions' throughput", floorRows);
 
-// --- Issue 36: meaning questions beside SPARQL point queries, same server, same run -------------
+// --- Meaning questions beside SPARQL point queries, same server, same run ----------------------
 // A SPARQL point query is one entity and its neighbours with their names (as explore.ts's
 // baseline), on distinct entities drawn from every type.
 const pointIds = rng.sample(allIds, Math.min(allIds.length, 100_000));
@@ -295,7 +295,7 @@ const pgRecall = pgLoad?.vectors ? await recallByType(searchDir, manifest.search
 const overall = (by: Map<EntityType, number>) => [...by.values()].reduce((a, b) => a + b, 0) / by.size;
 const serving = processTree(server.process.pid);
 const rate = (r: { rps: number; p50: number; p99: number }) => `${r.rps.toFixed(0)} req/s, p50 ${ms(r.p50)}, p99 ${ms(r.p99)}`;
-printTable(`Issue 36: meaning questions beside SPARQL point queries (${CLIENTS} clients, ${seconds} s each, same server, answer cache off)`, [
+printTable(`Meaning questions beside SPARQL point queries (${CLIENTS} clients, ${seconds} s each, same server, answer cache off)`, [
   [`SPARQL point query over HTTP (POST /api/sparql, ${pointIds.length.toLocaleString("en")} distinct entities)`, rate(sparqlPoint)],
   [`meaning questions over HTTP (POST /api/search, the ${meaningBodies.length} questions in turn, each computed)`, rate(meaningLoad)],
   ["  ratio meaning / SPARQL point (target >= 0.25)", (meaningLoad.rps / sparqlPoint.rps).toFixed(3)],

@@ -1,5 +1,6 @@
 /**
- * Serving memory (issue 36, point 4). Run by hand, under the bench lock:
+ * Serving memory (a served snapshot's memory, at rest and under load). Run by hand, under the bench
+ * lock:
  *   flock /tmp/ckg-bench.lock bun scripts/bench/serving-memory.ts [--data-dir /tmp/ckg-full-world]
  *     [--clients 32] [--heavy 4] [--seconds 30] [--no-parts] [--with-scans] [-- extra `ckg serve` flags]
  *
@@ -10,8 +11,8 @@
  *    anonymous memory, mapped files) at rest; then `clients` closed loops of SPARQL point queries
  *    (an entity and its neighbours) alone for `seconds` (the baseline), then the same beside `heavy`
  *    loops of analytic aggregates over every quad (the heaviest SPARQL load): point-query p50/p99
- *    in both phases and their ratio, and the peak RSS of all processes together against the
- *    issue's budget (2.7 GiB); then at rest again. The first signal scan a fresh data directory
+ *    in both phases and their ratio, and the peak RSS of all processes together against its
+ *    budget (2.7 GiB); then at rest again. The first signal scan a fresh data directory
  *    starts is turned off (--with-scans keeps it: a `ckg scan` child of its own).
  */
 import { heapStats } from "bun:jsc";

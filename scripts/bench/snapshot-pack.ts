@@ -1,5 +1,5 @@
 /**
- * Signed snapshots (issue 51, point 2): how long `ckg snapshot pack`, `verify` and `install` take on
+ * Signed snapshots: how long `ckg snapshot pack`, `verify` and `install` take on
  * a data directory's live snapshot, and what a server's signature check adds before it serves one.
  * Run by hand, on a quiet machine:
  *   bun scripts/bench/snapshot-pack.ts [--data-dir DIR] [--rounds 3]

@@ -1,5 +1,5 @@
 /**
- * Soak (issue 19). Run by hand:
+ * Soak (memory, errors and latency over a long run of mixed traffic). Run by hand:
  *   bun scripts/bench/soak.ts [--minutes 30] [--rate 40] [--data-dir DIR]
  *
  * Starts a local chain (anvil + an EIP-3009 USDC, as the tests do) and `ckg serve` with payments on

@@ -1,5 +1,5 @@
 /**
- * SPARQL's graph forms and result formats (issue 35). Run by hand:
+ * SPARQL's graph forms and result formats. Run by hand:
  *   bun scripts/bench/sparql-forms.ts [--data-dir /tmp/ckg-full] [--runs 30] [--buffers 250000]
  * With no snapshot in --data-dir, one is built there first at --scale (`ckg build`), so the small
  * version is

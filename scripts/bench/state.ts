@@ -1,5 +1,5 @@
 /**
- * The state store on its two engines (issue 20). Run by hand:
+ * The state store on its two engines (SQLite and PostgreSQL). Run by hand:
  *   bun scripts/bench/state.ts [--data-dir /tmp/ckg-full] [--runs 200]
  *
  * Scans the data directory's live snapshot (all 28 types) into a scratch SQLite state database and

@@ -1,5 +1,5 @@
 /**
- * Time-series benchmark (issues 3, 19 and 36). Run by hand:
+ * Time-series benchmark (ckg's SQL against PostgreSQL on the same rows). Run by hand:
  *   bun scripts/bench/timeseries.ts [--data-dir DIR] [--scale full] [--runs 30] [--block 1] [--baseline-data-dir DIR]
  *
  * For each query, prints p50/p99 over HTTP (POST /api/timeseries), in-process through the store
@@ -11,7 +11,7 @@
  * query after query. `--baseline-data-dir` serves a second ckg, over a data directory whose query
  * database was built before (no entity-ordered copies), timed in the same turns: the figures before
  * the change, in the same run. Then the floors: the HTTP hop alone and each engine's `SELECT 1`,
- * and the summary issue 36 asks for: one entity's series over HTTP beside PostgreSQL's, and a day
+ * and the summary the targets are set on: one entity's series over HTTP beside PostgreSQL's, and a day
  * across all entities beside its figure before. `--skip-postgres` leaves PostgreSQL out.
  * The data directories are served as they are (their state is written into them): give copies.
  */
@@ -274,10 +274,10 @@ function report(floors: Map<Way, number[]>): void {
   });
   rows.push(["floors, p50 / p99 (ms)", ""]);
   for (const [way, samples] of floors) rows.push([`  ${way}`, fmt(samples)]);
-  // Issue 36: one entity's series at PostgreSQL's latency or better over HTTP (p50 <= 5 ms), and a day across all entities no slower.
+  // The target: one entity's series at PostgreSQL's latency or better over HTTP (p50 <= 5 ms), and a day across all entities no slower.
   const entity = times[QUERIES.findIndex((q) => q.name === ONE_ENTITY)]!;
   const day = times[QUERIES.findIndex((q) => q.name === ONE_DAY)]!;
-  rows.push([`summary (issue 36), p50 / p99 (ms)`, ""]);
+  rows.push([`summary, p50 / p99 (ms)`, ""]);
   rows.push([`  ${ONE_ENTITY}: ckg HTTP`, fmt(entity.get(CKG)!)]);
   if (entity.get(PG_HTTP)) rows.push([`  ${ONE_ENTITY}: PostgreSQL HTTP; ckg / PostgreSQL (p50; p99)`, `${fmt(entity.get(PG_HTTP)!)}; ${ratio(entity.get(CKG)!, entity.get(PG_HTTP)!)}`]);
   if (entity.get(BEFORE)) rows.push([`  ${ONE_ENTITY}: ckg HTTP before; after / before (p50; p99)`, `${fmt(entity.get(BEFORE)!)}; ${ratio(entity.get(CKG)!, entity.get(BEFORE)!)}`]);

@@ -45,7 +45,7 @@ class Ckg < Formula
 
     config.dirname.mkpath
     config.write <<~TOML
-      # ckg's settings for `brew services`, by their lower-case names (README, Configuration):
+      # ckg's settings for `brew services`, by their lower-case names (docs/configuration.md):
       # port = 8402
       # ingest_cron = "0 5 * * *"
     TOML

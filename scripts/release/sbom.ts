@@ -42,8 +42,9 @@ function lockfileBom(): Promise<Bom> {
   generated ??= (async () => {
     const out = join(tmpdir(), `ckg-sbom-${process.pid}.json`);
     const cli = join(ROOT, "node_modules", "@cyclonedx", "cyclonedx-npm", "bin", "cyclonedx-npm-cli.js");
-    // --ignore-npm-errors: `npm ls` reports two peer ranges it dislikes (typescript, @solana/kit).
-    const args = ["--package-lock-only", "--omit", "dev", "--ignore-npm-errors", "--output-reproducible", "--spec-version", "1.6"];
+    // No --ignore-npm-errors: the lockfile's tree is valid (package.json's overrides), and a peer range
+    // broken by a later change should stop the build, not slip into an SBOM.
+    const args = ["--package-lock-only", "--omit", "dev", "--output-reproducible", "--spec-version", "1.6"];
     const run = Bun.spawnSync(["node", cli, ...args, "--output-format", "JSON", "--mc-type", "application", "-o", out], {
       cwd: ROOT,
       env: { ...process.env, npm_config_offline: "true" },

@@ -38,6 +38,8 @@ import type { z } from "zod";
 export interface Mount {
   path: string;
   methods: readonly ("GET" | "POST" | "DELETE")[];
+  /** What it serves, in a line (a route's `about`: docs/api.md). */
+  about?: string;
   /** Throws CkgError for a refusal: it leaves in the documented error shape. */
   handle(request: Request): Response | Promise<Response>;
 }
@@ -109,18 +111,20 @@ export function createApp(services: ApiServices, options: AppOptions) {
       method: "GET",
       path: "/metrics",
       doc: undefined,
+      about: "Prometheus metrics (text exposition format): requests and their durations by route and status, readiness, the graph store and its processes, SPARQL queries by engine, webhook deliveries by state.",
       async handle({ set }) {
         const { contentType, text } = await metrics.render();
         set.headers["content-type"] = contentType;
         return text;
       },
     },
-    { method: "GET", path: "/openapi.json", doc: undefined, handle: () => (openapi ??= buildOpenApi(routes, prices, baseUrl(), config)) },
+    { method: "GET", path: "/openapi.json", doc: undefined, about: "This server's OpenAPI 3.1 document: every documented route with its schemas, its price here (`x-price-usd`) and its effects (`x-effects`).", handle: () => (openapi ??= buildOpenApi(routes, prices, baseUrl(), config)) },
     // x402 discovery from the origin (operations/discovery.ts): every paid resource, no payment needed.
     {
       method: "GET",
       path: "/.well-known/x402.json",
       doc: undefined,
+      about: "x402 discovery: every paid resource with its price and payment requirements (empty while payments are off); free, no payment needed.",
       async handle() {
         const { since, paid } = await payments.acceptedBy(operations);
         return discoveryManifest(paid, baseUrl(), since);
@@ -130,6 +134,7 @@ export function createApp(services: ApiServices, options: AppOptions) {
       method: "GET",
       path: "/docs",
       doc: undefined,
+      about: "An HTML page documenting every operation: its price on this server, its effects and a curl example. No scripts, works offline.",
       handle({ set }) {
         set.headers["content-type"] = "text/html; charset=utf-8";
         return (docs ??= renderDocsPage(operations, prices, baseUrl(), config));
@@ -137,7 +142,7 @@ export function createApp(services: ApiServices, options: AppOptions) {
     },
     eventsRoute(services, streams),
     ...consoleRoutes({ sessions, payments, secure: () => baseUrl().startsWith("https:") }),
-    ...mounts.flatMap((mount) => mount.methods.map((method): Route => ({ method, path: mount.path, doc: undefined, handle: ({ request }) => mount.handle(request) }))),
+    ...mounts.flatMap((mount) => mount.methods.map((method): Route => ({ method, path: mount.path, doc: undefined, about: mount.about, handle: ({ request }) => mount.handle(request) }))),
   ];
   assertUniqueRoutes(routes);
 
@@ -179,7 +184,11 @@ export function createApp(services: ApiServices, options: AppOptions) {
   // Every handler reads its own body (JSON with the 64 KiB limit, SPARQL text, MCP messages): Elysia parses none.
   for (const route of routes) app.route(route.method, route.path, (context) => route.handle(context), { parse: "none" });
   /** Ends the open event streams (/api/events): a stopping server calls it before `stop()`, which waits for them. */
-  return Object.assign(app, { endEventStreams: (reason: string) => streams.closeAll(reason) });
+  return Object.assign(app, {
+    endEventStreams: (reason: string) => streams.closeAll(reason),
+    /** The routes as listed above (with their docs): what the generated API reference (scripts/docs) reads. */
+    routeList: routes as readonly Route[],
+  });
 }
 
 export type App = ReturnType<typeof createApp>;

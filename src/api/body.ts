@@ -1,7 +1,8 @@
 /**
  * @module api/body
- * Reading a JSON request body with the 64 KiB limit of decisions.md. The limit holds whether or
- * not the client sends Content-Length: the stream is cut as soon as it passes the limit.
+ * Reading a JSON request body with the 64 KiB limit of docs/decisions/0007-limits.md. The limit
+ * holds whether or not the client sends Content-Length: the stream is cut as soon as it passes the
+ * limit.
  */
 import { CkgError } from "../errors.ts";
 

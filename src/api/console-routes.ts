@@ -31,11 +31,12 @@ export interface ConsoleDeps {
 
 export function consoleRoutes({ sessions, payments, secure }: ConsoleDeps): Route[] {
   return [
-    { method: "GET", path: "/", doc: undefined, handle: async ({ request, set }) => serve((await consoleFiles()).page, request, set, "no-cache") },
+    { method: "GET", path: "/", doc: undefined, about: "The web console: pages for search, entities, signals, changes, queries (SPARQL and SQL), subscriptions, signal quality and the server's status, over the routes of this API.", handle: async ({ request, set }) => serve((await consoleFiles()).page, request, set, "no-cache") },
     {
       method: "GET",
       path: `${CONSOLE_ASSETS}/:file`,
       doc: undefined,
+      about: "The console's script and styles, named by their content (cached for a year).",
       async handle({ request, params, set }) {
         const file = (await consoleFiles()).assets.get(params.file!);
         if (!file) throw new CkgError("not_found", `The console has no file ${params.file}.`);

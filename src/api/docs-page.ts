@@ -13,8 +13,11 @@ import type { PriceList } from "../payments/prices.ts";
 const escape = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
-function curl(op: AnyOperation, baseUrl: string): string {
+/** An operation's example input as a curl command (this page, and docs/api.md from scripts/docs). */
+export function curl(op: AnyOperation, baseUrl: string): string {
   const example = { ...(op.example as Record<string, unknown>) };
+  // The secret a bearer field takes travels in Authorization over HTTP (operation-routes).
+  const auth = op.bearer && example[op.bearer] === undefined ? ` -H 'authorization: Bearer <${op.bearer}>'` : "";
   let path = op.path;
   for (const name of pathParams(op.path)) {
     path = path.replace(`:${name}`, encodeURIComponent(String(example[name] ?? name)));
@@ -22,9 +25,9 @@ function curl(op: AnyOperation, baseUrl: string): string {
   }
   if (inQuery(op)) {
     const query = new URLSearchParams(Object.entries(example).map(([k, v]): [string, string] => [k, String(v)])).toString();
-    return `curl${op.method === "GET" ? "" : ` -X ${op.method}`} '${baseUrl}${path}${query ? `?${query}` : ""}'`;
+    return `curl${op.method === "GET" ? "" : ` -X ${op.method}`} '${baseUrl}${path}${query ? `?${query}` : ""}'${auth}`;
   }
-  return `curl -X POST '${baseUrl}${path}' -H 'content-type: application/json' -d '${JSON.stringify(example).replaceAll("'", "'\\''")}'`;
+  return `curl -X POST '${baseUrl}${path}'${auth} -H 'content-type: application/json' -d '${JSON.stringify(example).replaceAll("'", "'\\''")}'`;
 }
 
 function price(usd: number): string {

@@ -3,7 +3,7 @@
  * The OpenAPI 3.1 document, generated from the app's list of routes: an operation of the table is
  * documented from its schemas (paths, parameters, bodies and answers), its price and its effects
  * (`x-effects`, operations/effects); another JSON route (health, readiness, the console's session)
- * by its own entry. Descriptions quote this server's settings (the query time limit). Choices the spec leaves open (error shape, limits, value formats) are written
+ * by its own entry. Descriptions quote this server's settings (the query time limit). Choices docs/spec.md leaves open (docs/decisions/: error shape, limits, value formats) are written
  * here and in the operations' descriptions.
  */
 import { ERROR_CODES } from "../errors.ts";
@@ -136,6 +136,8 @@ function operationEntry(op: AnyOperation, settings: DescriptionSettings): OpenAp
     "413": errorResponse(`Request body over ${MAX_BODY_BYTES / 1024} KiB.`),
     "503": errorResponse("The dataset or graph is still loading.", true),
   };
+  // A bearer field is the caller's secret (a subscription's): missing or wrong, the answer is 401.
+  if (op.bearer) responses["401"] = errorResponse(`No ${op.bearer}, or not this resource's: send it as Authorization: Bearer <${op.bearer}>.`);
   if (op.needs.includes("graph")) {
     responses["403"] = errorResponse("The query would change data or reach outside the published data.");
     responses["504"] = errorResponse(`The query ran past its time limit (${seconds(settings.query_timeout_ms)} on this server).`);

@@ -49,6 +49,8 @@ export interface Route {
   /** Reads the body itself (Elysia parses none): throws CkgError for a refusal. */
   handle(context: RouteContext): unknown;
   doc: RouteDoc;
+  /** What a route without an OpenAPI entry serves, in a line: docs/api.md (scripts/docs) says it, and fails without it. */
+  about?: string;
 }
 
 /** Fails when two entries share a method and path: Elysia would serve one and hide the other. */

@@ -83,6 +83,11 @@ function readOnly(): CkgError {
   return new CkgError("read_only", "The SPARQL endpoint is read-only: updates are refused.");
 }
 
+const SPARQL_PROTOCOL_ABOUT =
+  "The SPARQL 1.1 Protocol, for SPARQL clients: the sparql operation (priced as it is) with the standard request forms " +
+  "(`?query=` on GET; an application/sparql-query or form body on POST) and the result formats Accept asks for; updates are refused (403 read_only). " +
+  "A GET without a query answers the service description, free.";
+
 /** GET and POST /sparql, when the table has the sparql operation; `graphs` are the live snapshot's named graphs. */
 export function sparqlProtocolRoutes(operations: readonly AnyOperation[], run: Run, graphs: () => string[]): Route[] {
   const sparql = operations.find((op) => op.name === "sparql");
@@ -114,5 +119,5 @@ export function sparqlProtocolRoutes(operations: readonly AnyOperation[], run: R
     set.headers["content-type"] = contentType;
     return body;
   };
-  return (["GET", "POST"] as const).map((method) => ({ method, path: SPARQL_PROTOCOL_PATH, doc: undefined, handle }));
+  return (["GET", "POST"] as const).map((method) => ({ method, path: SPARQL_PROTOCOL_PATH, doc: undefined, about: SPARQL_PROTOCOL_ABOUT, handle }));
 }

@@ -1,13 +1,13 @@
 /**
  * @module backtest/markdown
- * The quality report as Markdown: the per-type table (what the README shows), the labelled events
+ * The quality report as Markdown: the per-type table (what docs/guide/signals.md shows), the labelled events
  * with the types that fired around them, and the controls.
  */
 import type { QualityReport } from "../signals/quality.ts";
 
 const num = (value: number | null | undefined, digits = 2) => (value === null || value === undefined ? "–" : String(Math.round(value * 10 ** digits) / 10 ** digits));
 
-/** The per-type table (the README shows the shipped report's). */
+/** The per-type table (docs/guide/signals.md shows the shipped report's). */
 export function qualityTable(report: QualityReport): string[] {
   const lines = [
     "| type | measured | events caught | median delay (d) | incidents preceded | median lead (d) | episodes | alarms / 100 entity-months | precision |",

@@ -1,7 +1,7 @@
 /**
  * @module backtest/report
  * The quality report: a pure function of what the replay found each day, the labels, the horizon
- * and the exposure. Definitions (the README's "Signal quality" says them in words):
+ * and the exposure. Definitions (docs/guide/signals.md, "Quality: measured on real history", says them in words):
  * - fired: a type's finding on an entity passed its screens that day (what a scan serves);
  * - episode: a run of days a type fired on one signal key, gaps up to EPISODE_GAP_DAYS bridged;
  * - detection: a labelled event of a kind the type names is caught when the type fired on the

@@ -25,7 +25,7 @@ export class ConfigError extends Error {
 export type ConfigRule = SettingRule<Config>;
 
 /** The rules the configuration itself knows; commands add the ones that need more (the operations' prices, croner's patterns). */
-const CONFIG_RULES: readonly ConfigRule[] = [...PAYMENT_RULES, ...BACKUP_RULES];
+export const CONFIG_RULES: readonly ConfigRule[] = [...PAYMENT_RULES, ...BACKUP_RULES];
 
 export interface ConfigInput {
   /** Flag values keyed by setting name or former name (snake_case), as parsed from argv. */

@@ -2,7 +2,7 @@
  * @module config/provider
  * What the configuration knows of a data provider `ckg ingest` reads: its id and its own settings
  * (names, defaults, help, secrets, former names). Light on purpose: the settings table, --help and
- * the README read it without loading any connector. The connector (ingest/providers/) takes the
+ * the docs read it without loading any connector. The connector (ingest/providers/) takes the
  * definition and adds what the provider does: how its settings become requests, fetch and parse.
  */
 import type { Setting } from "./setting.ts";

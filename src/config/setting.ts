@@ -18,7 +18,7 @@ export interface Setting<S extends z.ZodType = z.ZodType, D extends z.input<S> |
   secret?: boolean;
   /**
    * Former names, still read (as flag, `CKG_*` variable and file key) so a renamed setting breaks no
-   * deployment; README and --help say so.
+   * deployment; docs/configuration.md and --help say so.
    */
   aliases?: readonly string[];
 }
@@ -51,6 +51,8 @@ export function flagName(name: string): string {
 export interface SettingRule<V> {
   /** The settings it relates: it applies to a command that reads them all, and waits while one of them is itself invalid (already reported). */
   settings: readonly (keyof V & string)[];
+  /** The rule in words, for people: docs/configuration.md lists every rule by it. */
+  summary: string;
   /** What is wrong, one line per problem, each naming its settings through `describe` (name, origin, value). */
   check(values: V, describe: (name: keyof V & string) => string): string[];
 }

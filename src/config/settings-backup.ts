@@ -21,6 +21,7 @@ type BackupValues = { backup_cron: string; backup_dir: string | undefined };
 export const BACKUP_RULES: readonly SettingRule<BackupValues>[] = [
   {
     settings: ["backup_cron", "backup_dir"],
+    summary: "backup_cron other than off needs backup_dir: where the backups go",
     check: (values, describe) => (values.backup_cron !== "off" && !values.backup_dir ? [`${describe("backup_cron")} needs backup_dir (unset): where the backups go`] : []),
   },
 ];

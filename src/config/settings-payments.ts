@@ -97,6 +97,7 @@ function settledHere(rail: { payTo: "pay_to" | "pay_to_solana"; rpc: "rpc_url" |
   const keyFile = `${rail.key}_file` as "settlement_key_file" | "solana_settlement_key_file";
   return {
     settings: [rail.payTo, "facilitator_url", rail.rpc, rail.key, keyFile],
+    summary: `${rail.payTo} without facilitator_url (payments on ${rail.chain} settled in-process) needs ${rail.rpc} and ${keyFile} (or ${rail.key})`,
     check(values, describe) {
       if (!values[rail.payTo] || values.facilitator_url) return [];
       const missing = [...(values[rail.rpc] ? [] : [rail.rpc]), ...(values[rail.key] || values[keyFile] ? [] : [`${keyFile} (or ${rail.key})`])];
@@ -112,6 +113,7 @@ export const PAYMENT_RULES: readonly SettingRule<PaymentValues>[] = [
   {
     // The signed domain and URI are checked against the configured public URL, never a request's Host.
     settings: ["siwx_access_seconds", "base_url", "pay_to", "pay_to_solana"],
+    summary: "siwx_access_seconds above 0 with payments on (pay_to or pay_to_solana set) needs base_url: the public URL signed-in messages are checked against",
     check: (values, describe) =>
       values.siwx_access_seconds > 0 && paymentMode(values) !== "off" && !values.base_url
         ? [`${describe("siwx_access_seconds")} needs base_url (unset): the public URL signed-in messages are checked against`]

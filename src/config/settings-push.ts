@@ -1,7 +1,7 @@
 /**
  * @module config/settings-push
- * Settings of push delivery (issue 34): subscriptions' paid period, webhook retries and their
- * guard, and how fast new events are seen.
+ * Settings of push delivery (signal events sent to subscribers as scans find them): subscriptions'
+ * paid period, webhook retries and their guard, and how fast new events are seen.
  */
 import { z } from "zod";
 import { type Setting, setting } from "./setting.ts";

@@ -1,8 +1,9 @@
 /**
  * @module config/settings-snapshots
- * Settings of signed snapshots (issue 51): the public keys whose signatures are trusted, and the
- * private key this machine signs with. Snapshot, the governance hub, has its own setting
- * (`snapshot_hub_url`); these are about ckg's snapshots.
+ * Settings of signed snapshots (a snapshot from elsewhere is installed only if a trusted key signed
+ * it): the public keys whose signatures are trusted, and the private key this machine signs with.
+ * Snapshot, the governance hub, has its own setting (`snapshot_hub_url`); these are about ckg's
+ * snapshots.
  */
 import { z } from "zod";
 import { type Setting, setting } from "./setting.ts";

@@ -1,9 +1,10 @@
 /**
  * @module config/settings
  * The table of every setting: its name, schema, default and help text. Flags, `CKG_*` environment
- * variables, the optional config file, `--help` and the README all come from this one table.
- * A setting named `query_timeout_ms` is `--query-timeout-ms` on the command line and
- * `CKG_QUERY_TIMEOUT_MS` in the environment (decisions.md: flags mirror env names).
+ * variables, the optional config file, `--help` and docs/configuration.md all come from this one
+ * table. A setting named `query_timeout_ms` is `--query-timeout-ms` on the command line and
+ * `CKG_QUERY_TIMEOUT_MS` in the environment (docs/decisions/0018-configuration-names.md: flags
+ * mirror env names).
  */
 import { z } from "zod";
 import { type Setting, type SettingValues, setting } from "./setting.ts";

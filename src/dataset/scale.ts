@@ -1,7 +1,7 @@
 /**
  * @module dataset/scale
  * How many entities of each type a scale asks for. Real reference entities count towards the
- * targets; the synthetic generator fills the rest. `full` is the size the spec states (more than
+ * targets; the synthetic generator fills the rest. `full` is the size docs/spec.md §1 states (more than
  * 586,000 entities, more than 8,200 protocols); `default` starts in seconds.
  */
 import type { Scale } from "../config/settings.ts";

@@ -17,7 +17,7 @@ export const SAME_AS = "owl:sameAs";
 /** The namespace written in data/ontology.ttl; a configured `ontology_ns` replaces it at build time. */
 export const DEFAULT_ONTOLOGY_NS = "https://ckg.example/ontology#";
 
-/** The seven searchable entity types of spec 2.3. */
+/** The seven searchable entity types of docs/spec.md §2.3. */
 export const ENTITY_TYPES = ["Token", "Protocol", "Chain", "Organization", "Person", "Exchange", "Pool"] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
 

@@ -23,7 +23,7 @@ export const ontologyClassSchema = z.object({
   label: z.string(),
   comment: z.string(),
   subclass_of: z.array(z.string()),
-  /** One of the seven searchable entity types (spec 2.3). */
+  /** One of the seven searchable entity types (docs/spec.md §2.3). */
   entity_type: z.boolean(),
 });
 export type OntologyClass = z.infer<typeof ontologyClassSchema>;

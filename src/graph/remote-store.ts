@@ -2,7 +2,7 @@
  * @module graph/remote-store
  * The graph on an external SPARQL 1.1 store (`CKG_SPARQL_URL`): Virtuoso, QLever, Oxigraph server,
  * GraphDB, Fuseki or any endpoint of the SPARQL 1.1 Protocol, loaded by the operator from
- * `ckg export` (README: each store's load commands). Queries arrive guarded (read-only, row and
+ * `ckg export` (docs/operations.md: each store's load commands). Queries arrive guarded (read-only, row and
  * solution caps) and go out as a form POST (remote-http.ts) within the same time limit: SELECT and
  * ASK asking for SPARQL JSON results, mapped to the embedded store's terms; CONSTRUCT (and DESCRIBE,
  * rewritten as one) asking for N-Triples, capped and written as the embedded store writes them.

@@ -1,8 +1,8 @@
 /**
  * @module ingest/keep-history
  * How an ingest's rows of a kind meet what the live snapshot stored: history is append-or-correct
- * (shared DESIGN, issue 49). A row is identified by its entity, its day and the kind's other key
- * columns (ROW_KEYS). For each such row:
+ * (a provider's later answer for a day corrects it; nothing stored is lost). A row is identified by
+ * its entity, its day and the kind's other key columns (ROW_KEYS). For each such row:
  *
  * - a value this run gives replaces the stored one (a newer answer for that day corrects it);
  * - a value this run lacks (null: the provider's answer for that day does not carry it, as a

@@ -1,6 +1,7 @@
 /**
  * @module operations/error-status
- * The one table from error code to HTTP status (decisions.md), and the error response itself.
+ * The one table from error code to HTTP status
+ * (docs/decisions/0005-error-body-and-status-codes.md), and the error response itself.
  */
 import { type CkgError, type ErrorCode, asCkgError } from "../errors.ts";
 

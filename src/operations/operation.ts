@@ -34,7 +34,7 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   summary: string;
   /** Written for people and agents: what it returns, when to use it; a function when it quotes a setting. */
   description: string | ((settings: DescriptionSettings) => string);
-  /** Default price in USD (spec 5.3, prose column); 0 means free. */
+  /** Default price in USD (docs/spec.md §5.3, prose column); 0 means free. */
   priceUsd: number;
   /** What running it does to the server and beyond (operations/effects): MCP's tool annotations, OpenAPI's x-effects and the docs page say it. */
   effects: Effects;

@@ -1,8 +1,9 @@
 /**
  * @module payments/prices
- * The one price list of a running server, built once at start: each operation's default (spec 5.3,
- * prose column), replaced by `CKG_PRICES` (`sparql=0.05,signals=0.10`), and every price 0 when
- * payments are off (no pay-to address on any rail: nothing is charged, so nothing may be advertised as paid).
+ * The one price list of a running server, built once at start: each operation's default
+ * (docs/spec.md §5.3, prose column; docs/decisions/0012-prices-and-networks.md), replaced by
+ * `CKG_PRICES` (`sparql=0.05,signals=0.10`), and every price 0 when payments are off (no pay-to
+ * address on any rail: nothing is charged, so nothing may be advertised as paid).
  * The gate charges from it; MCP tool descriptions, /openapi.json and /docs show it. Free operations
  * stay free; an override naming an operation that does not exist is a configuration error (pricesRule).
  */
@@ -61,6 +62,7 @@ export function priceProblems(operations: readonly Priced[], overrides: string |
 export function pricesRule(operations: readonly Priced[]): SettingRule<Pick<Config, "prices">> {
   return {
     settings: ["prices"],
+    summary: "prices names only operations of the table, only paid ones, each at a price above 0",
     check(values, describe) {
       const problems = priceProblems(operations, values.prices);
       return problems.length > 0 ? [`${describe("prices")}: ${problems.join("; ")}`] : [];

@@ -28,7 +28,7 @@ import { walletKey } from "./rails.ts";
 
 /** How old a signed message may be (the library's default check, and about how long a nonce is remembered). */
 const MESSAGE_MAX_AGE_MS = 5 * 60_000;
-/** How far apart the clocks of replicas may be (the README asks for NTP). */
+/** How far apart the clocks of replicas may be (docs/operations.md asks for NTP). */
 const CLOCK_SKEW_MS = 30_000;
 
 export type SignInOutcome = { granted: true; payer: string } | { granted: false; reason: string };

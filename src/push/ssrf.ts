@@ -1,6 +1,6 @@
 /**
  * @module push/ssrf
- * The SSRF guard for webhooks (issue 34): a subscriber names a URL and ckg POSTs to it from inside
+ * The SSRF guard for webhooks: a subscriber names a URL and ckg POSTs to it from inside
  * its own network, so a URL must not reach what only ckg can reach — the host itself, the LAN, the
  * cloud's metadata service (which hands out credentials). `judgeAddress` decides for one address;
  * `resolveWebhookTarget` checks a URL, resolves its host now and judges every address it gets.

@@ -1,6 +1,6 @@
 /**
  * @module push/webhook-send
- * One webhook delivery attempt (issue 34): a POST signed the Standard Webhooks way (`webhook-id`,
+ * One webhook delivery attempt: a POST signed the Standard Webhooks way (`webhook-id`,
  * `webhook-timestamp`, `webhook-signature`), sent to the address the SSRF guard vetted and to no
  * other. The answer is an outcome the dispatcher acts on, never an exception for what the network
  * or the receiver did: delivered, gone (410: the receiver wants no more), retry (anything else) or

@@ -8,7 +8,7 @@
  * exactly from the float vectors (vector-shard.ts). It replaced HNSW graphs, which on our vectors
  * cannot reach the recall a user expects: LSA vectors of look-alike entities crowd (hundreds of "ETH
  * staking" pools, people with the same role), and text questions land far from all of them, where
- * a graph walk stops early. Measured again for issue 36 with usearch 2.25 on the full data, f16
+ * a graph walk stops early. Measured again with usearch 2.25 on the full data, f16
  * and i8, 16 links, expansion 128 at build, exact rescoring of what the walk returns: recall@10 of
  * the 73 meaning questions at a search expansion of 256 was 0.74 (Organization), 0.41 (Person),
  * 0.64 (Pool) and 0.72 (Token) at 0.15 to 0.4 ms a type, while entity vectors as queries got 0.99+.

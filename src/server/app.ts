@@ -47,6 +47,7 @@ export function createServer(services: Services, options: ServerOptions) {
       {
         path: "/mcp",
         methods: ["GET", "POST", "DELETE"],
+        about: "MCP over Streamable HTTP (stateless): every operation as a tool of the same name, priced as its route; requests from another Host or Origin are refused (403 forbidden_origin).",
         // Stateless Streamable HTTP: nothing is kept between calls.
         handle(request) {
           mcpHosts ??= {
@@ -57,7 +58,12 @@ export function createServer(services: Services, options: ServerOptions) {
         },
       },
       // The Server Card (mcp/directory), free and public: where MCP directories look, and where the extension reserves.
-      ...["/.well-known/mcp/server-card.json", "/mcp/server-card"].map((path) => ({ path, methods: ["GET" as const], handle: (request: Request) => serverCardResponse(request, baseUrl()) })),
+      ...["/.well-known/mcp/server-card.json", "/mcp/server-card"].map((path) => ({
+        path,
+        methods: ["GET" as const],
+        about: "The MCP Server Card: name, version and where to connect, for MCP directories (free).",
+        handle: (request: Request) => serverCardResponse(request, baseUrl()),
+      })),
     ],
   });
   app.onStop(() => payments.close());

@@ -12,6 +12,7 @@ const SCHEDULES = ["scan_cron", "ingest_cron", "backup_cron"] as const;
 
 export const CRON_RULE: SettingRule<Pick<Config, (typeof SCHEDULES)[number]>> = {
   settings: SCHEDULES,
+  summary: `${SCHEDULES.join(", ")}: each a cron pattern croner accepts (UTC), or off`,
   check: (values, describe) => SCHEDULES.filter((name) => !validCron(values[name])).map((name) => `${describe(name)}: a cron pattern such as '0 6 * * *', or off`),
 };
 

@@ -1,7 +1,8 @@
 /**
  * @module signals/bands
- * Severity bands and the 0..100 score (decisions.md): each type's raw metric maps monotonically onto
- * the score so that the spec's thresholds land on fixed points, low at 25, moderate at 50, high at 75.
+ * Severity bands and the 0..100 score (docs/decisions/0009-score-and-severity-bands.md): each type's
+ * raw metric maps monotonically onto the score so that the thresholds of docs/spec.md §2.4 land on
+ * fixed points, low at 25, moderate at 50, high at 75.
  * Severity is decided on the raw value, never on the rounded score, so a value just under a
  * threshold can never round up into the next band.
  */
@@ -17,7 +18,7 @@ export interface Bands {
   /** "higher": larger values are worse (utilization); "lower": smaller values are worse (turnout). */
   direction: "higher" | "lower";
   unit: string;
-  /** Thresholds of the raw metric where each band starts; types whose spec names no low band omit it. */
+  /** Thresholds of the raw metric where each band starts; types for which docs/spec.md §2.4 names no low band omit it. */
   low?: number;
   moderate: number;
   high: number;

@@ -1,6 +1,6 @@
 /**
  * @module signals/detector
- * What a detector is: one signal type of spec 2.4 with its category, inputs, raw metric, bands,
+ * What a detector is: one signal type of docs/spec.md §2.4 with its category, inputs, raw metric, bands,
  * evidence schema and screens, and a `detect` that turns the scan's inputs into findings. Scoring,
  * screening, ids and qualification are the scan's (signals/scan.ts), the same for every type.
  */
@@ -107,7 +107,7 @@ export interface RealData {
 export interface Detector<D extends z.ZodRawShape = z.ZodRawShape> {
   slug: string;
   category: Category;
-  /** What it detects and what a high score means (spec 2.4), for the catalog. */
+  /** What it detects and what a high score means (docs/spec.md §2.4), for the catalog. */
   description: string;
   inputs: Input[];
   metric: { name: string; description: string };

@@ -1,8 +1,9 @@
 /**
  * @module signals/evidence
- * The evidence object every signal carries (decisions.md: it names its severity, the raw metric,
- * its value, the window and the data points it came from), plus each type's own fields. The
- * catalog publishes the same schema as JSON Schema; tests validate every signal against it.
+ * The evidence object every signal carries (docs/decisions/0009-score-and-severity-bands.md: it
+ * names its severity, the raw metric, its value, the window and the data points it came from), plus
+ * each type's own fields. The catalog publishes the same schema as JSON Schema; tests validate
+ * every signal against it.
  */
 import { z } from "zod";
 import { SEVERITIES } from "./bands.ts";

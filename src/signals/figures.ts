@@ -1,7 +1,8 @@
 /**
  * @module signals/figures
  * The figures a sentence states, and whether each is backed by known facts: the check that keeps an
- * endpoint's narrative only when it invents no figure (issue 49, point 6).
+ * endpoint's narrative only when it invents no figure (a model's numbers reach users as if they
+ * were data).
  *
  * A figure is a number as people write it (12, 1,234,567, 12.3%, 1.2M, $70K, 1.5 billion, 250 bps,
  * 2.5x, the words two to twelve) or a date (2026-11-28, November 28, 2026, 28 Nov, March 2023). A

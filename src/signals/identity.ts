@@ -1,9 +1,10 @@
 /**
  * @module signals/identity
- * decisions.md: a signal_id is a hash of (signal_type, sorted entity URIs, detection window), so a
- * rescan updates the same signal. The window is the episode: it starts on the as-of date of the
- * scan that first found the signal and lasts while scans keep finding it, so the same anomaly keeps
- * one id day after day, and a new one after it has gone away and come back.
+ * docs/decisions/0003-deterministic-signal-id.md: a signal_id is a hash of (signal_type, sorted
+ * entity URIs, detection window), so a rescan updates the same signal. The window is the episode:
+ * it starts on the as-of date of the scan that first found the signal and lasts while scans keep
+ * finding it, so the same anomaly keeps one id day after day, and a new one after it has gone away
+ * and come back.
  */
 import { createHash } from "node:crypto";
 

@@ -2,8 +2,8 @@
  * @module signals/narrator
  * The scan's narrator: the template (signals/narratives.ts) unless an OpenAI-compatible chat
  * endpoint is configured, which then writes the narratives, one after another, within limits that
- * keep a bad endpoint from holding the scan (issue 49, point 6). Before, an endpoint that accepted
- * the connection and never answered cost 30 s per narrative, about 100 minutes per scan:
+ * keep a bad endpoint from holding the scan. Without them, an endpoint that accepted the connection
+ * and never answered cost 30 s per narrative, about 100 minutes per scan:
  *
  * - each call has a time limit (`narrative_timeout_ms`), and all of one scan's calls a budget
  *   (`narrative_budget_ms`): a call never outlasts what is left of the budget, and once it is spent

@@ -1,7 +1,7 @@
 /**
  * @module signals/qualify
  * Writes one scan's candidates into the state store and moves each signal through the states
- * of decisions.md, recording every move with its time and reason:
+ * of docs/decisions/0010-qualification-states.md, recording every move with its time and reason:
  *
  *   new finding            -> pending, then screened (passed the screens) or rejected (failed one)
  *   screened               -> qualified when corroborated in the same scan by an independent type

@@ -1,7 +1,7 @@
 /**
  * @module signals/sources
  * The provider requests that feed signal types, named once: each detector's `realData.sources`
- * lists them, and the catalog and the README show them.
+ * lists them, and the catalog and docs/guide/signals.md show them.
  */
 export const SOURCES = {
   DL_RAISES: "DefiLlama /protocol/{slug} (each large protocol's own raises, free) and /raises (every raise, paid plan)",

@@ -85,7 +85,7 @@ export const MIGRATIONS: string[] = [
      updated_at  TEXT NOT NULL
    );
    CREATE INDEX payments_unknown ON payments (state) WHERE state = 'unknown';`,
-  // Scans and ingests that recover (issue 19): each run records the process doing it, so a run whose
+  // Scans and ingests that recover: each run records the process doing it, so a run whose
   // process is gone is seen as interrupted, never left "running".
   `CREATE TABLE scans_v2 (
      scan_id     TEXT PRIMARY KEY,
@@ -122,19 +122,19 @@ export const MIGRATIONS: string[] = [
   // event loop per request; 7 ms now).
   `DROP INDEX signals_by_type;
    CREATE INDEX signals_by_type ON signals (signal_type, seen_at DESC, qualification, ended_at);`,
-  // Replicas sharing one state database run each scheduled scan and ingest once (issue 20): the
+  // Replicas sharing one state database run each scheduled scan and ingest once: the
   // first to claim the cron's slot runs it (store/runs.ts claimRun).
   `CREATE TABLE run_claims (
      slot       TEXT PRIMARY KEY,              -- what and when: 'scan@2026-11-26T06:00'
      holder     TEXT NOT NULL,                 -- host and process id of the replica that runs it
      claimed_at TEXT NOT NULL
    );`,
-  // Replicas on several machines (issue 20): a running scan names its host (a process id means
+  // Replicas on several machines: a running scan names its host (a process id means
   // nothing elsewhere) and holds a lease its server renews; a scan whose lease ran out is taken over.
   `ALTER TABLE scans ADD COLUMN host TEXT;
    ALTER TABLE scans ADD COLUMN lease_until TEXT;
    ALTER TABLE ingests ADD COLUMN host TEXT;`,
-  // x402's payment-identifier (issue 22): a paid answer kept under the client's identifier, so a
+  // x402's payment-identifier: a paid answer kept under the client's identifier, so a
   // retry with it gets the same answer without paying again (payments/idempotency.ts).
   `CREATE TABLE paid_answers (
      payment_id  TEXT PRIMARY KEY,
@@ -144,7 +144,7 @@ export const MIGRATIONS: string[] = [
      payer       TEXT,                      -- who paid: only they get the answer again
      created_at  TEXT NOT NULL
    );`,
-  // Sign-in-with-x (issue 22): which wallet paid for which resource until when, and the sign-in
+  // Sign-in-with-x: which wallet paid for which resource until when, and the sign-in
   // nonces already used (a signed message is accepted once; payments/sign-in.ts).
   `CREATE TABLE siwx_access (
      resource   TEXT NOT NULL,              -- the paid resource's path (payments over HTTP)
@@ -157,7 +157,7 @@ export const MIGRATIONS: string[] = [
      expires_at TEXT NOT NULL                -- past it the message is too old anyway: pruned
    );
    CREATE INDEX siwx_nonces_by_expiry ON siwx_nonces (expires_at);`,
-  // Push delivery (issue 34): the signal events outbox (written in the scan's transaction; the
+  // Push delivery: the signal events outbox (written in the scan's transaction; the
   // changes table is the graph's), subscriptions, where fan-out stands, and each webhook delivery
   // with its lease (one replica at a time holds it) and retry schedule.
   `CREATE TABLE signal_events (

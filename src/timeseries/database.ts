@@ -8,7 +8,7 @@
  * needs no file access at all at query time. Rows keep the files' order (SERIES_ORDER): month,
  * then entity and date, which a day across all entities reads a few row groups of. A query for one
  * entity reads each table's entity-ordered copy instead (timeseries/entity-order.ts): stored by
- * entity alone (issue 19), a day across all tokens got 17x slower (14 -> 230 ms); an ART index on
+ * entity alone, a day across all tokens got 17x slower (14 -> 230 ms); an ART index on
  * entity_id was used only by a query with no other filter, and its row fetches were no faster than
  * the scan.
  */

@@ -3,7 +3,7 @@
  * An entity-ordered copy of each series table, internal to the query database: a query for one
  * entity reads one or two row groups of it instead of a row group of every month of the published
  * table. The published tables keep their order (month, then entity and date), which is what makes a
- * day across all entities fast; neither order serves both (issue 19: stored by entity alone, a day
+ * day across all entities fast; neither order serves both (stored by entity alone, a day
  * across all tokens took 230 ms instead of 14).
  *
  * A series table `t` has, in schema `entity_order` (which no user query can name):

@@ -1,6 +1,6 @@
 /**
  * @module timeseries/graph-tables
- * The graph as SQL tables beside the series (issue 20): `graph_entities` (one row per entity) and
+ * The graph as SQL tables beside the series: `graph_entities` (one row per entity) and
  * `graph_facts` (one row per fact: attribute, relationship or class), loaded from the snapshot's
  * entities.parquet and facts.parquet into its query database. Counting and grouping over the whole
  * graph (entities by type, a predicate histogram, investors by rounds) then run in DuckDB's column
@@ -59,7 +59,7 @@ export const GRAPH_TABLES: readonly GraphTableDef[] = [
 ];
 
 /**
- * graph_facts again, laid out for analytic SPARQL (graph/analytic; issue 50), not published to user
+ * graph_facts again, laid out for analytic SPARQL (graph/analytic), not published to user
  * SQL. One table ordered by predicate and subject, not one table per predicate: DuckDB keeps each
  * row group's min and max, so a constant predicate reads only its own row groups (QLever's PSO
  * permutation, Virtuoso's PSOG index, as a range of one column store), and a join on subjects of
@@ -69,14 +69,15 @@ export const GRAPH_TABLES: readonly GraphTableDef[] = [
  *
  * Numbers are typed once, here: `number` is the value of an xsd:integer or xsd:decimal literal
  * (DECIMAL(38, 12), exact for every number the graph profile admits), NULL for every other term.
- * Casting the text to DECIMAL(38, ·) in each query was the slowest shape of issue 50 (SUM of a
- * round's amount by stage: 254 ms against Virtuoso's 9 ms at full scale; DuckDB alone 105 ms, now
- * 5 ms; at default scale 10 ms for 595 values, 0.5 ms cast as DOUBLE, which is not exact). Cast
- * once here it costs 33 ms of the build and 5 blocks of storage (69 K numbers at full scale).
- * The lexical form, datatype and kind stay beside it: answers are made from those, so a number
- * comes back exactly as the graph store writes it. Integer ids for subjects and objects (a
- * hash of the term) were measured too and not kept: DuckDB's dictionary-compressed strings group
- * and join as fast (protocols per chain 33 ms on strings, 35-41 ms on ids, in memory at full scale).
+ * Casting the text to DECIMAL(38, ·) in each query was the slowest shape of
+ * scripts/bench/analytic.ts (SUM of a round's amount by stage: 254 ms against Virtuoso's 9 ms at
+ * full scale; DuckDB alone 105 ms, now 5 ms; at default scale 10 ms for 595 values, 0.5 ms cast as
+ * DOUBLE, which is not exact). Cast once here it costs 33 ms of the build and 5 blocks of storage
+ * (69 K numbers at full scale). The lexical form, datatype and kind stay beside it: answers are
+ * made from those, so a number comes back exactly as the graph store writes it. Integer ids for
+ * subjects and objects (a hash of the term) were measured too and not kept: DuckDB's
+ * dictionary-compressed strings group and join as fast (protocols per chain 33 ms on strings, 35-41
+ * ms on ids, in memory at full scale).
  */
 export const FACTS_BY_PREDICATE = "graph_facts_by_predicate";
 

@@ -24,7 +24,7 @@ const PAY_TO = "0x1111111111111111111111111111111111111111";
 const dir = tempDir("ckg-config-");
 
 describe("configuration", () => {
-  test("defaults follow decisions.md", () => {
+  test("defaults follow docs/decisions/0018-configuration-names.md", () => {
     const config = loadConfig({ env: {} });
     expect(config).toMatchObject({ data_dir: "./ckg-data", host: "127.0.0.1", port: 8402, query_timeout_ms: 10_000, scale: "default" });
     expect(config.base_url).toBeUndefined();

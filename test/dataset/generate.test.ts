@@ -91,7 +91,7 @@ describe("the default world", async () => {
 
   test("listings: the large generated tokens trade on many venues, the long tail on few", () => {
     // Ranked among every token, the real ones (listed on no real venue by the demo) took the top
-    // ranks and left every generated token the long tail's one or two venues (issue 49).
+    // ranks and left every generated token the long tail's one or two venues.
     const venues = new Map<string, number>();
     const { subject, predicate } = world.facts;
     for (let i = 0; i < subject.length; i++) if (predicate[i] === "listedOn") venues.set(subject[i]!, (venues.get(subject[i]!) ?? 0) + 1);

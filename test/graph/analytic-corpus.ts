@@ -1,5 +1,5 @@
 /**
- * The differential corpus of analytic SPARQL (issue 36): the analytic set of
+ * The differential corpus of analytic SPARQL: the analytic set of
  * scripts/bench/scale.ts, the console's examples, queries of the SPARQL tests, and shapes generated
  * over every predicate and class the snapshot has. Each runs on DuckDB (graph/analytic) and on the
  * graph store, and the answers must be the same.

@@ -1,5 +1,5 @@
 /**
- * The held-out analytic set (issue 50): queries generated from the ontology (data/ontology.ttl: each
+ * The held-out analytic set: queries generated from the ontology (data/ontology.ttl: each
  * predicate's domains and ranges) and the snapshot itself (the predicates its facts use, the classes
  * its entities have), never written for the benchmark. Templates cover counts, SUM, AVG, MIN and
  * MAX, one or two group keys, joins of two to four triple patterns, FILTER on literals, OPTIONAL,

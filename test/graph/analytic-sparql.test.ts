@@ -1,5 +1,5 @@
 /**
- * Analytic SPARQL on DuckDB (issue 36): every query of the differential corpus answers the same on
+ * Analytic SPARQL on DuckDB: every query of the differential corpus answers the same on
  * DuckDB over the graph tables as on the graph store (Oxigraph), value for value: datatypes,
  * languages, unbound variables, and the order ORDER BY fixes. What the translator is unsure of
  * goes to the graph store; the route says which engine answered in its log and /metrics.
@@ -122,7 +122,7 @@ describe("the differential corpus", () => {
   });
 });
 
-describe("the held-out set (issue 50)", () => {
+describe("the held-out set", () => {
   test("at least 100 generated queries: each answered, and where DuckDB answers, the same as the graph store", async () => {
     const types = await onGraphStore("SELECT DISTINCT ?c WHERE { ?s a ?c }");
     const classes = types.data.map((row) => (row.c as Term).value).filter((iri) => iri.startsWith(live.ns.ontology)).map((iri) => iri.slice(live.ns.ontology.length));

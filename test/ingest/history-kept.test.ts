@@ -1,9 +1,9 @@
 /**
- * History is append-or-correct (issue 49; shared DESIGN "Shapes for what comes next"): `ckg ingest`
- * run five times in a row through the provider stand-in (test/support/replay/), each as of a later
- * day (one day skipped), and after each run the series tables of the snapshot it published diffed
- * against those of the snapshot it replaced: every (entity, day[, key]) row of a provider's table
- * is still there and every value that was set is still set; a demo row gives way only to a
+ * History is append-or-correct (a later answer corrects a day; nothing stored is lost): `ckg
+ * ingest` run five times in a row through the provider stand-in (test/support/replay/), each as of
+ * a later day (one day skipped), and after each run the series tables of the snapshot it published
+ * diffed against those of the snapshot it replaced: every (entity, day[, key]) row of a provider's
+ * table is still there and every value that was set is still set; a demo row gives way only to a
  * provider's row of the same entity and kind. DefiLlama's price history of every stablecoin is
  * refused on the third day (403, as Cloudflare refuses) and answered in the wrong shape on the
  * fourth: a skipped line and a rejection, never a failed run, and the days they miss are asked

@@ -6,7 +6,7 @@
  * executable does: strace follows `ckg serve` (a first start on an empty directory, queries, the
  * first scan, SIGTERM) and `ckg ingest`, and every system call they make must be in the units'
  * SystemCallFilter, every file they create or change under the data directory or their /tmp, and
- * every address they reach on this machine (the README's "no telemetry, no update check").
+ * every address they reach on this machine (docs/operations.md: "no telemetry, no update check").
  */
 import { describe, expect, test } from "bun:test";
 import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";

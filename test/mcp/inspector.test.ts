@@ -1,5 +1,5 @@
 /**
- * Portable tool and API schemas (issue 35): the MCP Inspector's strict schema check, the real CLI
+ * Portable tool and API schemas: the MCP Inspector's strict schema check, the real CLI
  * from npm, finds nothing in ckg's tools, listed from a real `ckg serve` over Streamable HTTP by a
  * 2025-11-25 client (the Inspector's default) and by a 2026-07-28 one; and nothing in the OpenAPI
  * document's schemas, which the same check reads as tools of a stand-in endpoint. A control tool

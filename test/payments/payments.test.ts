@@ -101,7 +101,7 @@ afterAll(async () => {
 const paidOps = OPERATIONS.filter((op) => op.priceUsd > 0);
 
 describe("paid routes", () => {
-  // The spec's prose column, and push's subscription (issue 34: once per period, deliveries free).
+  // docs/spec.md §5.3's prose column, and push's subscription (paid once per period, deliveries free).
   test("prices are the spec's prose column", () => {
     expect(Object.fromEntries(paidOps.map((op) => [op.name, op.priceUsd]))).toEqual({
       sparql: 0.1, search: 0.1, explore: 0.1, timeseries: 0.1, changes: 0.1, entity_insights: 1.5, signals: 0.2, insights_batch: 7.5, subscribe: 1,

@@ -1,10 +1,10 @@
 /**
- * Paying from Solana beside Base, and signing in to what a wallet paid for (issue 22, points 2, 3
- * and 6), end to end and offline: anvil (Base, EIP-3009 USDC) and litesvm behind a JSON-RPC port
- * (Solana, the SPL token program and USDC at its mainnet mint), the server's in-process facilitator
- * settling on both, and the official @x402/fetch client paying and signing in (SIWE with an EVM
- * wallet, SIWS with a Solana one, through the sign-in-with-x client extension). Balances are read
- * from the chains. Nothing of ours is mocked.
+ * Paying from Solana beside Base, and signing in to what a wallet paid for, end to end and offline:
+ * anvil (Base, EIP-3009 USDC) and litesvm behind a JSON-RPC port (Solana, the SPL token program and
+ * USDC at its mainnet mint), the server's in-process facilitator settling on both, and the official
+ * @x402/fetch client paying and signing in (SIWE with an EVM wallet, SIWS with a Solana one,
+ * through the sign-in-with-x client extension). Balances are read from the chains. Nothing of ours
+ * is mocked.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";

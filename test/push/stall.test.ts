@@ -1,5 +1,5 @@
 /**
- * No receiver holds up another (issue 50): beside a receiver that never answers, one that answers
+ * No receiver holds up another: beside a receiver that never answers, one that answers
  * gets every event, its deliveries are recorded delivered, and a retry asked for with
  * `Retry-After: 1` is sent when due — all before the hung requests reach their time limit and are
  * abandoned. Asserted on the order in which the receivers see things, never on a clock: the hung

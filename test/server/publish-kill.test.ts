@@ -1,5 +1,5 @@
 /**
- * Killed while publishing, with real processes (issue 19, point 2): `ckg ingest` SIGKILLed at each
+ * Killed while publishing, with real processes: `ckg ingest` SIGKILLed at each
  * step of publishing a snapshot (store/data-dir.ts publishSnapshot, which `ckg build` shares), one
  * run after the other in one data directory, while `ckg serve` watches it:
  *

@@ -54,7 +54,7 @@ describe("scans that recover", () => {
       expect(interrupted.status).toBe("interrupted");
       expect(interrupted.errors[0]!.message).toContain("was gone when noticed");
       expect(scansIn(dir).some((s) => s.status === "running")).toBe(false);
-      // The planted anomalies of the day are found again (issue 19: these three were missing).
+      // The planted anomalies of the day are found again (these three were once missing).
       for (const type of ["stablecoin-depeg", "yield-anomaly", "smart-money-divergence"]) {
         const answer = (await (await fetch(`${second.url}/api/insights/signals/${type}?qualification=all`)).json()) as { count: number };
         expect(answer.count, type).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
 /**
- * Scores at the exact band boundaries of spec 2.4 land in the band that starts there, for every
+ * Scores at the exact band boundaries of docs/spec.md §2.4 land in the band that starts there, for every
  * type (through the same scoring the scan uses), and scores rise with the raw metric.
  */
 import { describe, expect, test } from "bun:test";

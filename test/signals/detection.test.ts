@@ -1,7 +1,7 @@
 /**
  * Proof that the detectors detect, on the world `npm start` builds: its planted anomalies (ground truth written by the
  * generator: every time-series type at every band) are each found with the planted severity, every
- * signal's evidence fits its type's published schema, and qualification moves as decisions.md says
+ * signal's evidence fits its type's published schema, and qualification moves as docs/decisions/0010-qualification-states.md says
  * across scans on consecutive days. Real DuckDB, the real scan, on both engines of the state store
  * (SQLite and a real PostgreSQL 15).
  */
@@ -106,7 +106,7 @@ for (const engine of stateEngines()) describe.skipIf(!engine.available)(`on ${en
     test("a one-day spike is screened, not yet qualified, unless an independent type corroborates it", async () => {
       const spikes = groundTruth(root).anomalies.filter((a) => a.signal_type === "yield-anomaly");
       expect(spikes.length).toBeGreaterThan(0);
-      // The rule (decisions.md), as an oracle: corroborated when the same scan screened a signal of
+      // The rule (docs/decisions/0010-qualification-states.md), as an oracle: corroborated when the same scan screened a signal of
       // another, non-derived type that reads none of yield-anomaly's inputs, about the same subject.
       const detector = (slug: string) => DETECTORS.find((d) => d.slug === slug)!;
       const independent = (slug: string) => !detector(slug).derived && !detector(slug).inputs.some((input) => detector("yield-anomaly").inputs.includes(input));

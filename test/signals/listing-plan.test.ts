@@ -1,6 +1,6 @@
 /**
  * Signal listings never sort every signal: one that did held the event loop 750 ms per request on
- * the full data's 72,615 signals (the soak of issue 19 stalled on it). With no type or entity
+ * the full data's 72,615 signals (a soak once stalled on it). With no type or entity
  * filter they walk the signals_by_score index to their limit; a type filter reads that type's
  * signals by their index. Counts by type (the overview) read one index and no signal row: counting
  * the qualified ones read every row (260 ms). The plan is checked for each filter a route can send.

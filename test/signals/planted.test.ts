@@ -1,6 +1,6 @@
 /**
  * The demo world's background is a healthy market: on the world `npm start` builds, a type whose
- * cases were planted raises those and little else (issue 49, point 5). Before, exchange-liquidity-
+ * cases were planted raises those and little else. Before, exchange-liquidity-
  * risk raised 482 signals beside its 3 planted (239 passing its screens: listings ranked among the
  * real tokens left nearly every generated token on one or two venues), and unlock-pressure 32
  * beside its 3, 14 of them high (each member of the planted clusters of simultaneous unlocks, left

@@ -1,6 +1,6 @@
 /**
  * @module operations/table/signals
- * The signal routes of spec 4.6-4.8, 4.10 and 4.11: per-type lists, the free overview and
+ * The signal routes of docs/spec.md §4.6-4.8, §4.10 and §4.11: per-type lists, the free overview and
  * catalog, one entity's analysis, and the batch of up to ten entities.
  */
 import { z } from "zod";

@@ -1,6 +1,6 @@
 /**
  * @module operations/table/subscriptions
- * Push delivery's routes (issue 34): make a subscription (paid, for a period: its deliveries cost
+ * Push delivery's routes: make a subscription (paid, for a period: its deliveries cost
  * nothing more), read it, rotate its secret, delete it. Reading, rotating and deleting are free:
  * they manage what was paid for, and need the subscription's secret (Authorization: Bearer over
  * HTTP, the `secret` argument over MCP). The event stream is GET /api/events (api/events-route.ts).

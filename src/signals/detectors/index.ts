@@ -1,6 +1,6 @@
 /**
  * @module signals/detectors
- * The signal types of spec 2.4, every slug of it, in the spec's order, listed explicitly (no discovery by glob).
+ * The signal types of docs/spec.md §2.4, every slug of it, in its order, listed explicitly (no discovery by glob).
  * Derived types (convergence, narratives) come last: they read the others' findings.
  */
 import type { Detector } from "../detector.ts";

@@ -27,14 +27,15 @@ export default defineDetector({
   },
   async detect(ctx) {
     // A sector's real tokens and the demo world's are summed apart: the demo's sectors bear the same
-    // names, and a real signal must not rest on generated flows.
-    const rows = await rowsOf<{ sector: string; src: string; net: number; last: string; proxy: boolean; tokens: { token: string; net: number }[] }>(
+    // names, and a real signal must not rest on generated flows. Their keys differ too, or the scan
+    // would keep one of the two as a duplicate of the other (and give both the same signal id).
+    const rows = await rowsOf<{ sector: string; real: boolean; src: string; net: number; last: string; proxy: boolean; tokens: { token: string; net: number }[] }>(
       ctx.c,
       `WITH s AS (SELECT i.token, p.sector, i.token IN (SELECT id FROM real_entities) AS real FROM token_issuer i JOIN protocol_sector p USING (protocol)),
          t AS (SELECT f.entity_id AS token, s.sector, s.real, sum(f."netFlowUsd") AS net, max(f.date) AS last, any_value(f.source_table) AS src,
                  bool_and(coalesce(f.holder_role, 'whale') = 'whale') AS proxy
                FROM insider_flows f JOIN s ON s.token = f.entity_id WHERE f.date > ${ctx.day(30)} AND f.date <= ${ctx.day(0)} GROUP BY ALL)
-       SELECT sector, any_value(src) AS src, sum(net) AS net, max(last)::VARCHAR AS last, bool_and(proxy) AS proxy,
+       SELECT sector, real, any_value(src) AS src, sum(net) AS net, max(last)::VARCHAR AS last, bool_and(proxy) AS proxy,
          list({'token': token, 'net': net} ORDER BY abs(net) DESC, token)[1:10] AS tokens
        FROM t GROUP BY sector, real HAVING abs(sum(net)) >= 500000`,
     );
@@ -43,7 +44,7 @@ export default defineDetector({
       const movers = r.tokens.filter((t) => Math.sign(t.net) === Math.sign(r.net));
       return {
         entities: movers.map((t) => t.token),
-        key: `sector:${r.sector}`,
+        key: r.real ? `sector:${r.sector}` : `generated-sector:${r.sector}`,
         value: round(Math.abs(r.net), 2),
         window: { from: addDays(ctx.asOf, -29), to: ctx.asOf },
         lastDataDate: r.last,
