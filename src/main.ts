@@ -9,6 +9,7 @@ import { COMMANDS } from "./cli/index.ts";
 import { ConfigError, UsageError, commandHelp, parseCommandArgs } from "./cli/command.ts";
 import { EXIT } from "./exit-codes.ts";
 import { useNativeDir } from "./runtime.ts";
+import { useDuckResources } from "./store/duck-resources.ts";
 import { NoSnapshotError, dataDir, refuseNewerDataDir } from "./store/data-dir.ts";
 import { NewerFormatError } from "./store/formats.ts";
 import { VERSION_LINE } from "./version.ts";
@@ -47,6 +48,7 @@ async function main(argv: string[]): Promise<number> {
     // The executable's native libraries go to <data_dir>/runtime: set before anything (the command's rules) loads DuckDB.
     const parsed = await parseCommandArgs(command, rest, process.env, (config) => {
       if (command.settings.includes("data_dir")) useNativeDir(config.data_dir);
+      useDuckResources(config);
     });
     if (parsed === "help") {
       console.log(commandHelp(command));

@@ -10,7 +10,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** True inside the executable made by `npm run build` (its modules live in Bun's virtual file system). */
-export const IS_COMPILED = import.meta.path.startsWith("/$bunfs/") || import.meta.path.includes("~BUN");
+const IS_COMPILED = import.meta.path.startsWith("/$bunfs/") || import.meta.path.includes("~BUN");
 
 const MAIN = fileURLToPath(new URL("./main.ts", import.meta.url));
 

@@ -191,8 +191,6 @@ export function createApp(services: ApiServices, options: AppOptions) {
   });
 }
 
-export type App = ReturnType<typeof createApp>;
-
 function describeError(error: unknown): Record<string, unknown> {
   if (isCkgError(error)) return { code: error.code, message: error.message, cause: String(error.cause) };
   if (error instanceof Error) return { name: error.name, message: error.message, stack: error.stack };

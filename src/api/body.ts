@@ -9,7 +9,7 @@ import { CkgError } from "../errors.ts";
 export const MAX_BODY_BYTES = 64 * 1024;
 
 /** `empty`: what an empty body stands for; absent, an empty body is refused (400). */
-export async function readJsonBody(request: Request, limit = MAX_BODY_BYTES, empty?: unknown): Promise<unknown> {
+async function readJsonBody(request: Request, limit = MAX_BODY_BYTES, empty?: unknown): Promise<unknown> {
   const declared = Number(request.headers.get("content-length") ?? "NaN");
   if (declared > limit) throw tooLarge(limit, declared);
   const text = await readText(request, limit);

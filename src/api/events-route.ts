@@ -144,7 +144,7 @@ function eventStream(
   });
 }
 
-export const eventsEntry: OpenApiEntry = {
+const eventsEntry: OpenApiEntry = {
   operationId: "events",
   summary: "A subscription's events as Server-Sent Events (free, with its secret)",
   description:

@@ -61,7 +61,7 @@ export function assertUniqueRoutes(routes: readonly Route[]): void {
 }
 
 /** The methods the list serves on a concrete path (none: no route has it). */
-export function allowedMethods(routes: readonly Route[], path: string): Method[] {
+function allowedMethods(routes: readonly Route[], path: string): Method[] {
   return [...new Set(routes.filter((r) => patternOf(r.path).test(path)).map((r) => r.method))];
 }
 

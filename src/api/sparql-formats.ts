@@ -77,7 +77,7 @@ function weight(mediaType: string, accepted: Range[]): { q: number; specificity:
 }
 
 /** The format of `types` the client weighs most; `fallback` when it accepts none (or sends no Accept). */
-export function negotiate<F extends string>(accept: string | null, types: readonly [string, F][], fallback: F): { format: F; mediaType: string } {
+function negotiate<F extends string>(accept: string | null, types: readonly [string, F][], fallback: F): { format: F; mediaType: string } {
   const accepted = ranges(accept);
   let best: { format: F; mediaType: string; q: number; specificity: number } | undefined;
   for (const [mediaType, format] of types) {

@@ -19,7 +19,7 @@ import type { Route } from "./routes.ts";
 import { negotiateGraph, negotiateResults, writeResults } from "./sparql-formats.ts";
 import { serviceDescription } from "./sparql-service.ts";
 
-export const SPARQL_PROTOCOL_PATH = "/sparql";
+const SPARQL_PROTOCOL_PATH = "/sparql";
 
 /** A protocol request: the query and the dataset it names (each list absent when not given). */
 export interface ProtocolRequest {
@@ -29,7 +29,7 @@ export interface ProtocolRequest {
 }
 
 /** The query and dataset of a protocol request (GET or POST); undefined for a GET without any (the service description). */
-export async function protocolRequest(request: Request): Promise<ProtocolRequest | undefined> {
+async function protocolRequest(request: Request): Promise<ProtocolRequest | undefined> {
   const url = new URL(request.url).searchParams;
   let params = url;
   if (request.method === "GET") {

@@ -30,7 +30,7 @@ export function xmlText(value: string): string {
 }
 
 /** The value of an attribute written in double quotes. */
-export function xmlAttribute(value: string): string {
+function xmlAttribute(value: string): string {
   if (!ATTRIBUTE_SPECIAL.test(value)) return value;
   return value.replace(NOT_XML, "\uFFFD").replace(/[&<>"\t\n\r]/g, (c) => ATTRIBUTE_ESCAPES[c]!);
 }

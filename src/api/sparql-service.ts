@@ -14,7 +14,7 @@ import { negotiateGraph } from "./sparql-formats.ts";
 const FORMAT_IRIS = ["SPARQL_Results_JSON", "SPARQL_Results_XML", "SPARQL_Results_CSV", "SPARQL_Results_TSV", "Turtle", "N-Triples", "RDF_XML", "JSON-LD"];
 
 /** The description in Turtle. */
-export function serviceTurtle(endpoint: string, graphs: readonly string[]): string {
+function serviceTurtle(endpoint: string, graphs: readonly string[]): string {
   const iri = (value: string) => `<${value.replace(/[\u0000-\u0020<>"{}|^`\\]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)}>`;
   const named = graphs.map((g) => `    sd:namedGraph [ a sd:NamedGraph ; sd:name ${iri(g)} ]`).join(" ;\n");
   return `@prefix sd: <http://www.w3.org/ns/sparql-service-description#> .

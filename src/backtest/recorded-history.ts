@@ -16,7 +16,7 @@ import { sqlString } from "../store/duckdb.ts";
 import { KINDS, type Kind } from "../timeseries/kinds.ts";
 
 /** DefiLlama's and CoinGecko's stablecoin ids, to the graph's tokens (by their Ethereum contracts). */
-export const STABLECOIN_IDS: Record<string, string> = {
+const STABLECOIN_IDS: Record<string, string> = {
   "usd-coin": "token/usdc-usdc",
   tether: "token/usdt-tether-usd",
   dai: "token/dai-dai-stablecoin",
@@ -73,7 +73,7 @@ export const HISTORY_MAPPING: HistoryMapping[] = [
   { table: "ts_history_pool", columns: "tvlUsd, apy (x100: the file divided it)", file: "defillama/derived-csv/yields_chart_4399e512-....csv", dates: "UTC (MM/DD/YYYY)" },
 ];
 
-export class HistoryError extends Error {
+class HistoryError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "HistoryError";

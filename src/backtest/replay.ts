@@ -51,7 +51,7 @@ export class WindowError extends Error {
 }
 
 /** Checks the window has history and counts its exposure, before any day is replayed. */
-export async function windowExposure(world: ReplayWorld, from: string, to: string): Promise<Partial<Record<Kind, number>>> {
+async function windowExposure(world: ReplayWorld, from: string, to: string): Promise<Partial<Record<Kind, number>>> {
   if (!(from <= to)) throw new WindowError(`the window's first day ${from} is after its last ${to}`);
   await world.cutAt(to);
   const entityDays: Partial<Record<Kind, number>> = {};

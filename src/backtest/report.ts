@@ -23,7 +23,7 @@ import type { Fire, Replay } from "./replay.ts";
 import { TYPE_EVENTS } from "./type-events.ts";
 
 export const DETECT_WINDOW_DAYS = 7;
-export const EPISODE_GAP_DAYS = 3;
+const EPISODE_GAP_DAYS = 3;
 export const DEFAULT_HORIZON_DAYS = 14;
 
 type EventSeries = QualityReport["events"][number]["series"];

@@ -8,7 +8,7 @@ import type { Detector } from "../signals/detector.ts";
 import { DETECTORS } from "../signals/detectors/index.ts";
 import { rowsOf } from "../signals/kit.ts";
 import type { QualityReport } from "../signals/quality.ts";
-import { sqlString } from "../store/duckdb.ts";
+import { DUCK_RESOURCES, sqlString } from "../store/duckdb.ts";
 import { addDays, isoSeconds } from "../time.ts";
 import { incidentLabels } from "./incident-labels.ts";
 import { type Label, type LabelFile, checkLabelEntities, readLabels } from "./labels.ts";
@@ -34,7 +34,7 @@ export interface BacktestOptions {
 
 export async function runBacktest(options: BacktestOptions): Promise<{ report: QualityReport; replay: Replay }> {
   const given = readLabels(options.labelFiles);
-  const world = await openWorld(options.source, { memoryLimit: options.memoryLimit ?? "4GB", threads: 2 });
+  const world = await openWorld(options.source, { memoryLimit: options.memoryLimit ?? DUCK_RESOURCES.batchMemory });
   try {
     // The hacks an ingest put in the graph supply exploit labels of their own.
     const labels = [...given, ...(await incidentLabels(world, given))];

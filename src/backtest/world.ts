@@ -19,7 +19,7 @@ import { rowsOf } from "../signals/kit.ts";
 import { createKindViews, openScanInputs } from "../signals/scan-inputs.ts";
 import { HISTORY_ENTITIES, HISTORY_SOURCE, importRecordedHistory } from "./recorded-history.ts";
 
-export const AS_OF_VARIABLE = "getvariable('as_of')";
+const AS_OF_VARIABLE = "getvariable('as_of')";
 /** Until the first day is set, the cut sees nothing. */
 const NOTHING_YET = `SET VARIABLE as_of = DATE '0001-01-01'`;
 
@@ -39,7 +39,7 @@ export interface ReplayWorld {
 
 export type WorldSource = { kind: "snapshot"; dir: DataDir } | { kind: "history"; root: string; base: DataDir };
 
-export async function openWorld(source: WorldSource, options: { memoryLimit: string; threads: number }): Promise<ReplayWorld> {
+export async function openWorld(source: WorldSource, options: { memoryLimit: string }): Promise<ReplayWorld> {
   const snapshotDir = snapshotPath(source.kind === "snapshot" ? source.dir : source.base, liveSnapshotId(source.kind === "snapshot" ? source.dir : source.base));
   const base = readManifest(snapshotDir);
   if (source.kind === "snapshot") {

@@ -32,7 +32,7 @@ export const backtest: Command = {
     "without-series": { type: "boolean", help: "leave out each event's series (a report shipped apart from the data it was measured on, like data/quality/)" },
   },
   async run({ config, options }) {
-    const [{ createLogger }, { dataDir, liveSnapshotId, snapshotPath }, { readManifest }, { runBacktest }, { labelFiles, SHIPPED_LABELS }, { qualityMarkdown }, { qualityPath }, { DETECTORS }, { addDays }, fs, path, { default: progress }] =
+    const [{ createLogger }, { dataDir, liveSnapshotId, snapshotPath }, { readManifest }, { runBacktest }, { labelFiles, SHIPPED_LABELS }, { qualityMarkdown }, { qualityPath }, { DETECTORS, detectorFor }, { addDays }, fs, path, { default: progress }] =
       await Promise.all([
         import("../log.ts"),
         import("../store/data-dir.ts"),
@@ -59,7 +59,7 @@ export const backtest: Command = {
     const horizon = options.horizon === undefined ? undefined : Number(options.horizon);
     if (horizon !== undefined && (!Number.isInteger(horizon) || horizon < 1 || horizon > 365)) throw new UsageError("--horizon must be a whole number of days from 1 to 365.");
     const types = typeof options.types === "string" ? options.types.split(",").map((t) => t.trim()).filter(Boolean) : undefined;
-    const unknown = types?.filter((t) => !DETECTORS.some((d) => d.slug === t)) ?? [];
+    const unknown = types?.filter((t) => !detectorFor(t)) ?? [];
     if (unknown.length > 0) throw new UsageError(`unknown signal type${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}.`);
 
     const dir = dataDir(config.data_dir);

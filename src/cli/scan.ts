@@ -22,7 +22,7 @@ export const scan: Command = {
     json: { type: "boolean", help: "print each scan's full report as JSON" },
   },
   async run({ config, options }) {
-    const [{ createLogger }, { liveSnapshotId, dataDir, snapshotPath }, { openState }, { runScan }, { narratorFor }, { DETECTORS }, { addDays }, { readManifest }, { default: progress }] =
+    const [{ createLogger }, { liveSnapshotId, dataDir, snapshotPath }, { openState }, { runScan }, { narratorFor }, { DETECTORS, detectorFor }, { addDays }, { readManifest }, { default: progress }] =
       await Promise.all([
         import("../log.ts"),
         import("../store/data-dir.ts"),
@@ -44,7 +44,7 @@ export const scan: Command = {
     const days = options.days === undefined ? 1 : Number(options.days);
     if (!Number.isInteger(days) || days < 1 || days > 366) throw new UsageError("--days must be a whole number from 1 to 366.");
     const types = typeof options.types === "string" ? options.types.split(",").map((t) => t.trim()).filter(Boolean) : undefined;
-    const unknown = types?.filter((t) => !DETECTORS.some((d) => d.slug === t)) ?? [];
+    const unknown = types?.filter((t) => !detectorFor(t)) ?? [];
     if (unknown.length > 0) throw new UsageError(`unknown signal type${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}. Known: ${DETECTORS.map((d) => d.slug).join(", ")}.`);
 
     const last = (asOfOption as string | undefined) ?? readManifest(snapshotPath(dir, id)).as_of.slice(0, 10);

@@ -32,7 +32,7 @@ export const stats: Command = {
     const snapshotDir = snapshotPath(dir, id);
     const manifest = readManifest(snapshotDir);
     const synthetic = new Set(manifest.sources.filter((s) => s.synthetic).map((s) => s.id));
-    const duck = await openDuck({ threads: 2 });
+    const duck = await openDuck();
     const counts = await withConnection(duck, async (c) => {
       const reader = await c.runAndReadAll(
         `SELECT type, source, count(*)::INTEGER AS n FROM read_parquet(${sqlString(join(snapshotDir, manifest.files.entities))}) GROUP BY ALL ORDER BY type`,

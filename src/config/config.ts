@@ -95,12 +95,3 @@ function coerce(kind: Setting["kind"], value: unknown): unknown {
       return text;
   }
 }
-
-/** The config without secrets, for logs and /readyz. */
-export function publicConfig(config: Config): Record<string, unknown> {
-  const shown: Record<string, unknown> = {};
-  for (const [name, def] of Object.entries(SETTINGS) as [SettingName, Setting][]) {
-    shown[name] = def.secret && config[name] !== undefined ? "(set)" : config[name];
-  }
-  return shown;
-}

@@ -14,7 +14,7 @@ import { INGEST_SETTINGS } from "./settings-providers.ts";
 import { PUSH_SETTINGS } from "./settings-push.ts";
 import { SNAPSHOT_SIGNING_SETTINGS } from "./settings-snapshots.ts";
 
-export type { Setting, SettingKind } from "./setting.ts";
+export type { Setting } from "./setting.ts";
 export { envName, flagName } from "./setting.ts";
 
 const port = z.number().int().min(0).max(65535);
@@ -47,6 +47,13 @@ export const SETTINGS = {
     z.string().regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, "a size such as 2GB or 512MB"),
     "2GB",
     "memory the time-series SQL engine may use for all queries together",
+  ),
+  duckdb_threads: setting("integer", z.number().int().min(1).max(256), 2, "threads each DuckDB instance may use: the SQL engine, scans, ingests, builds and backtests"),
+  batch_memory_limit: setting(
+    "string",
+    z.string().regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, "a size such as 4GB or 512MB"),
+    "4GB",
+    "memory the DuckDB of a scan, an ingest or a backtest may use (it spills the rest to disk)",
   ),
   scale: setting(
     "string",

@@ -26,7 +26,7 @@ export class ApiError extends Error {
  * asset's smallest unit). Every rail this server offers is USDC, which has 6 decimals on Base and on
  * Solana. Undefined when the body does not say.
  */
-export function priceOf(paymentRequired: unknown): number | undefined {
+function priceOf(paymentRequired: unknown): number | undefined {
   const accepts = (paymentRequired as { accepts?: { amount?: unknown }[] } | undefined)?.accepts;
   const amount = Number(accepts?.[0]?.amount);
   return Number.isFinite(amount) && amount > 0 ? amount / 1e6 : undefined;
@@ -120,7 +120,6 @@ export type EntityType = NonNullable<Bodies["POST /api/search"]["entity_types"]>
 export type Qualification = NonNullable<RouteParams["GET /api/insights/signals"]["qualification"]>;
 export type ChangeOperation = NonNullable<RouteParams["GET /api/changes"]["operation"]>;
 
-export type SearchResult = Answers["POST /api/search"]["results"][number];
 export type Explored = Answers["POST /api/explore"];
 export type EntityAnalysis = Answers["GET /api/insights/entity/{entity_name}"];
 export type Signal = EntityAnalysis["signals"][number];
@@ -132,10 +131,8 @@ export type TypeQuality = Catalog["signal_types"][number]["quality"];
 /** The backtest the catalog's quality comes from: world, window, labels, events, controls. */
 export type QualityReport = Catalog["quality"];
 export type LabelledEvent = QualityReport["events"][number];
-export type QualityControl = QualityReport["controls"][number];
 export type Change = Extract<Answers["GET /api/changes"], { changes: unknown }>["changes"][number];
 export type SqlAnswer = Answers["POST /api/timeseries"];
-export type SparqlAnswer = Answers["POST /api/sparql"];
 export type Schema = Answers["GET /api/schema"];
 export type SessionInfo = Answers["GET /console/session"];
 export type Subscription = Answers["GET /api/subscriptions/{subscription_id}"];

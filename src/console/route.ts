@@ -10,7 +10,7 @@ export interface Route {
   params: URLSearchParams;
 }
 
-export function parseRoute(hash = location.hash): Route {
+function parseRoute(hash = location.hash): Route {
   const [path = "", search = ""] = hash.replace(/^#\/?/, "").split("?");
   const [page = "", ...rest] = path.split("/");
   return { page: page || "search", arg: decodeURIComponent(rest.join("/")), params: new URLSearchParams(search) };

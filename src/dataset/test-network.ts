@@ -25,7 +25,7 @@ const TESTNET_CODENAMES: ReadonlySet<string> = new Set(["katla", "hekla", "jolni
 const NOT_TESTNET_WORDS: ReadonlySet<string> = new Set(["contest", "protest", "latest", "attest", "fastest", "greatest", "testament"]);
 const DEV_CHAIN_NAMES: ReadonlySet<string> = new Set(["anvil", "hardhat", "foundry", "localhost", "cannon"]);
 /** Chain ids reserved by convention for local nodes (Geth dev 1337, Hardhat/Anvil 31337, Cannon 13370). */
-export const LOCAL_CHAIN_IDS: ReadonlySet<number> = new Set([1337, 31337, 13370]);
+const LOCAL_CHAIN_IDS: ReadonlySet<number> = new Set([1337, 31337, 13370]);
 
 export interface NetworkLabels {
   name: string;
@@ -37,7 +37,7 @@ export interface NetworkLabels {
 }
 
 /** Whether any of the texts has a word that marks a test, dev or canary network. */
-export function looksLikeTestnet(...texts: (string | null | undefined)[]): boolean {
+function looksLikeTestnet(...texts: (string | null | undefined)[]): boolean {
   for (const text of texts) {
     if (!text) continue;
     for (const word of text.toLowerCase().split(/[^a-z0-9äöüé]+/)) {

@@ -32,7 +32,6 @@ export const changeSchema = z.object({
   timestamp: z.string(),
   source: z.string(),
 });
-export type Change = z.infer<typeof changeSchema>;
 
 export const changesAnswerSchema = z.union([
   z.object({

@@ -18,7 +18,7 @@ const LOAD_RATE_PER_SECOND = 300_000;
  * How long a replaced snapshot's graph still answers the requests that began on it (one pinned
  * before a switch may reach the graph a little after, e.g. once its payment settled).
  */
-export const RETIRED_GRAPH_GRACE_MS = 15_000;
+const RETIRED_GRAPH_GRACE_MS = 15_000;
 
 export interface GraphPoolOptions {
   replicas: number;

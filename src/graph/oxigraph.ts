@@ -12,4 +12,4 @@ import wasmPath from "oxigraph/web_bg.wasm" with { type: "file" };
 oxigraph.initSync({ module: readFileSync(wasmPath as unknown as string) });
 
 export { oxigraph };
-export type { NamedNode, Store, Term, Quad } from "oxigraph/web.js";
+export type { NamedNode, Quad } from "oxigraph/web.js";

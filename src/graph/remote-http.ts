@@ -89,7 +89,7 @@ export function unreadable(endpoint: string, what: string, text: string): CkgErr
 }
 
 /** An engine's error text (or HTML page), cut to what fits in a message. */
-export function firstLines(text: string): string {
+function firstLines(text: string): string {
   const plain = /^\s*<(!doctype|html)/i.test(text) ? text.replace(/<[^>]+>/g, " ") : text;
   return plain.replace(/\s+/g, " ").trim().slice(0, 500);
 }

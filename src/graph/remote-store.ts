@@ -22,7 +22,7 @@ import type { ConstructOptions, Dataset, GraphResult, QueryScope, SelectResult, 
 import { failed, postQuery, sendQuery, unreadable } from "./remote-http.ts";
 
 /** The quad `ckg export` adds so a store says which snapshot it holds (in a graph of its own). */
-export const SNAPSHOT_MARKER = { graph: "urn:ckg:snapshot", subject: "urn:ckg:snapshot", predicate: "urn:ckg:snapshot-id" } as const;
+const SNAPSHOT_MARKER = { graph: "urn:ckg:snapshot", subject: "urn:ckg:snapshot", predicate: "urn:ckg:snapshot-id" } as const;
 
 export function snapshotMarkerQuad(id: string): string {
   return `<${SNAPSHOT_MARKER.subject}> <${SNAPSHOT_MARKER.predicate}> ${JSON.stringify(id)} <${SNAPSHOT_MARKER.graph}> .\n`;

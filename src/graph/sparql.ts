@@ -24,7 +24,10 @@ import { type Scan, scanQuery } from "./sparql-guard.ts";
 import { OWL, RDFS, SCHEMA, XSD, type Namespaces } from "../entities/vocabulary.ts";
 
 export const MAX_ROWS = 10_000;
-/** CONSTRUCT and DESCRIBE: at most this many distinct triples, like SELECT's rows. */
+/**
+ * CONSTRUCT and DESCRIBE: at most this many distinct triples, like SELECT's rows.
+ * @alias MAX_ROWS under the name the CONSTRUCT limit is read by (knip: a second name on purpose).
+ */
 export const MAX_TRIPLES = MAX_ROWS;
 
 export const sparqlAnswerSchema = z.object({

@@ -34,7 +34,7 @@ export class ProviderError extends Error {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Seconds, or an HTTP date, as milliseconds from now; undefined when absent or unreadable. */
-export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
   if (!header) return undefined;
   if (/^\s*\d+(\.\d+)?\s*$/.test(header)) return Number(header) * 1000;
   const at = Date.parse(header);
@@ -166,6 +166,6 @@ async function reasonOf(response: Response): Promise<string | undefined> {
 }
 
 /** Keys travel in some providers' paths (DefiLlama pro): never in a log line. */
-export function redact(url: string): string {
+function redact(url: string): string {
   return url.replace(/(pro-api\.llama\.fi\/)[^/]+/, "$1(key)").replace(/([?&](?:x_cg_[a-z_]+|api_key|key|token)=)[^&]+/gi, "$1(hidden)");
 }

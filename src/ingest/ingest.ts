@@ -23,7 +23,7 @@ import { acquireBuildLock } from "../snapshot/build.ts";
 import { readManifest, type SnapshotManifest } from "../store/manifest.ts";
 import { writeSnapshot } from "../snapshot/write.ts";
 import { type DataDir, clearStaleStaging, liveSnapshotId, newSnapshotId, publishSnapshot, snapshotPath, stagingPath } from "../store/data-dir.ts";
-import { openDuck, withConnection } from "../store/duckdb.ts";
+import { DUCK_RESOURCES, openDuck, withConnection } from "../store/duckdb.ts";
 import { publishedTables, updateTimeseriesDb } from "../timeseries/database.ts";
 import type { Kind } from "../timeseries/kinds.ts";
 import { IDENTITY_FILE, dropDemoData, loadBaseWorld } from "./base-world.ts";
@@ -40,8 +40,8 @@ import { type ProviderSeries, writeSeries } from "./series.ts";
 import { isoSeconds } from "../time.ts";
 
 
-export const CONFLICTS_FILE = "conflicts.json";
-export const INGEST_REPORT_FILE = "ingest.json";
+const CONFLICTS_FILE = "conflicts.json";
+const INGEST_REPORT_FILE = "ingest.json";
 /** Snapshots kept besides the live one (a server may still answer from the previous one for a moment). */
 const KEEP_PREVIOUS = 2;
 
@@ -83,7 +83,7 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
     };
     const baseDir = snapshotPath(dir, baseId);
     const baseManifest = readManifest(baseDir);
-    const duck = await openDuck({ threads: 2, memoryLimit: "4GB" });
+    const duck = await openDuck({ memoryLimit: DUCK_RESOURCES.batchMemory });
     try {
       const base = await loadBaseWorld(duck, baseDir, baseManifest);
       const { world } = base;

@@ -27,7 +27,7 @@ import { sqlString } from "../store/duckdb.ts";
 import { KINDS, type Kind, publishedColumns } from "../timeseries/kinds.ts";
 
 /** Columns besides entity and day that tell two rows of a kind apart. */
-export const ROW_KEYS: Partial<Record<Kind, string[]>> = {
+const ROW_KEYS: Partial<Record<Kind, string[]>> = {
   protocol_chain: ["chain_id"],
   governance: ["proposal_id"],
   unlocks: ["schedule_id"],
@@ -38,12 +38,12 @@ export const ROW_KEYS: Partial<Record<Kind, string[]>> = {
 };
 
 /** Columns that say which thing fills a slot of the key: rows that differ in them are not merged. */
-export const SAME_THING: Partial<Record<Kind, string[]>> = {
+const SAME_THING: Partial<Record<Kind, string[]>> = {
   holders: ["wallet"],
 };
 
 /** Kinds whose future rows are a provider's schedule, and the column naming the schedule. */
-export const SCHEDULES: Partial<Record<Kind, string>> = { unlocks: "schedule_id" };
+const SCHEDULES: Partial<Record<Kind, string>> = { unlocks: "schedule_id" };
 
 /** The key columns of a kind's rows. */
 export function rowKeys(kind: Kind): string[] {

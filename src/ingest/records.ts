@@ -38,10 +38,6 @@ export function parseAddressKey(k: string): { chainKey: string; address: string 
   return { chainKey: k.slice(ADDRESS.length + 1, last), address: k.slice(last + 1) };
 }
 
-export function typeOfKey(k: string): NodeType {
-  return k.slice(0, k.indexOf(":")) as NodeType;
-}
-
 export interface EntityClaim {
   type: NodeType;
   /** Identity keys; the first is the provider's own id for the record. At least one. */

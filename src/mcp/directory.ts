@@ -13,15 +13,15 @@
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import { VERSION } from "../version.ts";
 
-export const SERVER_CARD_SCHEMA = "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json";
-export const SERVER_JSON_SCHEMA = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json";
+const SERVER_CARD_SCHEMA = "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json";
+const SERVER_JSON_SCHEMA = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json";
 /** The Server Card's media type (a client asks for it in Accept; the card answers with it then). */
-export const SERVER_CARD_TYPE = "application/mcp-server-card+json";
+const SERVER_CARD_TYPE = "application/mcp-server-card+json";
 
 /** The title the MCP handshake gives (mcp/server's serverInfo.title). */
 export const SERVER_TITLE = "ckg: crypto knowledge graph";
 /** At most 100 characters: both schemas cap a description there. */
-export const SERVER_DESCRIPTION = "Crypto knowledge graph: SPARQL, entity search, SQL time-series, risk signals; paid per call by x402";
+const SERVER_DESCRIPTION = "Crypto knowledge graph: SPARQL, entity search, SQL time-series, risk signals; paid per call by x402";
 
 /**
  * The 2026-07-28 revision, served beside the 2025-era ones (mcp/server). The SDK exports only the
@@ -30,7 +30,7 @@ export const SERVER_DESCRIPTION = "Crypto knowledge graph: SPARQL, entity search
 const MODERN_REVISION = "2026-07-28";
 
 /** The server's name in a directory: its public host in reverse-DNS form, then `/ckg` (ckg.example.com: com.example.ckg/ckg). */
-export function directoryName(baseUrl: string): string {
+function directoryName(baseUrl: string): string {
   const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, "");
   const reversed = host.includes(":") ? host : host.split(".").reverse().join(".");
   // A name holds letters, digits, dots and hyphens before its slash (an IPv6 address has colons).
@@ -52,7 +52,7 @@ function identity(baseUrl: string) {
 }
 
 /** The Server Card of a server at this public base URL. */
-export function serverCard(publicUrl: string) {
+function serverCard(publicUrl: string) {
   const baseUrl = trimmed(publicUrl);
   return {
     $schema: SERVER_CARD_SCHEMA,

@@ -22,12 +22,12 @@ import { CHANGES_URI, signalTypeUri } from "./resources.ts";
 export const EVENT_META = "ckg/event";
 
 /** The resource an event updates. */
-export function resourceOf(event: PushEvent): string {
+function resourceOf(event: PushEvent): string {
   return event.type === "change" ? CHANGES_URI : signalTypeUri(event.data.signal_type);
 }
 
 /** What a notification says of an event: which, what kind, when, about what. */
-export function pointerOf(event: PushEvent): Record<string, string | number> {
+function pointerOf(event: PushEvent): Record<string, string | number> {
   const { id, type, timestamp } = event;
   return event.type === "change"
     ? { id, type, timestamp, change_id: event.data.change_id, entity_uri: event.data.entity_uri, operation: event.data.operation }
@@ -35,7 +35,7 @@ export function pointerOf(event: PushEvent): Record<string, string | number> {
 }
 
 /** The change event the SDK turns into `notifications/resources/updated` for the event's resource. */
-export function serverEventOf(event: PushEvent): ServerEvent {
+function serverEventOf(event: PushEvent): ServerEvent {
   return { kind: "resource_updated", uri: resourceOf(event), params: { _meta: { [EVENT_META]: pointerOf(event) } } };
 }
 

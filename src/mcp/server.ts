@@ -40,8 +40,8 @@ import { FeedBus } from "./listen.ts";
 import { RESOURCES, TEMPLATES, readResource } from "./resources.ts";
 import { fitForAgent, toolFor } from "./tools.ts";
 
-export const PAYMENT_META = "x402/payment";
-export const PAYMENT_RESPONSE_META = "x402/payment-response";
+const PAYMENT_META = "x402/payment";
+const PAYMENT_RESPONSE_META = "x402/payment-response";
 
 /** How often a long tool call tells a client that asked for progress that it is still running. */
 const PROGRESS_EVERY_MS = 1000;

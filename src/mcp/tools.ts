@@ -14,7 +14,7 @@ import { type JsonSchema, toJsonSchema } from "../operations/json-schema.ts";
 import { capNote } from "../payments/client-cap.ts";
 
 /** Characters of one tool answer (about 25K tokens): more would crowd an agent's context. */
-export const MAX_RESULT_CHARS = 100_000;
+const MAX_RESULT_CHARS = 100_000;
 
 /** The tool of an operation on a server with these settings (its description quotes them). */
 export function toolFor(op: AnyOperation, priceUsd: number, settings: DescriptionSettings): Tool {

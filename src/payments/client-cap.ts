@@ -17,7 +17,7 @@ import { parseMoney } from "@x402/core/utils";
 export const CLIENT_DEFAULT_CAP_USD = Number(parseMoney(DEFAULT_MAX_AMOUNT_PER_PAYMENT).amount);
 
 /** "1.50 USD per request". */
-export function priceSentence(priceUsd: number): string {
+function priceSentence(priceUsd: number): string {
   return `${priceUsd.toFixed(2)} USD per request`;
 }
 

@@ -49,7 +49,7 @@ function pairsOf(overrides: string | undefined): [string, string][] {
 }
 
 /** What is wrong with price overrides: an operation that does not exist, a free route priced, a price of 0. */
-export function priceProblems(operations: readonly Priced[], overrides: string | undefined): string[] {
+function priceProblems(operations: readonly Priced[], overrides: string | undefined): string[] {
   const defaults = new Map(operations.map((op) => [op.name, op.priceUsd]));
   return pairsOf(overrides).flatMap(([name, usd]) => {
     if (!defaults.has(name)) return [`names "${name}", which is no operation; known: ${[...defaults.keys()].join(", ")}`];

@@ -16,7 +16,7 @@ import { PaymentRequiredError } from "./payment-required.ts";
 import type { SignInAccess } from "./sign-in.ts";
 
 /** How long a settlement may take before its outcome counts as unknown. */
-export const SETTLE_TIMEOUT_MS = 60_000;
+const SETTLE_TIMEOUT_MS = 60_000;
 
 class SettleTimeout extends Error {}
 

@@ -45,7 +45,7 @@ const FLUSH_MS = 10;
 const WRITES_PER_TRANSACTION = 500;
 
 /** The webhook-id of a delivery: the same on every attempt, different for each subscription and event. */
-export function webhookId(subscriptionId: string, eventKey: string): string {
+function webhookId(subscriptionId: string, eventKey: string): string {
   return `msg_${subscriptionId.slice(4)}_${eventKey}`;
 }
 

@@ -12,9 +12,9 @@
  */
 
 /** Requests in flight across every destination at most (a socket each). */
-export const MAX_IN_FLIGHT = 4096;
+const MAX_IN_FLIGHT = 4096;
 /** A full destination that has answered nothing this long is stalled. */
-export const STALL_MS = 250;
+const STALL_MS = 250;
 /** Weight of the newest request time in the running average. */
 const LATENCY_WEIGHT = 0.2;
 

@@ -16,12 +16,11 @@ import { changeSchema } from "../graph/change-log.ts";
 import { SEVERITIES } from "../signals/bands.ts";
 import { QUALIFICATIONS } from "../signals/store.ts";
 
-export const SIGNAL_EVENT_TYPES = ["signal.new", "signal.updated", "signal.ended"] as const;
+const SIGNAL_EVENT_TYPES = ["signal.new", "signal.updated", "signal.ended"] as const;
 export const EVENT_TYPES = [...SIGNAL_EVENT_TYPES, "change"] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
 
 /** A signal as an event carries it: its standing when the scan committed (the evidence is one request away). */
-export const signalEventDataSchema = z.object({
+const signalEventDataSchema = z.object({
   signal_id: z.string(),
   signal_type: z.string(),
   entities: z.array(z.string()).describe("entity URIs (or outside ids such as wallets), main subject first"),
@@ -31,11 +30,9 @@ export const signalEventDataSchema = z.object({
   data_as_of: z.string(),
   scan_id: z.string(),
 });
-export type SignalEventData = z.infer<typeof signalEventDataSchema>;
 
 /** A change as the changes feed lists it (GET /api/changes), by its id, with the snapshot that brought it. */
-export const changeEventDataSchema = changeSchema.omit({ id: true, timestamp: true }).extend({ change_id: z.number().int(), snapshot_id: z.string() });
-export type ChangeEventData = z.infer<typeof changeEventDataSchema>;
+const changeEventDataSchema = changeSchema.omit({ id: true, timestamp: true }).extend({ change_id: z.number().int(), snapshot_id: z.string() });
 
 /** One event as webhooks and the event stream send it (the Standard Webhooks payload shape). */
 export const pushEventSchema = z.discriminatedUnion("type", [

@@ -14,7 +14,7 @@ import { headCursor } from "./feed.ts";
 import { type Filters, storedFilters } from "./filters.ts";
 
 /** How long a rotated-out secret still signs (beside the new one). */
-export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 
 export type SubscriptionStatus = "active" | "disabled" | "deleted";
 
@@ -53,7 +53,7 @@ export interface Subscription {
   secrets: string[];
 }
 
-export function newSecret(): string {
+function newSecret(): string {
   return `whsec_${randomBytes(24).toString("base64")}`;
 }
 

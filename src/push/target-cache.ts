@@ -11,7 +11,7 @@ import { LRUCache } from "lru-cache";
 import type { WebhookTarget } from "./ssrf.ts";
 
 /** How long a resolved target is used: about a DNS record's usual time to live. */
-export const TARGET_TTL_MS = 10_000;
+const TARGET_TTL_MS = 10_000;
 /** URLs kept at most (the least recently used goes first). */
 const MAX_TARGETS = 10_000;
 

@@ -63,9 +63,9 @@ export type SendOutcome =
   | { kind: "retry"; status?: number; retryAfterMs?: number; error: string }
   | { kind: "refused"; reason: string };
 
-export const DEFAULT_TIMEOUT_MS = 15_000;
+const DEFAULT_TIMEOUT_MS = 15_000;
 /** How much of a response body is read: enough for an error message, and a receiver cannot make us buffer more. */
-export const BODY_LIMIT_BYTES = 4096;
+const BODY_LIMIT_BYTES = 4096;
 /** How much of that body goes into a retry's error. */
 const EXCERPT_CHARS = 200;
 
@@ -258,7 +258,7 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
 }
 
 /** The first wait's ceiling by default (the webhook_first_retry_ms setting). */
-export const BACKOFF_FIRST_MS = 5_000;
+const BACKOFF_FIRST_MS = 5_000;
 const BACKOFF_CAP_MS = 3_600_000;
 
 /**

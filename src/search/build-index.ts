@@ -16,7 +16,7 @@ import { DEFAULT_TRAINING, type LsaModel, embedCounted, readFloats, saveLsa, tra
 import { readIds, vectorsFile } from "./vector-files.ts";
 import { buildTypeIndex } from "./vector-index.ts";
 
-export const SEARCH_DIR = "search";
+const SEARCH_DIR = "search";
 
 export interface SearchIndexInfo {
   dir: string;

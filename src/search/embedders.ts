@@ -14,7 +14,7 @@ export type EmbedderSpec = { kind: "lsa" } | { kind: "onnx"; dir: string } | { k
 
 export type EmbedderSettings = Pick<Config, "embedder" | "embeddings_model" | "embeddings_api_key" | "query_timeout_ms">;
 
-export function parseEmbedderSpec(spec: string): EmbedderSpec {
+function parseEmbedderSpec(spec: string): EmbedderSpec {
   if (spec === "lsa") return { kind: "lsa" };
   if (spec.startsWith("onnx:")) return { kind: "onnx", dir: spec.slice("onnx:".length) };
   if (spec.startsWith("openai:")) return { kind: "openai", url: spec.slice("openai:".length) };

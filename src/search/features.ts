@@ -18,7 +18,7 @@ const TRIGRAM_WEIGHT = 0.35;
 /** In a query of several words the words carry the meaning; their trigrams only whisper. */
 const QUERY_PHRASE_TRIGRAM_WEIGHT = 0.08;
 
-export function words(text: string): string[] {
+function words(text: string): string[] {
   return text
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
@@ -47,7 +47,7 @@ export function addField(bag: FeatureBag, text: string | undefined, weight: numb
   for (const word of words(text)) addWord(bag, word, weight, withTrigrams ? trigramWeight : 0);
 }
 
-export function addWord(bag: FeatureBag, word: string, weight: number, trigramWeight: number): void {
+function addWord(bag: FeatureBag, word: string, weight: number, trigramWeight: number): void {
   // The word by its stem ("lend", "lending", "lender" are one feature); trigrams keep the spelling.
   const stem = stemmer(word);
   bag.set(stem, (bag.get(stem) ?? 0) + weight);

@@ -28,7 +28,7 @@ export const IVF_MIN_ROWS = 20_000;
  * (5,000 rows: 4 sqrt(n) needed 30% of its lists, 11,000 rows, for 0.958). The price: twice the
  * centroids to rank per question and to assign rows to at build.
  */
-export const listCount = (rows: number) => Math.round(8 * Math.sqrt(rows));
+const listCount = (rows: number) => Math.round(8 * Math.sqrt(rows));
 /** k-means learns from at most this many vectors (evenly spaced), then assigns every vector once. */
 const TRAINING_ROWS = 32_000;
 const ITERATIONS = 6;

@@ -18,7 +18,7 @@ import { type CodeMatrix, type Int8Scanner, mapQuery } from "./int8-scan.ts";
 import type { InvertedLists } from "./ivf.ts";
 import { quantize, readRows } from "./vector-files.ts";
 
-export const SPREAD_WEIGHT = 0.5;
+const SPREAD_WEIGHT = 0.5;
 /**
  * The share of a type's lists a question scans (ranked by the estimate above): the least that keeps
  * recall@10 of the full data's 73 meaning questions against exact search at 0.95 or more, with a

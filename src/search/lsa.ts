@@ -164,7 +164,7 @@ function embedWeights(model: LsaModel, weights: [number, number][], out: Float32
   return out;
 }
 
-export const LSA_FILES = { features: "lsa-features.json", idf: "lsa-idf.f32", vectors: "lsa-vectors.f32" } as const;
+const LSA_FILES = { features: "lsa-features.json", idf: "lsa-idf.f32", vectors: "lsa-vectors.f32" } as const;
 
 export function saveLsa(model: LsaModel, dir: string): void {
   writeFileSync(join(dir, LSA_FILES.features), JSON.stringify({ dims: model.dims, features: model.features }));

@@ -38,7 +38,7 @@ const MIN_SPELLING_SIMILARITY = 0.75;
 /** A whole-name misspelling weighs like a close spelling of each word (0.85 for one edit). */
 const SPELLING_WEIGHT = 0.9;
 /** Where the lexical tier starts; meaning neighbours stay below it. */
-export const LEXICAL_FLOOR = MEANING_CEILING;
+const LEXICAL_FLOOR = MEANING_CEILING;
 
 export const searchInputSchema = z.strictObject({
   query: z.string().trim().min(1, "query must not be empty").max(500),

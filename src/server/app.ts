@@ -78,5 +78,3 @@ export function createServer(services: Services, options: ServerOptions) {
     },
   });
 }
-
-export type Server = ReturnType<typeof createServer>;

@@ -66,7 +66,7 @@ export class BackupSchedule {
 }
 
 /** Deletes the oldest complete scheduled backups in `dir` beyond `keep`; returns the ones deleted. */
-export function prune(dir: string, keep: number): string[] {
+function prune(dir: string, keep: number): string[] {
   if (!existsSync(dir)) return [];
   const backups = readdirSync(dir)
     .filter((name) => NAMED.test(name) && existsSync(join(dir, name, BACKUP_FILE)))

@@ -15,7 +15,7 @@ import { lastFinishedScan } from "../signals/store.ts";
 import { addDays } from "../time.ts";
 
 /** How many missed as-of days a start scans at most. */
-export const MAX_CATCH_UP_DAYS = 7;
+const MAX_CATCH_UP_DAYS = 7;
 
 export interface ScanPlan {
   trigger: "first-start" | "catch-up" | "handover";

@@ -95,7 +95,7 @@ export class Services implements ApiServices {
       await state.close();
       throw error;
     }
-    const duck = await openDuck({ threads: 2 });
+    const duck = await openDuck();
     const command = options.graphCommand ?? selfCommand("__graph-worker");
     const graph = openGraphStore(config, command, log);
     const events = new EventFeed(state, config.push_poll_ms, log);

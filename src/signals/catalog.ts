@@ -43,7 +43,7 @@ export const catalogSchema = z.object({
 });
 export type Catalog = z.infer<typeof catalogSchema>;
 
-export const QUALIFICATION_RULES = {
+const QUALIFICATION_RULES = {
   pending: "detected by a scan, not yet screened",
   screened: "passed its screens: inputs fresh, above the type's size floor, not a duplicate",
   qualified:

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { SEVERITIES } from "./bands.ts";
 import type { Detector } from "./detector.ts";
 
-export const dataPointSchema = z.object({
+const dataPointSchema = z.object({
   table: z.string().describe("published table the figure is from (ts_synthetic_pool), or graph"),
   entity: z.string(),
   date: z.string().nullable(),
@@ -17,7 +17,7 @@ export const dataPointSchema = z.object({
   value: z.union([z.number(), z.string()]).nullable(),
 });
 
-export const commonEvidence = {
+const commonEvidence = {
   severity: z.enum(SEVERITIES),
   metric: z.string().describe("name of the raw metric the score comes from"),
   value: z.number().describe("the raw metric's value"),

@@ -82,7 +82,7 @@ export async function loadGraphFacts(c: DuckDBConnection, syntheticSources: stri
 }
 
 /** Tokens with the investors of their issuing protocol (only tokens that have any). */
-export function investorsOfTokens(graph: GraphFacts): Map<string, string[]> {
+function investorsOfTokens(graph: GraphFacts): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const [token, protocol] of graph.issuerOf) {
     const investors = graph.investorsOf.get(protocol);

@@ -9,7 +9,7 @@ import { CkgError } from "../errors.ts";
 import type { IndexedNode } from "../entities/name-index.ts";
 import type { StateStore } from "../store/state.ts";
 import { BAND_STARTS, SEVERITIES } from "./bands.ts";
-import { DETECTORS } from "./detectors/index.ts";
+import { DETECTORS, detectorFor } from "./detectors/index.ts";
 import { anyEvidenceSchema } from "./evidence.ts";
 import { ACTIONABILITY } from "./narratives.ts";
 import { NO_SERIES_NOTE } from "../timeseries/figures.ts";
@@ -18,7 +18,7 @@ import { QUALIFICATIONS, type Signal, hasFinishedScan, querySignals } from "./st
 import { SYNTHETIC_MARK, marked, unmarked } from "./synthetic.ts";
 import { isoSeconds } from "../time.ts";
 
-export const signalSchema = z.object({
+const signalSchema = z.object({
   signal_id: z.string(),
   signal_type: z.string(),
   synthetic: z.boolean().describe(`true when any source of the signal is generated demo data; its summary then ends with "${SYNTHETIC_MARK}"`),
@@ -47,7 +47,7 @@ export function sinceIso(sinceHours: number, now = new Date()): string {
 
 /** 404 unknown_signal_type naming the known slugs. */
 export function assertSignalType(slug: string): void {
-  if (DETECTORS.some((d) => d.slug === slug)) return;
+  if (detectorFor(slug)) return;
   throw new CkgError("unknown_signal_type", `There is no signal type "${slug}"; GET /api/signals/catalog lists the ${DETECTORS.length} types.`, {
     details: { signal_type: slug, known: DETECTORS.map((d) => d.slug) },
   });

@@ -14,7 +14,7 @@ import { Rng } from "../dataset/rng.ts";
 import { type GraphFacts, sharedInvestorPairs } from "./graph-facts.ts";
 
 export const EXACT_BETWEENNESS_NODES = 4000;
-export const BETWEENNESS_PIVOTS = 1000;
+const BETWEENNESS_PIVOTS = 1000;
 
 /** Tokens as nodes, an edge (weight = shared investors) between tokens sharing at least `min`. */
 export function coInvestmentGraph(graph: GraphFacts, min: number): Graph {

@@ -46,7 +46,7 @@ export interface ApplyCounts {
 }
 
 /** A scan that is no longer running when it comes to write: another replica took it over (store/runs.ts). */
-export class ScanTakenOver extends Error {
+class ScanTakenOver extends Error {
   constructor(scanId: string, status: string) {
     super(`scan ${scanId} is recorded ${status}, no longer running here (another replica took it over); its findings are not written`);
   }

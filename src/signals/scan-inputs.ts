@@ -26,12 +26,11 @@ export async function openScanInputs(
   snapshotDir: string,
   manifest: SnapshotManifest,
   /** `cutAt`: a SQL date expression every observed series stops at (createKindViews; a backtest's day). */
-  options: { memoryLimit: string; threads: number; from?: "database" | "parquet"; cutAt?: string },
+  options: { memoryLimit: string; from?: "database" | "parquet"; cutAt?: string },
 ): Promise<ScanInputs> {
   const parquet = options.from === "parquet";
   const duck = await openDuck({
     ...(parquet ? {} : { path: join(snapshotDir, manifest.timeseries_db), settings: { access_mode: "READ_ONLY" } }),
-    threads: options.threads,
     memoryLimit: options.memoryLimit,
   });
   const c = await duck.connect();

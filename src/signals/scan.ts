@@ -9,6 +9,7 @@
 import type { Logger } from "../log.ts";
 import { type SnapshotManifest, readManifest } from "../store/manifest.ts";
 import { type DataDir, liveSnapshotId, snapshotPath } from "../store/data-dir.ts";
+import { DUCK_RESOURCES } from "../store/duckdb.ts";
 import type { StateStore } from "../store/state.ts";
 import type { ScanContext } from "./detector.ts";
 import { type Detection, type Identify, type TypeReport, detectAll } from "./detect.ts";
@@ -91,7 +92,7 @@ async function scanAndApply(
 ): Promise<ScanReport> {
 
   const detectors = options.types ? DETECTORS.filter((d) => options.types!.includes(d.slug)) : DETECTORS;
-  const inputs = await openScanInputs(dir, manifest, { memoryLimit: options.memoryLimit ?? "4GB", threads: 2, from: options.from });
+  const inputs = await openScanInputs(dir, manifest, { memoryLimit: options.memoryLimit ?? DUCK_RESOURCES.batchMemory, from: options.from });
   let detection: Detection;
   try {
     const syntheticSources = manifest.sources.filter((s) => s.synthetic).map((s) => s.id);

@@ -26,7 +26,7 @@ export const timeseriesTableSchema = z.object({
 });
 export type TimeseriesTable = z.infer<typeof timeseriesTableSchema>;
 
-export const graphTableSchema = z.object({
+const graphTableSchema = z.object({
   name: z.string(),
   description: z.string(),
   columns: z.array(z.object({ name: z.string(), type: z.string(), description: z.string() })),
@@ -71,7 +71,7 @@ export function syntheticNotice(manifest: SnapshotManifest): string {
 }
 
 /** The published ts_* tables of a snapshot, with their columns (from the kinds table) and extent. */
-export function describeTables(manifest: SnapshotManifest): TimeseriesTable[] {
+function describeTables(manifest: SnapshotManifest): TimeseriesTable[] {
   const synthetic = new Map(manifest.sources.map((s) => [s.id, s.synthetic]));
   return manifest.timeseries.map((t) => {
     const kind = KINDS[t.kind as Kind];

@@ -13,7 +13,7 @@
 import { type KeyObject, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify } from "node:crypto";
 import { readFileSync } from "node:fs";
 
-export const PUBLIC_KEY_PREFIX = "ckg-ed25519:";
+const PUBLIC_KEY_PREFIX = "ckg-ed25519:";
 
 /** A signature over some exact bytes, with the public key that made it. */
 export interface Signature {
@@ -45,7 +45,7 @@ export function publicKeyText(key: KeyObject): string {
 }
 
 /** A public key from its text; an error naming what is wrong with it. */
-export function parsePublicKey(text: string): KeyObject {
+function parsePublicKey(text: string): KeyObject {
   const trimmed = text.trim();
   const x = trimmed.startsWith(PUBLIC_KEY_PREFIX) ? trimmed.slice(PUBLIC_KEY_PREFIX.length) : "";
   if (!/^[A-Za-z0-9_-]{43}$/.test(x) || Buffer.from(x, "base64url").length !== 32) {

@@ -17,7 +17,7 @@ import { VERSION } from "../version.ts";
 import { SignatureError } from "./keys.ts";
 
 /** The pack's own format: its entries, the pack manifest and the signature. A newer one is refused (exit code 4). */
-export const PACK_FORMAT = 1;
+const PACK_FORMAT = 1;
 /** Beside an installed or signed snapshot's files: its pack manifest and signature. Not itself listed. */
 export const SIGNATURE_FILE = "signature.json";
 
@@ -88,7 +88,7 @@ export function readPackManifest(bytes: Uint8Array, where: string): PackManifest
 }
 
 /** A path a snapshot may hold: relative, forward slashes, no empty, `.` or `..` part, not signature.json. */
-export function safePath(path: string): boolean {
+function safePath(path: string): boolean {
   if (path.length === 0 || path.length > 255 || path === SIGNATURE_FILE || /[\\\0]/.test(path)) return false;
   return path.split("/").every((part) => part !== "" && part !== "." && part !== "..");
 }
@@ -108,7 +108,7 @@ export function listFiles(folder: string, under = ""): string[] {
 }
 
 /** Size and SHA-256 of a file, read in 1 MiB pieces (a full snapshot's query database is 5 GB). */
-export async function hashFile(path: string): Promise<{ size: number; sha256: string }> {
+async function hashFile(path: string): Promise<{ size: number; sha256: string }> {
   const hash = createHash("sha256");
   let size = 0;
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {

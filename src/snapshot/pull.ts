@@ -7,7 +7,7 @@
 import { Readable } from "node:stream";
 
 /** A download that gives no byte for this long is given up (the transfer as a whole has no limit: a full snapshot is 8 GB). */
-export const PULL_IDLE_MS = 60_000;
+const PULL_IDLE_MS = 60_000;
 
 /** The body of `url` as a stream; an error naming the URL when it cannot be had. */
 export async function openPackUrl(url: string, idleMs = PULL_IDLE_MS): Promise<Readable> {

@@ -7,10 +7,14 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { DuckDBInstance, type DuckDBConnection, JSDuckDBValueConverter } from "@duckdb/node-api";
+import { DUCK_RESOURCES } from "./duck-resources.ts";
+
+export { DUCK_RESOURCES } from "./duck-resources.ts";
 
 export interface DuckOptions {
   /** Database file, or ":memory:". */
   path?: string;
+  /** Default: DUCK_RESOURCES.threads. */
   threads?: number;
   memoryLimit?: string;
   /** Extra settings applied at creation (they may be locked afterwards by the caller). */
@@ -24,7 +28,7 @@ export async function openDuck(options: DuckOptions = {}): Promise<DuckDBInstanc
     autoload_known_extensions: "false",
     ...options.settings,
   };
-  if (options.threads) settings.threads = String(options.threads);
+  settings.threads = String(options.threads ?? DUCK_RESOURCES.threads);
   if (options.memoryLimit) settings.memory_limit = options.memoryLimit;
   return DuckDBInstance.create(options.path ?? ":memory:", settings);
 }
@@ -66,7 +70,7 @@ export async function streamColumns(connection: DuckDBConnection, sql: string): 
  */
 export async function openScratchDuck(dir: string, name: string, memoryLimit: string): Promise<{ duck: DuckDBInstance; remove(): void }> {
   const path = join(dir, name);
-  const duck = await openDuck({ path, threads: 2, memoryLimit });
+  const duck = await openDuck({ path, memoryLimit });
   return {
     duck,
     remove() {

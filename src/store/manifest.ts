@@ -25,7 +25,7 @@ export const sourceSummarySchema = z.object({
   as_of: z.string(),
 });
 
-export const seriesTableSchema = z.object({
+const seriesTableSchema = z.object({
   name: z.string(),
   kind: z.string(),
   source: z.string(),
@@ -77,7 +77,6 @@ export const manifestSchema = z.object({
 });
 
 export type SnapshotManifest = z.infer<typeof manifestSchema>;
-export type SourceSummary = z.infer<typeof sourceSummarySchema>;
 
 export const MANIFEST_FILE = "manifest.json";
 

@@ -102,7 +102,7 @@ export async function addGraphTables(snapshotDir: string, tables: PublishedTable
 }
 
 // The load pages through the file it writes: a build keeps its world in memory meanwhile (4 GiB in all).
-const DB_OPTIONS = { threads: 2, memoryLimit: "1GB" };
+const DB_OPTIONS = { memoryLimit: "1GB" };
 
 /** Where the entity-ordered copies' sorts spill (beside the database; removed when it is written). */
 const spillDir = (snapshotDir: string) => join(snapshotDir, `${TIMESERIES_DB}.tmp`);

@@ -16,7 +16,7 @@
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 
-export const ENTITY_ORDER_SCHEMA = "entity_order";
+const ENTITY_ORDER_SCHEMA = "entity_order";
 /** The copy's extra column; user queries never see it (they read the copy through SELECT * EXCLUDE). */
 export const ENTITY_KEY = "entity_key";
 /** The key that no entity has: the key of an entity with no rows in the table. */

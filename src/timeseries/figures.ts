@@ -59,7 +59,7 @@ export class EntitySeries {
 
   /** Reads them from a snapshot's query database (timeseries/database.ts). */
   static async read(snapshotDir: string, manifest: SnapshotManifest): Promise<EntitySeries> {
-    const duck = await openDuck({ path: join(snapshotDir, manifest.timeseries_db), threads: 2, memoryLimit: READ_MEMORY, settings: { access_mode: "READ_ONLY" } });
+    const duck = await openDuck({ path: join(snapshotDir, manifest.timeseries_db), memoryLimit: READ_MEMORY, settings: { access_mode: "READ_ONLY" } });
     try {
       return await withConnection(duck, async (c) => {
         await c.run(`SET temp_directory = ''`); // nothing is written next to a published snapshot

@@ -63,7 +63,7 @@ export class TimeseriesStore {
   static async open(snapshotDir: string, manifest: SnapshotManifest, options: StoreOptions): Promise<TimeseriesStore> {
     const duck = await openDuck({
       path: join(snapshotDir, manifest.timeseries_db),
-      threads: options.threads ?? 2,
+      threads: options.threads,
       memoryLimit: options.memoryLimit,
       settings: { access_mode: "READ_ONLY" },
     });

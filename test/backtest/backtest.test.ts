@@ -50,7 +50,7 @@ describe("no look-ahead", () => {
     c.closeSync();
     duck.closeSync();
 
-    const world = await openWorld({ kind: "snapshot", dir: dataDir(root) }, { memoryLimit: "1GB", threads: 1 });
+    const world = await openWorld({ kind: "snapshot", dir: dataDir(root) }, { memoryLimit: "1GB" });
     try {
       for (const day of [from, addDays(from, 1)]) {
         await world.cutAt(day);

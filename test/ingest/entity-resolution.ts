@@ -55,7 +55,7 @@ export interface ResolutionScore {
 const TODAY = "2026-11-20";
 
 /** The providers' answers for the labelled set, saved in the layout `ckg import` reads. */
-export function savedAnswers(): string {
+function savedAnswers(): string {
   const dir = tempDir("ckg-er-answers-");
   const raw = new RawStore(dir);
   const require = createRequire(import.meta.url);

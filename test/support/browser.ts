@@ -26,7 +26,7 @@ export async function launchBrowser(): Promise<Browser> {
   return puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
 }
 
-export const SCREENSHOTS = resolve(process.env.CKG_SCREENSHOTS_DIR ?? join(import.meta.dir, "..", "..", "test-results", "screenshots"));
+const SCREENSHOTS = resolve(process.env.CKG_SCREENSHOTS_DIR ?? join(import.meta.dir, "..", "..", "test-results", "screenshots"));
 
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(SCREENSHOTS, { recursive: true });
@@ -45,7 +45,7 @@ export interface AxeViolation {
 }
 
 /** axe-core's WCAG 2 A/AA rules on the page as it is now. */
-export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+async function axeViolations(page: Page): Promise<AxeViolation[]> {
   await page.evaluate(axeSource);
   return page.evaluate(async () => {
     const result = await (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: AxeViolation[] }> } }).axe.run(document, {
@@ -62,7 +62,7 @@ const FOCUSABLE = "a[href], button:not([disabled]), input:not([disabled]), selec
  * reach: every visible link, button, field and focusable element must take the focus from the
  * keyboard alone.
  */
-export async function unreachableByKeyboard(page: Page): Promise<string[]> {
+async function unreachableByKeyboard(page: Page): Promise<string[]> {
   const controls = await page.evaluate((selector) => {
     const state = globalThis as unknown as { reached: Set<unknown>; visibleControls: any[] };
     // Shown: it has a box, and no closed <details> around it (a summary belongs to its own details).

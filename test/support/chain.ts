@@ -37,7 +37,7 @@ const TOKEN_ABI = parseAbi([
 let compiled: { abi: unknown[]; bytecode: Hex } | undefined;
 
 /** Compiles TestUSDC with solc-js, resolving OpenZeppelin imports from node_modules (once per run). */
-export function compileToken(): { abi: unknown[]; bytecode: Hex } {
+function compileToken(): { abi: unknown[]; bytecode: Hex } {
   if (compiled) return compiled;
   const solc = require("solc");
   const source = readFileSync(join(import.meta.dir, "contracts/TestUSDC.sol"), "utf8");

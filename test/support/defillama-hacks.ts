@@ -24,8 +24,8 @@ export function skipWithoutRealHacks(what: string): boolean {
 }
 
 /** Euler V1 (DefiLlama protocol 1183) in its family, Euler (parent#euler), as `/protocols` and `/lite/protocols2` list them. */
-export const EULER_V1 = { id: "1183", name: "Euler V1", slug: "euler-v1", category: "Lending", chains: ["Ethereum"], parentProtocol: "parent#euler", parentProtocolSlug: "euler", tvl: 0 };
-export const EULER = { id: "parent#euler", name: "Euler", chains: ["Ethereum"], url: "https://www.euler.finance" };
+const EULER_V1 = { id: "1183", name: "Euler V1", slug: "euler-v1", category: "Lending", chains: ["Ethereum"], parentProtocol: "parent#euler", parentProtocolSlug: "euler", tvl: 0 };
+const EULER = { id: "parent#euler", name: "Euler", chains: ["Ethereum"], url: "https://www.euler.finance" };
 
 /** The fixture's chain and protocol lists with Euler V1 and its family added, by raw-store key. */
 export function listsWithEuler(): Record<string, unknown> {

@@ -26,7 +26,7 @@ import { addDays } from "../../src/time.ts";
 import { KINDS, type Kind, tableName } from "../../src/timeseries/kinds.ts";
 
 /** The as-of date every table test scans at unless it says otherwise. */
-export const AS_OF = "2026-03-31";
+const AS_OF = "2026-03-31";
 
 /** The day `n` days before the as-of date (negative: after). */
 export const day = (n: number, asOf = AS_OF): string => addDays(asOf, -n);
@@ -71,7 +71,7 @@ export interface Signal {
  * scored and screened (signals/score.ts), those below the first band dropped, one per key (the
  * highest score). Every kept signal's evidence is checked against the type's published schema.
  */
-export async function runDetector(detector: Detector, inputs: Inputs = {}): Promise<Signal[]> {
+async function runDetector(detector: Detector, inputs: Inputs = {}): Promise<Signal[]> {
   // A connection of its own per case: its temporary tables and views go with it, so nothing of one
   // case reaches another. The instance is the table's (detectorTable), or one for this run alone.
   const duck = shared ?? (await openDuck({ threads: 1 }));

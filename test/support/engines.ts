@@ -8,7 +8,7 @@
 
 const warned = new Set<string>();
 
-export const enginesRequired = (): boolean => process.env.CKG_REQUIRE_ENGINES === "1";
+const enginesRequired = (): boolean => process.env.CKG_REQUIRE_ENGINES === "1";
 
 /**
  * Whether `engine` is here for the tests of `what`. Missing: throws under CKG_REQUIRE_ENGINES=1,

@@ -18,7 +18,7 @@ import { tempDir } from "./temp-dirs.ts";
 export const FIXTURE_SCALE = 8000;
 export const FIXTURE_SEED = 7;
 /** Pinned so history timestamps are reproducible; tests pass `now` relative to it. */
-export const FIXTURE_AS_OF = new Date(Date.now() - (Date.now() % 1000));
+const FIXTURE_AS_OF = new Date(Date.now() - (Date.now() % 1000));
 
 let built: Promise<string> | undefined;
 

@@ -57,7 +57,7 @@ const nested = (depth: number, object: boolean) => (object ? '{"a":'.repeat(dept
 const wild: fc.Arbitrary<unknown> = fc.oneof(fc.anything(), nasty, numbers, fc.constantFrom(null, true, [], {}, [[[[[]]]]]));
 
 /** A value for `schema`, mostly near it (what a careless client sends), sometimes far from it. */
-export function valueFor(schema: Schema | undefined, depth = 0): fc.Arbitrary<unknown> {
+function valueFor(schema: Schema | undefined, depth = 0): fc.Arbitrary<unknown> {
   if (!schema || depth > 4) return wild;
   const options: fc.Arbitrary<unknown>[] = [];
   if (schema.enum) options.push(fc.constantFrom(...schema.enum));
@@ -175,7 +175,7 @@ export const MCP_HEADERS = { "content-type": "application/json", accept: "applic
  * Bun's HTTP parser answers a request line plus headers over 16 KiB with a bare 431 before ckg sees
  * the request (as nginx or Node would); README, "Errors".
  */
-export const MAX_REQUEST_HEAD_BYTES = 16 * 1024;
+const MAX_REQUEST_HEAD_BYTES = 16 * 1024;
 
 /** What is wrong with an answer, or undefined: a 5xx, an error outside the documented shape, a charge. `headBytes`: the request line's and headers' size. */
 export async function check(response: Response, mcp = false, headBytes = 0): Promise<string | undefined> {

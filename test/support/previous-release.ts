@@ -7,7 +7,7 @@
 import { readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 
-export const REPO = join(import.meta.dir, "..", "..");
+const REPO = join(import.meta.dir, "..", "..");
 
 export interface Release {
   version: string;
@@ -38,8 +38,11 @@ export function checkOut(release: Release, worktree: string): void {
   git("worktree", "add", "--detach", worktree, release.commit);
   if (installedCovers(worktree)) symlinkSync(join(REPO, "node_modules"), join(worktree, "node_modules"));
   else {
-    const installed = Bun.spawnSync(["npm", "ci", "--ignore-scripts"], { cwd: worktree, stderr: "pipe" });
-    if (installed.exitCode !== 0) throw new Error(`npm ci for ckg ${release.version} failed: ${installed.stderr.toString()}`);
+    // `npm install`, not `npm ci`: this npm's `ci` refuses an older release's lockfile that left out
+    // entries it now expects (platform-specific optional packages); install fills them in and keeps
+    // every version the lockfile does state.
+    const installed = Bun.spawnSync(["npm", "install", "--ignore-scripts", "--no-audit", "--no-fund"], { cwd: worktree, stderr: "pipe" });
+    if (installed.exitCode !== 0) throw new Error(`npm install for ckg ${release.version} failed: ${installed.stderr.toString()}`);
   }
 }
 

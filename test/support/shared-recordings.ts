@@ -12,10 +12,10 @@ import { join, relative } from "node:path";
 
 const REPO = join(import.meta.dir, "..", "..");
 /** The `shared` folder: beside the clone unless CKG_SHARED_DIR names another. */
-export const SHARED_DIR = process.env.CKG_SHARED_DIR || join(REPO, "..", "shared");
+const SHARED_DIR = process.env.CKG_SHARED_DIR || join(REPO, "..", "shared");
 
 /** A recording's path under `shared/real-api/` (e.g. `third-party/coingecko/ruby/coin_bitcoin.json`). */
-export const recordingPath = (path: string): string => join(SHARED_DIR, "real-api", path);
+const recordingPath = (path: string): string => join(SHARED_DIR, "real-api", path);
 
 /** Whether the recording (file or folder) is there. */
 export const haveRecording = (path: string): boolean => existsSync(recordingPath(path));

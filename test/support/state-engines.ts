@@ -25,7 +25,7 @@ export interface StateEngine {
   stop(): Promise<void>;
 }
 
-export function sqliteEngine(): StateEngine {
+function sqliteEngine(): StateEngine {
   return {
     name: "SQLite",
     available: true,

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { onnx } from "onnx-proto";
 
 /** Each row is one concept; its words embed to the same unit direction. */
-export const CONCEPTS = [
+const CONCEPTS = [
   ["dex", "dexes", "exchange", "swap", "amm", "trade", "trading"],
   ["lending", "lend", "borrow", "loan", "loans", "money", "credit"],
   ["staking", "stake", "staked", "validator", "restaking", "restake"],

@@ -20,7 +20,7 @@ export const PROVIDERS = [chainsProvider, coingeckoProvider, defillamaProvider, 
 export type ProviderId = (typeof PROVIDERS)[number]["id"];
 export const PROVIDER_IDS: readonly ProviderId[] = PROVIDERS.map((p) => p.id);
 
-export function isProviderId(name: string): name is ProviderId {
+function isProviderId(name: string): name is ProviderId {
   return (PROVIDER_IDS as readonly string[]).includes(name);
 }
 

@@ -71,7 +71,7 @@ function ticks(from: number, to: number): number[] {
 }
 
 /** What the chart shows, in words: its accessible description. */
-export function describeFires(fired: Fired[], from: string, to: string): string {
+function describeFires(fired: Fired[], from: string, to: string): string {
   if (fired.length === 0) return `No signal type fired on this entity from ${from} to ${to}.`;
   return fired
     .map((f) => {

@@ -9,7 +9,7 @@ import type { Rng } from "../rng.ts";
 import type { GenContext } from "../synthetic/context.ts";
 
 /** Two years of days, ending on the as-of date (day 730). */
-export const DAYS = 731;
+const DAYS = 731;
 export const LAST_DAY = DAYS - 1;
 
 export interface GroundTruth {
@@ -122,9 +122,4 @@ export function walkRows(params: string): string {
 /** Quotes a string for SQL. */
 export function q(text: string): string {
   return `'${text.replaceAll("'", "''")}'`;
-}
-
-/** A SQL list of quoted strings for IN (...). */
-export function inList(values: string[]): string {
-  return values.length > 0 ? values.map(q).join(", ") : "NULL";
 }

@@ -167,7 +167,7 @@ function addIntegrations(ctx: GenContext): void {
   }
 }
 
-export function listText(items: string[]): string {
+function listText(items: string[]): string {
   if (items.length <= 1) return items[0] ?? "";
   return `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 }

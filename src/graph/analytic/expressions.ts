@@ -49,7 +49,7 @@ function useOf(expression: Expression, scope: Scope): Use {
 }
 
 /** A FILTER's condition (true, false or NULL for an error). */
-export function condition(expression: Expression, scope: Scope): string {
+function condition(expression: Expression, scope: Scope): string {
   if (expression.type !== "operation") return unsure("a filter that is not an operation");
   const args = expression.args ?? [];
   const op = expression.operator!;
@@ -146,7 +146,7 @@ function stringTest(op: string, args: Expression[], scope: Scope): string {
 }
 
 /** STR of a term: an IRI in full, a literal's lexical form. */
-export function lexical(use: Use, ns: Namespaces): string {
+function lexical(use: Use, ns: Namespaces): string {
   if (use.space === "predicate") return unsure("STR of a predicate variable");
   return `(CASE ${use.kind} WHEN 'entity' THEN ${sqlString(ns.entity)} || ${use.value} WHEN 'class' THEN ${sqlString(ns.ontology)} || ${use.value} ELSE ${use.value} END)`;
 }

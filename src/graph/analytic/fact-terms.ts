@@ -45,7 +45,7 @@ export function factTermOf(term: RdfTerm, ns: Namespaces): FactTerm | undefined 
   return { kind: "literal", value: term.value, datatype: !datatype || datatype === `${XSD}string` ? null : datatype, lang: null };
 }
 
-export function iriTerm(iri: string, ns: Namespaces): FactTerm {
+function iriTerm(iri: string, ns: Namespaces): FactTerm {
   if (iri.startsWith(ns.entity)) return { kind: "entity", value: iri.slice(ns.entity.length), datatype: null, lang: null };
   if (iri.startsWith(ns.ontology)) return { kind: "class", value: iri.slice(ns.ontology.length), datatype: null, lang: null };
   return { kind: "iri", value: iri, datatype: null, lang: null };

@@ -110,7 +110,7 @@ function bindAll(uses: [string, Use][], vars: Map<string, Use>): string[] {
 }
 
 /** Conditions under which two uses hold the same RDF term (SPARQL joins on term identity). */
-export function sameTerm(a: Use, b: Use): string[] {
+function sameTerm(a: Use, b: Use): string[] {
   if (a.space !== b.space) unsure("a variable used both as a predicate and as a subject or object");
   if (a.space === "predicate") return [`${a.value} = ${b.value}`];
   if (a.uniform && b.uniform) {

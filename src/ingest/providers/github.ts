@@ -24,11 +24,11 @@ import { type ProviderOutput, key } from "../records.ts";
 import { knownProtocols } from "./defillama/known-protocols.ts";
 
 const P = githubProvider.id;
-export const REPO_PAGE = 100;
+const REPO_PAGE = 100;
 /** An organization with more repositories than this many pages is read up to here. */
 const MAX_REPO_PAGES = 10;
-export const REPOS_PER_ORG = 10;
-export const CONTRIBUTORS_PER_REPO = 30;
+const REPOS_PER_ORG = 10;
+const CONTRIBUTORS_PER_REPO = 30;
 
 const repoSchema = z.object({
   full_name: z.string().regex(/^[^/\s]+\/[^/\s]+$/),
@@ -52,7 +52,7 @@ const contributorSchema = z.object({
 const errorSchema = z.object({ message: z.string() });
 
 
-export const repoKey = (fullName: string) => key("Repository", "github", fullName);
+const repoKey = (fullName: string) => key("Repository", "github", fullName);
 const personKey = (login: string) => key("Person", "github", login);
 const isBot = (c: { login: string; type?: string }) => c.type === "Bot" || /\[bot\]$/i.test(c.login);
 

@@ -64,8 +64,7 @@ export const DETECTORS = [
   narrativeSynthesis,
 ] as const satisfies readonly Detector[];
 
-export const SIGNAL_TYPES: readonly string[] = DETECTORS.map((d) => d.slug);
-
+/** The detector of a signal type, by its slug; undefined for a slug that names none. */
 export function detectorFor(slug: string): Detector | undefined {
   return DETECTORS.find((d) => d.slug === slug);
 }

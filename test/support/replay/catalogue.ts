@@ -53,5 +53,3 @@ export const CATALOGUE: Coin[] = ids.map((id) => {
     homepage: r.homepage,
   };
 });
-
-export const catalogueRecord = (id: string) => records[id];

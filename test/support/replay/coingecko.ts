@@ -108,5 +108,3 @@ export function coingeckoAnswer(path: string, q: URLSearchParams, day: string): 
   }
   return undefined;
 }
-
-export { coin };

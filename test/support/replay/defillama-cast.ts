@@ -166,5 +166,3 @@ export const SCHEDULES: Record<string, { token: string; name: string; label: str
   dydx: { token: "dydx", name: "dYdX", label: "Investors", category: "privateSale", cliffDay: 10, amount: 56e6, before: 300e6, maxSupply: 1e9 },
   "compound-finance": { token: "compound-governance-token", name: "Compound", label: "Team", category: "insiders", cliffDay: 20, amount: 540e3, before: 2.2e6, maxSupply: 10e6 },
 };
-
-export { AS_OF };

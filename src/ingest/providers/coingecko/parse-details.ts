@@ -122,7 +122,7 @@ function parseTickers(out: ProviderOutput, id: string, symbol: string, day: stri
 }
 
 /** A description as plain text: tags dropped, entities read, whitespace folded, at most DESCRIPTION_CHARS at a sentence end. */
-export function plainText(html: string | null | undefined): string | undefined {
+function plainText(html: string | null | undefined): string | undefined {
   if (!html) return undefined;
   const text = html
     .replace(/<[^>]*>/g, " ")

@@ -20,7 +20,7 @@ import { numberOr0, record, savedSchema } from "./schemas.ts";
 import { PRICES_KEY, pricesSince } from "./stablecoin-prices.ts";
 import { addDays } from "../../../time.ts";
 
-export const DEFAULT_URLS = {
+const DEFAULT_URLS = {
   api: "https://api.llama.fi",
   yields: "https://yields.llama.fi",
   stablecoins: "https://stablecoins.llama.fi",
@@ -29,23 +29,23 @@ export const DEFAULT_URLS = {
 };
 
 /** Requests under way at once for detail histories (the http client spaces them by defillama_min_interval_ms, so this overlaps answers, never raises the rate). */
-export const CONCURRENCY = 4;
+const CONCURRENCY = 4;
 /** Statuses meaning "DefiLlama has no such answer" for a detail (no fees for that protocol, a delisted one). */
 const ABSENT = [400, 404];
 
-export function hosts(ctx: FetchContext) {
+function hosts(ctx: FetchContext) {
   const given = ctx.settings.urls;
   const pick = (name: keyof typeof DEFAULT_URLS) => (given[name] ?? DEFAULT_URLS[name]).replace(/\/+$/, "");
   return { api: pick("api"), yields: pick("yields"), stablecoins: pick("stablecoins"), pro: pick("pro"), datasets: pick("datasets") };
 }
 
 /** Asks for an answer once and saves it in its envelope. */
-export function saveOnce(ctx: FetchContext, rawKey: string, url: string, options: { since?: string; absentOn?: number[] } = {}) {
+function saveOnce(ctx: FetchContext, rawKey: string, url: string, options: { since?: string; absentOn?: number[] } = {}) {
   return ask(ctx, P, rawKey, async () => ({ day: ctx.today, since: options.since ?? null, body: await ctx.http.getJson(url) }), { absentOn: options.absentOn });
 }
 
 /** Runs `work` on each item, a few at a time. */
-export async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<unknown>, onDone: (done: number) => void): Promise<void> {
+async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<unknown>, onDone: (done: number) => void): Promise<void> {
   let next = 0;
   let done = 0;
   const worker = async () => {
@@ -58,7 +58,7 @@ export async function eachLimited<T>(items: readonly T[], limit: number, work: (
 }
 
 /** The saved body of a list, for choosing details; undefined when absent or unreadable (parse reports it). */
-export function savedBody(raw: RawStore, rawKey: string): unknown {
+function savedBody(raw: RawStore, rawKey: string): unknown {
   try {
     const saved = savedSchema.safeParse(raw.load(P, rawKey));
     return saved.success ? saved.data.body : undefined;
@@ -68,7 +68,7 @@ export function savedBody(raw: RawStore, rawKey: string): unknown {
 }
 
 /** The `limit` largest of a list by `size`, as their ids (items without an id are skipped). */
-export function largest(list: unknown, limit: number, id: (item: Record<string, unknown>) => unknown, size: (item: Record<string, unknown>) => number): string[] {
+function largest(list: unknown, limit: number, id: (item: Record<string, unknown>) => unknown, size: (item: Record<string, unknown>) => number): string[] {
   if (!Array.isArray(list) || limit <= 0) return [];
   return list
     .map(record)
@@ -158,7 +158,7 @@ export async function fetchAll(ctx: FetchContext): Promise<void> {
 }
 
 /** Slugs of the `limit` largest protocols and parent protocols (by TVL) whose record names a treasury adapter. */
-export function treasurySlugs(protocols: unknown, parents: unknown, limit: number): string[] {
+function treasurySlugs(protocols: unknown, parents: unknown, limit: number): string[] {
   const tvlOfParent = new Map<string, number>();
   const candidates: { slug: string; tvl: number }[] = [];
   for (const p of Array.isArray(protocols) ? protocols.map(record) : []) {
@@ -183,7 +183,7 @@ export function treasurySlugs(protocols: unknown, parents: unknown, limit: numbe
  * the `limit` largest protocols or families by TVL; slugs the lists do not know come after, in the
  * list's order, up to the same limit.
  */
-export function emissionSlugs(list: unknown, protocols: unknown, parents: unknown, limit: number): string[] {
+function emissionSlugs(list: unknown, protocols: unknown, parents: unknown, limit: number): string[] {
   const slugs = (Array.isArray(list) ? list : [])
     .map((item) => (typeof item === "string" ? item : typeof record(item).name === "string" ? (record(item).name as string) : undefined))
     .filter((s): s is string => Boolean(s && /^[A-Za-z0-9._-]+$/.test(s)));

@@ -37,7 +37,7 @@ import { parseStablecoins } from "./parse-stablecoins.ts";
 import { parseTreasuries } from "./parse-treasuries.ts";
 import { parseLending, parsePools } from "./parse-yields.ts";
 
-export function parseAll(raw: RawStore, out: ProviderOutput): void {
+function parseAll(raw: RawStore, out: ProviderOutput): void {
   const known: Known = { chainByPrefix: new Map(), nativeToken: new Map(), slugById: new Map(), familyOf: new Map(), tokenOf: new Map() };
   const steps: [string, () => void][] = [
     ["chains", () => parseChains(raw, out, known)],

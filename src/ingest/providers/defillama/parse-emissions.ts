@@ -24,7 +24,7 @@ import { geckoKey, P } from "./keys.ts";
 import { attributes, loadSaved, usable } from "./parse-common.ts";
 import { record } from "./schemas.ts";
 
-export const ALLOCATION_GROUP: Record<string, string> = {
+const ALLOCATION_GROUP: Record<string, string> = {
   insiders: "team",
   privatesale: "investors",
   publicsale: "investors",

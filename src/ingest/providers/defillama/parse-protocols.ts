@@ -33,7 +33,7 @@ export function parseChains(raw: RawStore, out: ProviderOutput, known: Known): v
 }
 
 /** A protocol's token address: "0x.." is on Ethereum, "chain:addr" on that chain (DefiLlama's chain id). */
-export function tokenAddressKey(address: string | null | undefined, known: Known): string | undefined {
+function tokenAddressKey(address: string | null | undefined, known: Known): string | undefined {
   const text = usable(address);
   if (!text) return undefined;
   if (/^0x[0-9a-fA-F]{40}$/.test(text)) return addressKey(chainKey("Ethereum"), text);
@@ -45,7 +45,7 @@ export function tokenAddressKey(address: string | null | undefined, known: Known
 }
 
 /** Snapshot spaces among a protocol's governance ids ("snapshot:uniswapgovernance.eth"; on-chain governors are skipped). */
-export function governanceSpaces(ids: string[] | null | undefined): string[] {
+function governanceSpaces(ids: string[] | null | undefined): string[] {
   return (ids ?? []).flatMap((id) => {
     const space = /^snapshot:(.+)$/.exec(id.trim())?.[1];
     return space ? [key("Organization", "snapshot", space)] : [];
@@ -162,7 +162,7 @@ function tvlByDay(out: ProviderOutput, what: string, points: unknown[], keep: (d
 }
 
 /** Chain TVL keys that are not chains: totals of a kind, and a chain's parts ("Ethereum-staking"). */
-export const NOT_A_CHAIN = new Set(["borrowed", "staking", "pool2", "vesting", "doublecounted", "liquidstaking", "dcandlsoverlap", "offers", "treasury"]);
+const NOT_A_CHAIN = new Set(["borrowed", "staking", "pool2", "vesting", "doublecounted", "liquidstaking", "dcandlsoverlap", "offers", "treasury"]);
 
 export function parseProtocolHistories(raw: RawStore, out: ProviderOutput): void {
   const slugs = new Set<string>();

@@ -22,17 +22,17 @@ function descriptionOf(detail: Record<string, unknown>): string | undefined {
   return parts.length > 0 ? parts.join(" ") : undefined;
 }
 
-export const pegCurrency = (pegType: string) => pegType.replace(/^pegged/, "");
+const pegCurrency = (pegType: string) => pegType.replace(/^pegged/, "");
 
 /** Circulating supply in USD: the USD amount of a dollar coin; another peg's amount at the coin's price when known. */
-export function circulatingUsd(circulating: Record<string, number | null | undefined> | null | undefined, pegType: string, price: number | null): number | null {
+function circulatingUsd(circulating: Record<string, number | null | undefined> | null | undefined, pegType: string, price: number | null): number | null {
   const amount = circulating?.[pegType];
   if (typeof amount !== "number") return null;
   if (pegType === "peggedUSD") return amount;
   return price !== null ? amount * price : null;
 }
 
-export const priceOf = (price: number | string | null | undefined): number | null => {
+const priceOf = (price: number | string | null | undefined): number | null => {
   const value = typeof price === "string" ? Number(price) : price;
   return typeof value === "number" && Number.isFinite(value) ? value : null;
 };

@@ -49,7 +49,7 @@ export function parsePools(raw: RawStore, out: ProviderOutput, known: Known): Ma
   return pools;
 }
 
-export function poolRow(
+function poolRow(
   point: { pool: string; tvlUsd?: number | null; apy?: number | null; apyBase?: number | null; apyReward?: number | null; volumeUsd1d?: number | null },
   date: string,
   pool: Pool | undefined,
@@ -68,7 +68,7 @@ export function poolRow(
 }
 
 /** A pool's underlying token: the zero address is the chain's native coin. */
-export function underlyingKey(chain: string, token: string, known: Known): string | undefined {
+function underlyingKey(chain: string, token: string, known: Known): string | undefined {
   if (!token.trim()) return undefined;
   if (ZERO_ADDRESS.test(token.trim())) return known.nativeToken.get(chain);
   return addressKey(chainKey(chain), token);

@@ -4,10 +4,10 @@
  */
 import { z } from "zod";
 
-export const num = z.number();
-export const optNum = num.nullish();
-export const optStr = z.string().nullish();
-export const idString = z.union([z.string().min(1), z.number()]).transform(String);
+const num = z.number();
+const optNum = num.nullish();
+const optStr = z.string().nullish();
+const idString = z.union([z.string().min(1), z.number()]).transform(String);
 /** Numbers DefiLlama sends either as numbers or as strings (dates, timestamps, prices, ids). */
 const numOrString = z.union([num, z.string()]);
 
@@ -124,25 +124,6 @@ export const raiseSchema = z.object({
   source: optStr,
 });
 export type Raise = z.infer<typeof raiseSchema>;
-
-export const emissionSchema = z.object({
-  token: z.string().min(1),
-  name: z.string().min(1),
-  gecko_id: optStr,
-  circSupply: optNum,
-  maxSupply: optNum,
-  tPrice: optNum,
-  events: z
-    .array(
-      z.object({
-        timestamp: numOrString,
-        noOfTokens: z.array(num),
-        category: optStr,
-        unlockType: optStr,
-      }),
-    )
-    .nullish(),
-});
 
 /**
  * One incident of `/hacks`. DefiLlama gives no id: an incident is who (`defillamaId`, a protocol id,

@@ -37,7 +37,7 @@ export function savedVotes(raw: RawStore, proposal: string, reject: (what: strin
 }
 
 /** The shares of one vote's power by choice (0-based), as the proposal's type counts them. */
-export function creditOf(type: string | null | undefined, choice: Vote["choice"], choices: number): number[] {
+function creditOf(type: string | null | undefined, choice: Vote["choice"], choices: number): number[] {
   const credit = new Array<number>(choices).fill(0);
   const at = (index: number, share: number) => {
     if (Number.isInteger(index) && index >= 1 && index <= choices) credit[index - 1]! += share;
