@@ -18,7 +18,7 @@ export interface Bands {
   /** "higher": larger values are worse (utilization); "lower": smaller values are worse (turnout). */
   direction: "higher" | "lower";
   unit: string;
-  /** Thresholds of the raw metric where each band starts; types for which docs/spec.md §2.4 names no low band omit it. */
+  /** Thresholds of the raw metric where each band starts; `low` is optional (docs/decisions/0009-score-and-severity-bands.md says when a type has one). */
   low?: number;
   moderate: number;
   high: number;
