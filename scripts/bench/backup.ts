@@ -11,7 +11,7 @@
 import { rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { listFiles } from "../../src/backup/manifest.ts";
+import { listFiles } from "../../src/store/file-hashes.ts";
 import { selfCommand } from "../../src/runtime.ts";
 import { dataDir, liveSnapshotId, snapshotPath } from "../../src/store/data-dir.ts";
 

@@ -20,7 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { selfCommand } from "../../src/runtime.ts";
-import { listFiles } from "../../src/snapshot/pack-manifest.ts";
+import { listFiles } from "../../src/store/file-hashes.ts";
 import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
 import { startServer } from "../../test/support/server.ts";
 import { until } from "../../test/support/until.ts";

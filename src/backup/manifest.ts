@@ -9,9 +9,10 @@
  * A PostgreSQL state is kept as rows (state/<table>.jsonl, read in one REPEATABLE READ transaction)
  * instead of state.sqlite, with the schema's version beside them.
  */
-import { createReadStream, readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { z } from "zod";
+import { differences } from "../store/file-hashes.ts";
 import { refuseNewer } from "../store/formats.ts";
 
 /** The layout of a backup (this file, and where the state is kept). */
@@ -75,40 +76,11 @@ export function readBackupManifest(path: string): BackupManifest {
   return parsed.data;
 }
 
-/** SHA-256 of a file, streamed (snapshots hold files of gigabytes). */
-export async function sha256File(path: string): Promise<string> {
-  const hasher = new Bun.CryptoHasher("sha256");
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) hasher.update(chunk as Buffer);
-  return hasher.digest("hex");
-}
-
-/** Every regular file under `root`, as paths relative to it with `/` separators, sorted. */
-export function listFiles(root: string, under = root): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(under, { withFileTypes: true })) {
-    const path = join(under, entry.name);
-    if (entry.isDirectory()) out.push(...listFiles(root, path));
-    else if (entry.isFile()) out.push(relative(root, path).split(sep).join("/"));
-  }
-  return out.sort();
-}
-
-/** The files of `root` that are not as the manifest says (missing, another size or hash, or not listed). */
-export async function checkFiles(root: string, files: readonly BackupFile[], ignore: readonly string[] = [BACKUP_FILE]): Promise<string[]> {
-  const problems: string[] = [];
-  const listed = new Set(files.map((f) => f.path));
-  for (const file of files) {
-    const path = join(root, file.path);
-    let size: number;
-    try {
-      size = statSync(path).size;
-    } catch {
-      problems.push(`${file.path} is missing`);
-      continue;
-    }
-    if (size !== file.size) problems.push(`${file.path} is ${size} bytes, not the ${file.size} recorded`);
-    else if ((await sha256File(path)) !== file.sha256) problems.push(`${file.path} does not match its recorded SHA-256`);
-  }
-  for (const path of listFiles(root)) if (!listed.has(path) && !ignore.includes(path)) problems.push(`${path} is not in ${BACKUP_FILE}`);
-  return problems;
+/** The files of `root` that are not as the manifest says (missing, another size or hash, or not listed), in words. */
+export async function checkFiles(root: string, files: readonly BackupFile[], skip: readonly string[] = [BACKUP_FILE]): Promise<string[]> {
+  return (await differences(root, files, skip)).map((d) => {
+    if (d.kind === "missing") return `${d.path} is missing`;
+    if (d.kind === "unlisted") return `${d.path} is not in ${BACKUP_FILE}`;
+    return d.size !== d.expected.size ? `${d.path} is ${d.size} bytes, not the ${d.expected.size} recorded` : `${d.path} does not match its recorded SHA-256`;
+  });
 }

@@ -10,14 +10,15 @@
  * complete, and a failure (a full disk midway) leaves nothing behind.
  */
 import { Database } from "bun:sqlite";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { type DataDir, liveSnapshotId, snapshotPath } from "../store/data-dir.ts";
 import { NewerFormatError } from "../store/formats.ts";
 import { MIGRATIONS } from "../store/migrations-sqlite.ts";
 import { openSqliteState } from "../store/state-sqlite.ts";
 import { VERSION } from "../version.ts";
-import { BACKUP_FILE, BACKUP_FORMAT, BackupError, type BackupFile, type BackupManifest, listFiles, sha256File } from "./manifest.ts";
+import { hashFiles } from "../store/file-hashes.ts";
+import { BACKUP_FILE, BACKUP_FORMAT, BackupError, type BackupManifest } from "./manifest.ts";
 
 export interface TakenBackup {
   path: string;
@@ -42,11 +43,7 @@ export async function takeBackup(dir: DataDir, dest: string, stateUrl?: string):
     const snapshot = copyLiveSnapshot(dir, staging);
     writeFileSync(join(staging, "CURRENT"), `${snapshot}\n`);
     if (existsSync(dir.formats)) copyFileSync(dir.formats, join(staging, "format.json"));
-    const files: BackupFile[] = [];
-    for (const path of listFiles(staging)) {
-      const full = join(staging, path);
-      files.push({ path, size: statSync(full).size, sha256: await sha256File(full) });
-    }
+    const files = await hashFiles(staging);
     const manifest: BackupManifest = {
       kind: "ckg-backup",
       format: BACKUP_FORMAT,
@@ -75,21 +72,13 @@ function copyLiveSnapshot(dir: DataDir, staging: string): string {
     const id = liveSnapshotId(dir);
     const into = join(staging, "snapshots", id);
     try {
-      copyTree(snapshotPath(dir, id), into);
+      cpSync(snapshotPath(dir, id), into, { recursive: true });
       return id;
     } catch (error) {
       rmSync(join(staging, "snapshots"), { recursive: true, force: true });
       const replaced = (error as NodeJS.ErrnoException).code === "ENOENT" && liveSnapshotId(dir) !== id;
       if (!replaced || attempt > 0) throw error;
     }
-  }
-}
-
-function copyTree(from: string, to: string): void {
-  mkdirSync(to, { recursive: true });
-  for (const entry of readdirSync(from, { withFileTypes: true })) {
-    if (entry.isDirectory()) copyTree(join(from, entry.name), join(to, entry.name));
-    else if (entry.isFile()) copyFileSync(join(from, entry.name), join(to, entry.name));
   }
 }
 

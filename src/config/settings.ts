@@ -18,6 +18,8 @@ export type { Setting } from "./setting.ts";
 export { envName, flagName } from "./setting.ts";
 
 const port = z.number().int().min(0).max(65535);
+/** A memory size as DuckDB reads one. */
+const size = z.string().regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, "a size such as 2GB or 512MB");
 
 /** `default` (small, fast first start), `full` (the published size) or a target entity count. */
 export const scaleSchema = z.preprocess(
@@ -44,14 +46,14 @@ export const SETTINGS = {
   ),
   sql_memory_limit: setting(
     "string",
-    z.string().regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, "a size such as 2GB or 512MB"),
+    size,
     "2GB",
     "memory the time-series SQL engine may use for all queries together",
   ),
   duckdb_threads: setting("integer", z.number().int().min(1).max(256), 2, "threads each DuckDB instance may use: the SQL engine, scans, ingests, builds and backtests"),
   batch_memory_limit: setting(
     "string",
-    z.string().regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, "a size such as 4GB or 512MB"),
+    size,
     "4GB",
     "memory the DuckDB of a scan, an ingest or a backtest may use (it spills the rest to disk)",
   ),

@@ -6,10 +6,9 @@
  * (snapshot/pack.ts) and stays beside an installed or signed snapshot in signature.json
  * (snapshot/signature.ts), where a server checks it before serving the snapshot.
  */
-import { createHash } from "node:crypto";
-import { createReadStream, lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { NotAFileError, differences, hashFiles } from "../store/file-hashes.ts";
 import { SEARCH_FORMAT, SNAPSHOT_FORMAT, refuseNewer } from "../store/formats.ts";
 import { MANIFEST_FILE, type SnapshotManifest } from "../store/manifest.ts";
 import { SNAPSHOT_ID } from "../store/data-dir.ts";
@@ -47,8 +46,7 @@ export type PackManifest = z.infer<typeof packManifestSchema>;
 
 /** The pack manifest of a snapshot folder: every regular file in it (signature.json aside), sorted, with its size and SHA-256. */
 export async function describeSnapshot(folder: string, id: string, manifest: SnapshotManifest): Promise<PackManifest> {
-  const files: PackedFile[] = [];
-  for (const path of listFiles(folder)) files.push({ path, ...(await hashFile(join(folder, path))) });
+  const files = await hashFiles(folder, [SIGNATURE_FILE]).catch(notAFile);
   return {
     format: PACK_FORMAT,
     kind: "ckg-snapshot-pack",
@@ -93,44 +91,20 @@ function safePath(path: string): boolean {
   return path.split("/").every((part) => part !== "" && part !== "." && part !== "..");
 }
 
-/** Every regular file under a snapshot folder, relative and sorted; a link or a device in it is an error (a snapshot holds neither). */
-export function listFiles(folder: string, under = ""): string[] {
-  const found: string[] = [];
-  for (const name of readdirSync(join(folder, under)).sort()) {
-    const path = under ? `${under}/${name}` : name;
-    if (path === SIGNATURE_FILE) continue;
-    const stat = lstatSync(join(folder, path));
-    if (stat.isDirectory()) found.push(...listFiles(folder, path));
-    else if (stat.isFile()) found.push(path);
-    else throw new SignatureError(`${join(folder, path)} is neither a file nor a folder (a link?); a snapshot holds only files`);
-  }
-  return found.sort();
-}
-
-/** Size and SHA-256 of a file, read in 1 MiB pieces (a full snapshot's query database is 5 GB). */
-async function hashFile(path: string): Promise<{ size: number; sha256: string }> {
-  const hash = createHash("sha256");
-  let size = 0;
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
-    hash.update(chunk);
-    size += chunk.length;
-  }
-  return { size, sha256: hash.digest("hex") };
-}
-
 /**
  * Checks a snapshot folder against its pack manifest: the same files, no more, no fewer, each of its
  * size and SHA-256. The first difference is the error, naming the file.
  */
 export async function checkFolder(folder: string, files: readonly PackedFile[]): Promise<void> {
-  const present = listFiles(folder);
-  const listed = new Set(files.map((f) => f.path));
-  const extra = present.find((path) => !listed.has(path));
-  if (extra) throw new SignatureError(`${join(folder, extra)} is not among the signed files`);
-  const have = new Set(present);
-  for (const file of files) {
-    if (!have.has(file.path)) throw new SignatureError(`${join(folder, file.path)} is signed but missing`);
-    const { size, sha256 } = await hashFile(join(folder, file.path));
-    if (size !== file.size || sha256 !== file.sha256) throw new SignatureError(`${join(folder, file.path)} differs from what was signed (${size} bytes, SHA-256 ${sha256}; signed: ${file.size} bytes, ${file.sha256})`);
-  }
+  const [first] = await differences(folder, files, [SIGNATURE_FILE]).catch(notAFile);
+  if (!first) return;
+  const path = join(folder, first.path);
+  if (first.kind === "unlisted") throw new SignatureError(`${path} is not among the signed files`);
+  if (first.kind === "missing") throw new SignatureError(`${path} is signed but missing`);
+  throw new SignatureError(`${path} differs from what was signed (${first.size} bytes, SHA-256 ${first.sha256}; signed: ${first.expected.size} bytes, ${first.expected.sha256})`);
+}
+
+/** A link or a device in a snapshot folder, said as a refusal of the snapshot. */
+function notAFile(error: unknown): never {
+  throw error instanceof NotAFileError ? new SignatureError(`${error.path} is neither a file nor a folder (a link?); a snapshot holds only files`) : error;
 }

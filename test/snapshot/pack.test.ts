@@ -11,7 +11,7 @@ import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { EXIT } from "../../src/exit-codes.ts";
 import { readSigningKey, signBytes } from "../../src/snapshot/keys.ts";
-import { listFiles } from "../../src/snapshot/pack-manifest.ts";
+import { listFiles } from "../../src/store/file-hashes.ts";
 import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
 import { copyOf, fixtureDataDir } from "../support/fixture.ts";
 import { type Entry, ckg, packManifestOf, readEntries, treeDigest, writeEntries } from "../support/packs.ts";
@@ -76,7 +76,7 @@ describe("ckg snapshot pack", () => {
     expect(entries.slice(0, 2).map((e) => e.header.name)).toEqual(["ckg-pack.json", "ckg-pack.sig"]);
     expect(JSON.parse(entries[1]!.data.toString()).public_key).toBe(keys.pub);
     expect(manifest.snapshot.id).toBe(id);
-    expect(manifest.files.map((f) => f.path)).toEqual(listFiles(folder));
+    expect(manifest.files.map((f) => f.path)).toEqual(listFiles(folder, ["signature.json"]));
     expect(entries.slice(2).map((e) => e.header.name)).toEqual(manifest.files.map((f) => `${id}/${f.path}`));
     for (const file of manifest.files) {
       const bytes = readFileSync(join(folder, file.path));
