@@ -15,8 +15,8 @@ import { join, relative, resolve } from "node:path";
 import { type JSONSchema, compile } from "json-schema-to-typescript";
 import { loadConfig } from "../src/config/config.ts";
 import { silentLogger } from "../src/log.ts";
-import { createServer } from "../src/server/app.ts";
-import { Services } from "../src/server/services.ts";
+import { createServer } from "../src/supervisor/assemble.ts";
+import { Supervisor } from "../src/supervisor/supervisor.ts";
 
 const root = resolve(import.meta.dir, "..");
 export const TYPES_FILE = join(root, "src", "console", "api-types.ts");
@@ -39,7 +39,7 @@ export async function openApiDocument(settings: Record<string, string> = {}): Pr
   const dir = mkdtempSync(join(tmpdir(), "ckg-openapi-"));
   try {
     const config = loadConfig({ env: {}, flags: { data_dir: dir, log_level: "silent", scan_cron: "off", first_scan: "false", ...settings } });
-    const services = await Services.open(config, silentLogger);
+    const services = await Supervisor.open(config, silentLogger);
     try {
       const app = createServer(services, { baseUrl: "http://127.0.0.1:8402" });
       const response = await app.handle(new Request("http://127.0.0.1:8402/openapi.json"));

@@ -18,7 +18,7 @@ const MAIN = fileURLToPath(new URL("./main.ts", import.meta.url));
  * The vector index's scan worker. Named from here, beside main.ts: the executable keeps entrypoints
  * at their paths relative to src/ and resolves this module's URL as if it sat where main.ts does.
  */
-export const SCAN_WORKER_URL = new URL("./search/scan-worker.ts", import.meta.url).href;
+export const VECTOR_WORKER_URL = new URL("./search/vector-worker.ts", import.meta.url).href;
 /** The k-means helper of a search index build (search/ivf.ts), named from here for the same reason. */
 export const NEAREST_WORKER_URL = new URL("./search/nearest-worker.ts", import.meta.url).href;
 /** The webhook sender's thread (push/sender.ts), named from here for the same reason. */

@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { SERIES_SCRATCH_MEMORY, writeSeriesTable } from "../../src/dataset/series/index.ts";
+import { SERIES_SCRATCH_MEMORY, writeSeriesTable } from "../../src/demo/series/index.ts";
 import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
 import { openScratchDuck, sqlString, withConnection } from "../../src/store/duckdb.ts";
 import { readManifest } from "../../src/store/manifest.ts";

@@ -13,7 +13,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import type { GroundTruth } from "../../src/dataset/series/index.ts";
+import type { GroundTruth } from "../../src/model/series.ts";
 import type { Severity } from "../../src/signals/bands.ts";
 import { DETECTORS } from "../../src/signals/detectors/index.ts";
 import { dataDir, liveSnapshotId, snapshotPath } from "../../src/store/data-dir.ts";

@@ -16,8 +16,8 @@ import { PROVIDER_IDS } from "../../src/config/providers/index.ts";
 import { ingest } from "../../src/ingest/ingest.ts";
 import { providerConfig } from "../../src/ingest/providers/index.ts";
 import { silentLogger } from "../../src/log.ts";
-import { createServer } from "../../src/server/app.ts";
-import { Services } from "../../src/server/services.ts";
+import { createServer } from "../../src/supervisor/assemble.ts";
+import { Supervisor } from "../../src/supervisor/supervisor.ts";
 import { signalCatalog } from "../../src/signals/catalog.ts";
 import { OfflineNarrator } from "../../src/signals/narratives.ts";
 import { runScan } from "../../src/signals/scan.ts";
@@ -35,7 +35,7 @@ const { values } = parseArgs({ options: { out: { type: "string" } } });
 const DAYS = [addDays(AS_OF, -28), ...Array.from({ length: 17 }, (_, i) => addDays(AS_OF, i - 16))];
 
 async function realNames(root: string): Promise<RealNameQuality> {
-  const services = await Services.open(testConfig({ data_dir: root, search_cache_entries: 0 }), silentLogger);
+  const services = await Supervisor.open(testConfig({ data_dir: root, search_cache_entries: 0 }), silentLogger);
   await services.start();
   const app = createServer(services, { baseUrl: "http://127.0.0.1:8402" });
   const queries = realNameQueries();

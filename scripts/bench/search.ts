@@ -22,7 +22,7 @@
 import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { Rng } from "../../src/dataset/rng.ts";
+import { Rng } from "../../src/rng.ts";
 import { ENTITY_TYPES, type EntityType } from "../../src/entities/vocabulary.ts";
 import { createLogger } from "../../src/log.ts";
 import { searchLookups } from "../../src/search/engine.ts";

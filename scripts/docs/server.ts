@@ -17,8 +17,8 @@ import { SETTINGS } from "../../src/config/settings.ts";
 import { silentLogger } from "../../src/log.ts";
 import { OPERATIONS } from "../../src/operations/table/index.ts";
 import { PriceList } from "../../src/payments/prices.ts";
-import { createServer } from "../../src/server/app.ts";
-import { Services } from "../../src/server/services.ts";
+import { createServer } from "../../src/supervisor/assemble.ts";
+import { Supervisor } from "../../src/supervisor/supervisor.ts";
 import type { Schema } from "./schema-fields.ts";
 
 /** Where a server started with the default settings answers: the curl examples' base. */
@@ -61,7 +61,7 @@ export async function apiSource(): Promise<ApiSource> {
   const dir = mkdtempSync(join(tmpdir(), "ckg-docs-"));
   try {
     const config = loadConfig({ env: {}, flags: { data_dir: dir, log_level: "silent", scan_cron: "off", first_scan: "false" } });
-    const services = await Services.open(config, silentLogger);
+    const services = await Supervisor.open(config, silentLogger);
     try {
       const app = createServer(services, { baseUrl: DEFAULT_BASE_URL });
       const routes = app.routeList;

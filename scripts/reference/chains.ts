@@ -7,7 +7,7 @@
 import * as viemChains from "viem/chains";
 import { assetLists as crAssetLists, chains as crChains } from "chain-registry/mainnet";
 import { createRequire } from "node:module";
-import { isTestNetwork } from "../../src/dataset/test-network.ts";
+import { isTestNetwork } from "../../src/model/test-network.ts";
 import { bitgoCoins, bitgoNetwork } from "./bitgo.ts";
 import { COSMOS_CHAIN_NAME, NON_EVM_NETWORKS, NOT_A_NETWORK } from "./bitgo-networks.ts";
 import {

@@ -60,7 +60,7 @@ export async function compileExecutable(target: Target, outfile: string, info: B
     // sender's thread are entrypoints too: Bun embeds them for `new Worker(...)`.
     entrypoints: [
       join(ROOT, "src", "main.ts"),
-      join(ROOT, "src", "search", "scan-worker.ts"),
+      join(ROOT, "src", "search", "vector-worker.ts"),
       join(ROOT, "src", "search", "nearest-worker.ts"),
       join(ROOT, "src", "push", "sender-worker.ts"),
     ],

@@ -23,7 +23,7 @@ import { encodePaymentResponseHeader } from "@x402/core/http";
 import type { PaymentGate } from "../payments/gate.ts";
 import { PaymentRequiredError } from "../payments/payment-required.ts";
 import type { PriceList } from "../payments/prices.ts";
-import type { ApiServices } from "./services.ts";
+import type { Services } from "../operations/context.ts";
 import { ConsoleSessions } from "./console-session.ts";
 import { consoleRoutes } from "./console-routes.ts";
 import { OpenStreams, eventsRoute } from "./events-route.ts";
@@ -31,7 +31,8 @@ import { type Run, operationRoutes, paymentRequired } from "./operation-routes.t
 import { sparqlProtocolRoutes } from "./sparql-protocol.ts";
 import { snapshotGraphs } from "../store/manifest.ts";
 import { type Route, assertUniqueRoutes, unrouted } from "./routes.ts";
-import { healthEntry, readinessEntry, type healthSchema, type readinessSchema } from "./readiness.ts";
+import type { healthSchema, readinessSchema } from "../operations/readiness.ts";
+import { healthEntry, readinessEntry } from "./readiness.ts";
 import type { z } from "zod";
 
 /** An endpoint served beside the operations (the MCP endpoint), answering whole requests itself. */
@@ -60,7 +61,7 @@ interface RequestState {
   client: string;
 }
 
-export function createApp(services: ApiServices, options: AppOptions) {
+export function createApp(services: Services, options: AppOptions) {
   const { operations, payments, prices, baseUrl, mounts = [] } = options;
   assertUniqueOperations(operations);
   assertEffectsFitMethods(operations);

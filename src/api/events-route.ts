@@ -11,7 +11,7 @@
  */
 import { z } from "zod";
 import { CkgError } from "../errors.ts";
-import type { OperationServices } from "../operations/context.ts";
+import type { Services } from "../operations/context.ts";
 import { type Cursor, type PushEvent, decodeCursor, encodeCursor, furthest } from "../push/events.ts";
 import { type Positioned, readEvents } from "../push/feed.ts";
 import { matcher } from "../push/filters.ts";
@@ -43,7 +43,7 @@ export class OpenStreams {
   }
 }
 
-export function eventsRoute(services: OperationServices, open: OpenStreams): Route {
+export function eventsRoute(services: Services, open: OpenStreams): Route {
   return {
     method: "GET",
     path: "/api/events",
@@ -71,7 +71,7 @@ export function eventsRoute(services: OperationServices, open: OpenStreams): Rou
 }
 
 function eventStream(
-  services: OperationServices,
+  services: Services,
   open: OpenStreams,
   id: string,
   takes: (event: PushEvent) => boolean,

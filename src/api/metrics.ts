@@ -3,7 +3,7 @@
  * Prometheus metrics (prom-client): requests and latency by route and status, graph state, webhook deliveries.
  */
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { ApiServices } from "./services.ts";
+import type { Services } from "../operations/context.ts";
 
 export class Metrics {
   readonly registry = new Registry();
@@ -21,7 +21,7 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  constructor(services: ApiServices) {
+  constructor(services: Services) {
     const registry = this.registry;
     new Gauge({
       name: "ckg_ready",

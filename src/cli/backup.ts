@@ -60,7 +60,7 @@ export const restore: Command = {
 };
 
 async function verify(path: string, config: Config, scratchParent: string | undefined): Promise<number> {
-  const [{ verifyBackup }, { createLogger }] = await Promise.all([import("../server/backup-verify.ts"), import("../log.ts")]);
+  const [{ verifyBackup }, { createLogger }] = await Promise.all([import("../supervisor/backup-verify.ts"), import("../log.ts")]);
   const result = await verifyBackup(path, config, createLogger(config.log_level === "info" ? "warn" : config.log_level, 2), scratchParent);
   for (const check of result.checks) console.log(`  ${check.ok ? "ok  " : "FAIL"} ${check.what.padEnd(8)} ${check.detail}`);
   console.log(`${result.ok ? "verified" : "verification FAILED"}: ${path} (restored in ${seconds(result.restoreMs)} s, checked in ${seconds(result.ms)} s)`);

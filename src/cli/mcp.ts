@@ -15,9 +15,9 @@ export const mcp: Command = {
   usage: "[options]",
   settings: COMMAND_SETTINGS.mcp,
   async run({ config }) {
-    const [{ Services }, { createPayments }, { McpEndpoint }, { serveStdio }, { OPERATIONS }, { createLogger }] = await Promise.all([
-      import("../server/services.ts"),
-      import("../server/app.ts"),
+    const [{ Supervisor }, { createPayments }, { McpEndpoint }, { serveStdio }, { OPERATIONS }, { createLogger }] = await Promise.all([
+      import("../supervisor/supervisor.ts"),
+      import("../supervisor/assemble.ts"),
       import("../mcp/server.ts"),
       import("@modelcontextprotocol/server/stdio"),
       import("../operations/table/index.ts"),
@@ -26,7 +26,7 @@ export const mcp: Command = {
     const log = createLogger(config.log_level, 2);
     // Local use: no pay-to, so the gate is off (and prices moot) whatever the environment says; no scans are scheduled here.
     const local = { ...config, pay_to: undefined, pay_to_solana: undefined, prices: undefined, scan_cron: "off" };
-    const services = await Services.open(local, log, { childLogsTo: 2 });
+    const services = await Supervisor.open(local, log, { childLogsTo: 2 });
     await services.start();
     const { prices, payments } = createPayments(services, OPERATIONS);
     const endpoint = new McpEndpoint({ services, operations: OPERATIONS, payments, prices, endpoint: () => "stdio://ckg/mcp" });

@@ -16,13 +16,13 @@ export const serve: Command = {
   settings: Object.keys(SETTINGS) as SettingName[],
   // Checked with the rest of the configuration, so a bad price override or schedule stops the start before it listens.
   async rules() {
-    const [{ OPERATIONS }, { pricesRule }, { CRON_RULE }] = await Promise.all([import("../operations/table/index.ts"), import("../payments/prices.ts"), import("../server/cron.ts")]);
+    const [{ OPERATIONS }, { pricesRule }, { CRON_RULE }] = await Promise.all([import("../operations/table/index.ts"), import("../payments/prices.ts"), import("../supervisor/cron.ts")]);
     return [pricesRule(OPERATIONS), CRON_RULE];
   },
   async run({ config }) {
-    const [{ Services }, { createServer }, { paymentMode }] = await Promise.all([import("../server/services.ts"), import("../server/app.ts"), import("../config/settings-payments.ts")]);
+    const [{ Supervisor }, { createServer }, { paymentMode }] = await Promise.all([import("../supervisor/supervisor.ts"), import("../supervisor/assemble.ts"), import("../config/settings-payments.ts")]);
     const log = createLogger(config.log_level);
-    const services = await Services.open(config, log);
+    const services = await Supervisor.open(config, log);
     let baseUrl = config.base_url;
     const app = createServer(services, { baseUrl: () => baseUrl ?? `http://${config.host}:${config.port}` });
     // development: false: Bun's development mode (error pages, reload hooks) is not for a server.

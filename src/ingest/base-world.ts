@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DuckDBInstance } from "@duckdb/node-api";
-import { type EntityRecord, type FactPredicate, World } from "../dataset/world.ts";
+import { type EntityRecord, type FactPredicate, World } from "../model/world.ts";
 import type { ClassName, NodeType } from "../entities/vocabulary.ts";
 import type { SnapshotManifest } from "../store/manifest.ts";
 import { sqlString, withConnection } from "../store/duckdb.ts";

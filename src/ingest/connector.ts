@@ -20,7 +20,7 @@ import type { z } from "zod";
 import type { Config } from "../config/config.ts";
 import type { ProviderDefinition } from "../config/provider.ts";
 import type { Setting, SettingValues } from "../config/setting.ts";
-import type { SourceInfo } from "../dataset/world.ts";
+import type { SourceInfo } from "../model/world.ts";
 import type { Logger } from "../log.ts";
 import { ProviderError, type ProviderHttp } from "./http.ts";
 import type { RawStore } from "./raw-store.ts";

@@ -14,8 +14,8 @@
  */
 import { join } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
-import type { SeriesTable } from "../dataset/series/index.ts";
-import type { World } from "../dataset/world.ts";
+import type { SeriesTable } from "../model/series.ts";
+import type { World } from "../model/world.ts";
 import { sqlString } from "../store/duckdb.ts";
 import { tableName } from "../timeseries/kinds.ts";
 import { copyTable } from "./series.ts";

@@ -4,7 +4,7 @@
  * UPDATE (with the fields that changed) for every entity whose facts differ. Facts are compared
  * per entity and field by an order-independent hash of (value, source).
  */
-import type { ChangeRecord, World } from "../dataset/world.ts";
+import type { ChangeRecord, World } from "../model/world.ts";
 import { fieldName } from "../entities/vocabulary.ts";
 
 export type Fingerprints = Map<string, Map<string, number>>;

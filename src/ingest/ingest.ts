@@ -17,7 +17,7 @@
  */
 import { copyFileSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { GROUND_TRUTH_FILE } from "../dataset/series/index.ts";
+import { GROUND_TRUTH_FILE } from "../model/series.ts";
 import type { Logger } from "../log.ts";
 import { acquireBuildLock } from "../snapshot/build.ts";
 import { readManifest, type SnapshotManifest } from "../store/manifest.ts";

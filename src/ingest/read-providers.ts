@@ -6,7 +6,7 @@
  * connector that fails outright (a bug) is reported as one skipped line for the whole provider,
  * whose answers saved so far are still parsed.
  */
-import type { SourceInfo } from "../dataset/world.ts";
+import type { SourceInfo } from "../model/world.ts";
 import type { FetchContext, SkippedRequest } from "./connector.ts";
 import { ProviderHttp } from "./http.ts";
 import type { IngestOptions } from "./options.ts";

@@ -4,8 +4,8 @@
  * whose documents name them; built afresh when the embedder differs or the corpus changed whole.
  */
 import { join } from "node:path";
-import { Rng } from "../dataset/rng.ts";
-import type { World } from "../dataset/world.ts";
+import { Rng } from "../rng.ts";
+import type { World } from "../model/world.ts";
 import type { Logger } from "../log.ts";
 import { type SearchIndexInfo, buildSearchIndex, updateSearchIndex } from "../search/build-index.ts";
 import { Corpus } from "../search/corpus.ts";

@@ -10,7 +10,7 @@
 import { copyFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { TS_DIR, type SeriesTable } from "../dataset/series/index.ts";
+import { TS_DIR, type SeriesTable } from "../model/series.ts";
 import type { SnapshotManifest } from "../store/manifest.ts";
 import { sqlString } from "../store/duckdb.ts";
 import { KINDS, type Kind, SERIES_ORDER, SERIES_PARQUET, tableName } from "../timeseries/kinds.ts";

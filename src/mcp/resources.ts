@@ -4,7 +4,7 @@
  * signal-type templates. `ckg://signals/{signal_type}` and `ckg://changes` are also what a client
  * names in `subscriptions/listen` to hear new signals of a type, or graph changes (mcp/listen).
  */
-import type { OperationServices } from "../operations/context.ts";
+import type { Services } from "../operations/context.ts";
 import { resolveEntity } from "../graph/explore.ts";
 import { encodeCursor } from "../push/events.ts";
 import { headCursor } from "../push/feed.ts";
@@ -48,7 +48,7 @@ export const TEMPLATES = [
 ];
 
 /** A resource's content, or undefined when the URI names none. */
-export async function readResource(services: OperationServices, uri: string): Promise<unknown> {
+export async function readResource(services: Services, uri: string): Promise<unknown> {
   if (uri === "ckg://schema") return services.snapshot().schema;
   if (uri === "ckg://signals/catalog") return signalCatalog();
   if (uri === CHANGES_URI) return changesResource(services);
@@ -67,7 +67,7 @@ export async function readResource(services: OperationServices, uri: string): Pr
  * What ckg://changes reads as: how to hear changes and where the feed stands. Not the changes
  * themselves: those are the (priced) changes tool's answer.
  */
-async function changesResource(services: OperationServices) {
+async function changesResource(services: Services) {
   return {
     uri: CHANGES_URI,
     listen: "subscriptions/listen with notifications.resourceSubscriptions ['ckg://changes'] (protocol 2026-07-28)",

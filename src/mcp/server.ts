@@ -26,7 +26,7 @@ import {
   isLegacyRequest,
 } from "@modelcontextprotocol/server";
 import { CkgError } from "../errors.ts";
-import { type OperationServices, operationContext } from "../operations/context.ts";
+import { type Services, operationContext } from "../operations/context.ts";
 import { invoke } from "../operations/invoke.ts";
 import { resourceDiscovery } from "../operations/discovery.ts";
 import type { AnyOperation } from "../operations/operation.ts";
@@ -50,7 +50,7 @@ const PROGRESS_EVERY_MS = 1000;
 export type Era = "legacy" | "modern";
 
 export interface McpDeps {
-  services: OperationServices;
+  services: Services;
   operations: readonly AnyOperation[];
   payments: PaymentGate;
   /** The server's one price list: tool descriptions state what the gate charges. */

@@ -1,6 +1,6 @@
 /**
  * @module operations/context
- * What an operation may use: the services a running server holds (server/services.ts implements
+ * What an operation may use: the services a running server holds (supervisor/supervisor.ts implements
  * them) and the live snapshot, pinned once per request so a snapshot switch mid-request cannot run
  * a precheck and its handler on different data. Declared here, below both transports, so HTTP and
  * MCP hand operations the same thing and neither imports the server.
@@ -13,6 +13,7 @@ import type { FactIndex } from "../graph/fact-index.ts";
 import type { GraphStore } from "../graph/graph-store.ts";
 import type { Ontology } from "../graph/ontology.ts";
 import type { Logger } from "../log.ts";
+import type { Phase, ServerReadiness } from "./readiness.ts";
 import type { EventFeed } from "../push/feed.ts";
 import type { SearchEngine } from "../search/engine.ts";
 import type { SchemaDocument } from "../snapshot/describe.ts";
@@ -40,8 +41,11 @@ export interface LiveSnapshot {
   series: EntitySeries;
 }
 
-/** The services operations run on. */
-export interface OperationServices {
+/**
+ * The services of a running server, as HTTP, MCP and the operations see them: one interface, which
+ * the supervisor (supervisor/supervisor.ts) implements.
+ */
+export interface Services {
   readonly config: Config;
   readonly log: Logger;
   readonly state: StateStore;
@@ -54,10 +58,15 @@ export interface OperationServices {
   readonly sparqlEngines: SparqlEngineTally;
   /** The live snapshot, or 503 not_ready while there is none yet. */
   snapshot(): LiveSnapshot;
+  /** Where the server stands (health, readiness, metrics). */
+  readonly phase: Phase;
+  readonly startedAt: number;
+  /** /readyz: ready or not, and a body saying why (phase, snapshot, graph, scans). */
+  readiness(): Promise<{ ready: boolean; body: ServerReadiness }>;
 }
 
 export interface OperationContext {
-  services: OperationServices;
+  services: Services;
   /** The live snapshot when the request began (503 not_ready when there is none); the same object for the whole request. */
   readonly live: LiveSnapshot;
   requestId: string;
@@ -68,7 +77,7 @@ export interface OperationContext {
  * A request's context: the snapshot is pinned on first use (invoke touches it first for operations
  * that need one) and the logger is made on first use (a child logger costs more than most handlers log).
  */
-export function operationContext(services: OperationServices, requestId: string, bindings: Record<string, string> = {}): OperationContext {
+export function operationContext(services: Services, requestId: string, bindings: Record<string, string> = {}): OperationContext {
   let live: LiveSnapshot | undefined;
   let log: Logger | undefined;
   return {

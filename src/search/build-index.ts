@@ -5,8 +5,8 @@
  */
 import { copyFileSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Rng } from "../dataset/rng.ts";
-import type { World } from "../dataset/world.ts";
+import type { Rng } from "../rng.ts";
+import type { World } from "../model/world.ts";
 import { ENTITY_TYPES } from "../entities/vocabulary.ts";
 import type { Logger } from "../log.ts";
 import { Corpus } from "./corpus.ts";

@@ -6,7 +6,7 @@
  * organizations a person works for, the sectors a fund invests in. Built from the world's facts,
  * one entity at a time, so 600,000 documents never sit in memory together.
  */
-import type { World } from "../dataset/world.ts";
+import type { World } from "../model/world.ts";
 import { ENTITY_TYPES, isEntityType } from "../entities/vocabulary.ts";
 import { countryWords } from "./countries.ts";
 import { type FeatureBag, addField, addName } from "./features.ts";

@@ -7,14 +7,14 @@
  *
  * `<type>.ivf`: uint32 lists, uint32 rows, then lists x dims float32 centroids, then rows uint32
  * list numbers (row order of the type's ids). The heavy step of k-means, assigning vectors to
- * their nearest centroid, scans the centroids as int8 codes (int8-scan.ts), on every core.
+ * their nearest centroid, scans the centroids as int8 codes (int8-dot.ts), on every core.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import type { EntityType } from "../entities/vocabulary.ts";
 import { NEAREST_WORKER_URL } from "../runtime.ts";
-import { Int8Scanner, mapQuery, matrixBytes } from "./int8-scan.ts";
+import { Int8DotKernel, mapQuery, matrixBytes } from "./int8-dot.ts";
 import { quantize } from "./vector-files.ts";
 
 /** Types under this many vectors are scanned flat (Protocol, 9,145 at full scale: 70 microseconds). */
@@ -57,12 +57,12 @@ export interface NearestJob {
 
 /**
  * The nearest centroid (inner product) of each vector of a job: the centroids as int8 codes
- * scanned by int8-scan.ts for each vector (a few times faster than a float search; the rounding
+ * scanned by int8-dot.ts for each vector (a few times faster than a float search; the rounding
  * can only swap centroids of almost equal score, which k-means does not mind).
  */
 export function nearestOf(job: NearestJob): Uint32Array {
   const { lists, dims, vectors } = job;
-  const scanner = new Int8Scanner(dims, matrixBytes(lists, dims), lists, { memory: job.memory, slots: job.slots, slot: job.slot });
+  const scanner = new Int8DotKernel(dims, matrixBytes(lists, dims), lists, { memory: job.memory, slots: job.slots, slot: job.slot });
   const matrix = scanner.reserve(lists);
   const count = vectors.length / dims;
   const out = new Uint32Array(count);
@@ -95,7 +95,7 @@ class NearestHelpers {
     const lists = centroids.length / dims;
     const count = vectors.length / dims;
     const slots = this.workers.length + 1;
-    const owner = new Int8Scanner(dims, matrixBytes(lists, dims), lists, { slots, slot: 0 });
+    const owner = new Int8DotKernel(dims, matrixBytes(lists, dims), lists, { slots, slot: 0 });
     const { scales, codes } = quantize(centroids, dims);
     owner.write(owner.reserve(lists), 0, codes);
     // Slot 0 is the owner's, which wrote the codes; helper i scans in slot i + 1.

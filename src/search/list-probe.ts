@@ -14,7 +14,7 @@
  * spread weight of 1 ranks Pool and Person a little better and Organization worse (0.94 at 20%).
  */
 import type { EntityType } from "../entities/vocabulary.ts";
-import { type CodeMatrix, type Int8Scanner, mapQuery } from "./int8-scan.ts";
+import { type CodeMatrix, type Int8DotKernel, mapQuery } from "./int8-dot.ts";
 import type { InvertedLists } from "./ivf.ts";
 import { quantize, readRows } from "./vector-files.ts";
 
@@ -51,7 +51,7 @@ export interface ProbedLists {
 }
 
 /** Places a type's list centroids and spreads in the scanner; the spreads come from one pass over its vectors. */
-export function listsOf(scanner: Int8Scanner, ivf: InvertedLists, floatsPath: string, dims: number, probeShare: number): ProbedLists {
+export function listsOf(scanner: Int8DotKernel, ivf: InvertedLists, floatsPath: string, dims: number, probeShare: number): ProbedLists {
   const { lists, centroids, assignment } = ivf;
   const sizes = new Uint32Array(lists);
   const variances = new Float32Array(lists * dims);
@@ -89,7 +89,7 @@ export function listsOf(scanner: Int8Scanner, ivf: InvertedLists, floatsPath: st
 }
 
 /** The segments of the type's matrix to scan for a unit query: the probed lists', best first. */
-export function rankLists(scanner: Int8Scanner, lists: ProbedLists, query: Float32Array): [number, number][] {
+export function rankLists(scanner: Int8DotKernel, lists: ProbedLists, query: Float32Array): [number, number][] {
   const count = lists.starts.length - 1;
   const centroidFactor = mapQuery(query, lists.centroids.scales, scanner.query);
   scanner.scan(lists.centroids.matrix, 0, count, 0);

@@ -7,7 +7,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Rng } from "../dataset/rng.ts";
+import type { Rng } from "../rng.ts";
 import type { Corpus } from "./corpus.ts";
 import { TimeSlices, collectEvery } from "../runtime.ts";
 import { type CountedCorpus, DOCUMENTS_PER_COLLECTION, DOCUMENTS_PER_SLICE } from "./counted-corpus.ts";

@@ -6,7 +6,7 @@
  * Each pass over rows runs in time slices (runtime.ts TimeSlices): a build learns this beside the series.
  */
 import { EigenvalueDecomposition, Matrix } from "ml-matrix";
-import type { Rng } from "../dataset/rng.ts";
+import type { Rng } from "../rng.ts";
 import { TimeSlices } from "../runtime.ts";
 
 /** Compressed sparse rows. */

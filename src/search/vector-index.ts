@@ -4,7 +4,7 @@
  * top-k cut: asking for 10 pools returns 10 pools whenever 10 exist.
  *
  * The index is scalar-quantized: each type's vectors as int8 codes (one scale per dimension),
- * scanned by a WebAssembly SIMD kernel (int8-scan.ts), and the best k + 25 candidates scored again
+ * scanned by a WebAssembly SIMD kernel (int8-dot.ts), and the best k + 25 candidates scored again
  * exactly from the float vectors (vector-shard.ts). It replaced HNSW graphs, which on our vectors
  * cannot reach the recall a user expects: LSA vectors of look-alike entities crowd (hundreds of "ETH
  * staking" pools, people with the same role), and text questions land far from all of them, where
@@ -17,7 +17,7 @@
  * by nearest k-means centroid and a question scans only a share of the lists (PROBE_SHARES), those whose rows
  * should score highest for it (list-probe.ts), before the same exact rescoring.
  *
- * The scan runs in worker threads (scan-worker.ts), one per core, each scanning every row: the least
+ * The scan runs in worker threads (vector-worker.ts), one per core, each scanning every row: the least
  * busy worker takes a question, so concurrent questions use every core and the event loop never
  * waits on a scan. The int8 codes are one copy in a shared memory: the first worker opened fills
  * it, the others (and any worker started again after a crash) open on it.
@@ -26,7 +26,7 @@ import { closeSync, openSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import type { EntityType } from "../entities/vocabulary.ts";
-import { SCAN_WORKER_URL } from "../runtime.ts";
+import { VECTOR_WORKER_URL } from "../runtime.ts";
 import { IVF_MIN_ROWS, trainLists, writeLists } from "./ivf.ts";
 import { codesFile, idsFile, quantize, rowCount, vectorsFile } from "./vector-files.ts";
 import type { ScanReply, ScanRequest, ShardHits } from "./vector-shard.ts";
@@ -75,7 +75,7 @@ export interface VectorIndexOptions {
 export class VectorIndexes {
   private constructor(
     private readonly counts: Map<EntityType, number>,
-    private readonly workers: ScanWorker[],
+    private readonly workers: VectorWorker[],
   ) {}
 
   /** Starts the scan workers on a snapshot's search folder; resolves once every one has opened its rows. */
@@ -97,12 +97,12 @@ export class VectorIndexes {
       // may still be finishing a scan (terminate() is not instant) and writing scores into its own.
       codes: { slots: 2 * count, slot, memory },
     });
-    const first = new ScanWorker(init(0));
+    const first = new VectorWorker(init(0));
     const indexes = new VectorIndexes(counts, [first]);
     try {
       const codes = await first.opened;
       if (codes) first.reopenOn(init(0, codes));
-      for (let slot = 1; slot < count; slot++) indexes.workers.push(new ScanWorker(init(slot, codes)));
+      for (let slot = 1; slot < count; slot++) indexes.workers.push(new VectorWorker(init(slot, codes)));
       await Promise.all(indexes.workers.map((w) => w.opened));
     } catch (error) {
       indexes.close();
@@ -151,7 +151,7 @@ function mergeBySimilarity(lists: ShardHits[]): Hit[] {
 }
 
 /** One scan worker; replaced by a fresh one if it dies or stops answering. */
-class ScanWorker {
+class VectorWorker {
   private worker!: Worker;
   private pending = new Map<number, { resolve: (hits: ShardHits[]) => void; reject: (error: Error) => void; timer: Timer }>();
   private nextId = 0;
@@ -169,7 +169,7 @@ class ScanWorker {
   }
 
   private start(): void {
-    const worker = new Worker(SCAN_WORKER_URL);
+    const worker = new Worker(VECTOR_WORKER_URL);
     // An idle index never keeps the process alive; a worker opening or with scans in hand is
     // referenced (Bun delivers an unreferenced worker's messages late, milliseconds on every scan).
     this.worker = worker;

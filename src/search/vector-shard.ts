@@ -1,8 +1,8 @@
 /**
  * @module search/vector-shard
  * A scan worker's view of the vector index: every row of every type, the int8 codes in a memory all
- * workers share (the first fills it, int8-scan.ts). A question is answered in two
- * steps: a SIMD scan of the int8 codes (int8-scan.ts: inner product, the query mapped into the
+ * workers share (the first fills it, int8-dot.ts). A question is answered in two
+ * steps: a SIMD scan of the int8 codes (int8-dot.ts: inner product, the query mapped into the
  * codes' scales; for a type with inverted lists, only the probed lists' codes) keeps the k + 25
  * best candidates, then each candidate is scored exactly against its float vector and the best k
  * kept. A type of fewer than EXACT_BELOW rows is scored exactly from its float vectors instead.
@@ -12,7 +12,7 @@
 import { join } from "node:path";
 import usearch from "usearch";
 import type { EntityType } from "../entities/vocabulary.ts";
-import { type CodeMatrix, Int8Scanner, type SharedCodes, mapQuery, matrixBytes } from "./int8-scan.ts";
+import { type CodeMatrix, Int8DotKernel, type SharedCodes, mapQuery, matrixBytes } from "./int8-dot.ts";
 import { exactDot } from "./exact-dot.ts";
 import { readLists } from "./ivf.ts";
 import { type ProbedLists, listsOf, probeShareOf, rankLists } from "./list-probe.ts";
@@ -29,7 +29,7 @@ export type ScanRequest =
       exact: boolean;
       /** A share of lists to probe for every type; absent: each type's own (list-probe.ts). */
       probeShare?: number;
-      /** The workers sharing the codes, this one's slot, and the codes' memory once a first worker has filled it (int8-scan.ts). */
+      /** The workers sharing the codes, this one's slot, and the codes' memory once a first worker has filled it (int8-dot.ts). */
       codes: SharedCodes;
     }
   | { kind: "scan"; id: number; query: Float32Array; k: number; types: EntityType[] };
@@ -68,7 +68,7 @@ export class VectorShard {
   private constructor(
     private readonly types: Map<EntityType, TypeRows>,
     private readonly dims: number,
-    private readonly scanner: Int8Scanner | undefined,
+    private readonly scanner: Int8DotKernel | undefined,
   ) {}
 
   static open({ dir, types, dims, exact, probeShare, codes: shared }: Extract<ScanRequest, { kind: "open" }>): VectorShard {
@@ -77,7 +77,7 @@ export class VectorShard {
     const lists = new Map(coded.map((type) => [type, readLists(dir, type, dims)]));
     // One scanner holds every coded type's codes, its lists' centroids and spreads, and room for the scores of its largest type.
     const bytes = coded.reduce((sum, type) => sum + matrixBytes(counts.get(type)!, dims) + 2 * matrixBytes(lists.get(type)?.lists ?? 0, dims), 0);
-    const scanner = coded.length > 0 ? new Int8Scanner(dims, bytes, Math.max(...coded.map((type) => counts.get(type)!)), shared) : undefined;
+    const scanner = coded.length > 0 ? new Int8DotKernel(dims, bytes, Math.max(...coded.map((type) => counts.get(type)!)), shared) : undefined;
     const rows = new Map<EntityType, TypeRows>();
     for (const type of types) {
       const count = counts.get(type)!;
@@ -222,7 +222,7 @@ function lastAtMost(sorted: Int32Array, value: number): number {
 }
 
 /** Writes a type's codes grouped by inverted list into its matrix; returns each place's row. */
-function groupByList(values: Int8Array, assignment: Uint32Array, starts: Uint32Array, scanner: Int8Scanner, matrix: CodeMatrix, dims: number): Uint32Array {
+function groupByList(values: Int8Array, assignment: Uint32Array, starts: Uint32Array, scanner: Int8DotKernel, matrix: CodeMatrix, dims: number): Uint32Array {
   const fill = starts.slice(0, starts.length - 1);
   const order = new Uint32Array(assignment.length);
   for (let row = 0; row < assignment.length; row++) {

@@ -10,7 +10,7 @@ import Graph from "graphology";
 import louvain from "graphology-communities-louvain";
 import { connectedComponents } from "graphology-components";
 import { createUnweightedIndexedBrandes } from "graphology-shortest-path/indexed-brandes";
-import { Rng } from "../dataset/rng.ts";
+import { Rng } from "../rng.ts";
 import { type GraphFacts, sharedInvestorPairs } from "./graph-facts.ts";
 
 export const EXACT_BETWEENNESS_NODES = 4000;

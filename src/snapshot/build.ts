@@ -7,8 +7,8 @@
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { Scale } from "../config/settings.ts";
-import { generateWorld } from "../dataset/generate.ts";
-import { generateSeries } from "../dataset/series/index.ts";
+import { generateWorld } from "../demo/generate.ts";
+import { generateSeries } from "../demo/series/index.ts";
 import { buildTimeseriesDb, publishedTables } from "../timeseries/database.ts";
 import { buildSearchIndex } from "../search/build-index.ts";
 import type { Embedder } from "../search/embedder.ts";

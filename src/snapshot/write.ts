@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { writeFileSync } from "node:fs";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { openScratchDuck, sqlString, withConnection } from "../store/duckdb.ts";
-import { SAME_AS, type World } from "../dataset/world.ts";
+import { SAME_AS, type World } from "../model/world.ts";
 import { metaQuadLines, nquadsLiteral } from "../graph/meta-graph.ts";
 import {
   ATTRIBUTE_DATATYPES,
@@ -24,7 +24,7 @@ import { normalizeName } from "../entities/name-index.ts";
 import { SEARCH_FORMAT, SNAPSHOT_FORMAT } from "../store/formats.ts";
 import { MANIFEST_FILE, type SnapshotManifest } from "../store/manifest.ts";
 import { VERSION } from "../version.ts";
-import { GROUND_TRUTH_FILE, type SeriesResult } from "../dataset/series/index.ts";
+import { GROUND_TRUTH_FILE, type SeriesResult } from "../model/series.ts";
 import { addGraphTables, publishedTables } from "../timeseries/database.ts";
 import type { SearchIndexInfo } from "../search/build-index.ts";
 import { TimeSlices, collectEvery, turnEventLoop } from "../runtime.ts";

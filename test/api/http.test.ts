@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { z } from "zod";
-import { createServer } from "../../src/server/app.ts";
+import { createServer } from "../../src/supervisor/assemble.ts";
 import { defineOperation, inQuery, pathParams } from "../../src/operations/operation.ts";
 import { READS } from "../../src/operations/effects.ts";
 import { OPERATIONS } from "../../src/operations/table/index.ts";

@@ -6,7 +6,7 @@
  * the largest limit.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Rng } from "../../src/dataset/rng.ts";
+import { Rng } from "../../src/rng.ts";
 import { addDays } from "../../src/time.ts";
 import { type Running, json, startServices } from "../support/fixture.ts";
 import { scan, snapshotOf } from "../signals/support.ts";

@@ -6,10 +6,10 @@
  */
 import { afterAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
-import { healthSchema, readinessSchema } from "../../src/api/readiness.ts";
+import { healthSchema, readinessSchema } from "../../src/operations/readiness.ts";
 import { silentLogger } from "../../src/log.ts";
-import { createServer } from "../../src/server/app.ts";
-import { Services } from "../../src/server/services.ts";
+import { createServer } from "../../src/supervisor/assemble.ts";
+import { Supervisor } from "../../src/supervisor/supervisor.ts";
 import { scan, snapshotOf } from "../signals/support.ts";
 import { startServices, testConfig } from "../support/fixture.ts";
 import { tempDir } from "../support/temp-dirs.ts";
@@ -42,7 +42,7 @@ test("a ready server that has scanned, payments off: 200 with the documented bod
 
 test("a server not started, payments on with a remote facilitator: 503 with the same documented body", async () => {
   const config = testConfig({ data_dir: empty, pay_to: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC", facilitator_url: "http://127.0.0.1:9" });
-  const services = await Services.open(config, silentLogger);
+  const services = await Supervisor.open(config, silentLogger);
   try {
     const app = createServer(services, { baseUrl: "http://127.0.0.1:8402" });
     const ready = await app.handle(new Request("http://127.0.0.1:8402/readyz"));

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import pino from "pino";
 import { createApp } from "../../src/api/app.ts";
 import { OPERATIONS } from "../../src/operations/table/index.ts";
-import { createPayments } from "../../src/server/app.ts";
+import { createPayments } from "../../src/supervisor/assemble.ts";
 import { VERSION } from "../../src/version.ts";
 import { type Running, startServices } from "../support/fixture.ts";
 import { until } from "../support/until.ts";

@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from "../../src/config/config.ts";
 import { SETTINGS } from "../../src/config/settings.ts";
 import { OPERATIONS } from "../../src/operations/table/index.ts";
 import { pricesRule } from "../../src/payments/prices.ts";
-import { CRON_RULE } from "../../src/server/cron.ts";
+import { CRON_RULE } from "../../src/supervisor/cron.ts";
 import { tempDir } from "../support/temp-dirs.ts";
 
 /** The problems loadConfig reports, or [] when it loads. */

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { closeSpellings } from "../../src/entities/close-spellings.ts";
-import { Rng } from "../../src/dataset/rng.ts";
+import { Rng } from "../../src/rng.ts";
 
 /** Optimal string alignment distance, the plain dynamic programme: the reference. */
 function osa(a: string, b: string): number {

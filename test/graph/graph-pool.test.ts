@@ -128,10 +128,10 @@ describe("the graph process killed under load", () => {
 
 describe("while the graph loads", () => {
   test("SPARQL answers 503 not_ready with Retry-After; explore and the other routes answer", async () => {
-    const { Services } = await import("../../src/server/services.ts");
+    const { Supervisor } = await import("../../src/supervisor/supervisor.ts");
     const { silentLogger } = await import("../../src/log.ts");
     const { copyOfFixture, testConfig } = await import("../support/fixture.ts");
-    const { createServer } = await import("../../src/server/app.ts");
+    const { createServer } = await import("../../src/supervisor/assemble.ts");
     const { currentSnapshotId, dataDir } = await import("../../src/store/data-dir.ts");
     const { selfCommand } = await import("../../src/runtime.ts");
     const dir = await copyOfFixture();
@@ -139,7 +139,7 @@ describe("while the graph loads", () => {
     // exactly as long as the test needs it.
     const gate = join(tempDir("ckg-gate-"), "open");
     const held = ["sh", "-c", 'while [ ! -e "$0" ]; do sleep 0.05; done; exec "$@"', gate, ...selfCommand("__graph-worker")];
-    const services = await Services.open(testConfig({ data_dir: dir }), silentLogger, { graphCommand: held });
+    const services = await Supervisor.open(testConfig({ data_dir: dir }), silentLogger, { graphCommand: held });
     const app = createServer(services, { baseUrl: "http://127.0.0.1" });
     const call = (method: string, path: string, body?: unknown) =>
       app.handle(new Request(`http://127.0.0.1${path}`, { method, body: body ? JSON.stringify(body) : undefined })).then(json);

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ingest, type IngestReport } from "../../src/ingest/ingest.ts";
 import { NO_PROTOCOL, UNKNOWN_PROTOCOL } from "../../src/ingest/providers/defillama/parse-hacks.ts";
 import { silentLogger } from "../../src/log.ts";
-import { createServer } from "../../src/server/app.ts";
-import { Services } from "../../src/server/services.ts";
+import { createServer } from "../../src/supervisor/assemble.ts";
+import { Supervisor } from "../../src/supervisor/supervisor.ts";
 import { dataDir } from "../../src/store/data-dir.ts";
 import { defillamaFixtureFile, listsWithEuler, savedAnswers } from "../support/defillama-hacks.ts";
 import { copyOfFixture, json, testConfig } from "../support/fixture.ts";
@@ -20,7 +20,7 @@ const TODAY = "2025-01-10";
 const ENTITY = "https://ckg.example/id/";
 const DEFILLAMA = "https://ckg.example/source/defillama";
 
-let services: Services;
+let services: Supervisor;
 let app: ReturnType<typeof createServer>;
 let report: IngestReport;
 
@@ -28,7 +28,7 @@ beforeAll(async () => {
   const root = await copyOfFixture();
   const raw = savedAnswers({ ...listsWithEuler(), hacks: defillamaFixtureFile("hacks.json") }, TODAY);
   report = await ingest({ dir: dataDir(root), today: TODAY, source: { kind: "import", from: raw.root, providers: ["defillama"] }, log: silentLogger });
-  services = await Services.open(testConfig({ data_dir: root }), silentLogger);
+  services = await Supervisor.open(testConfig({ data_dir: root }), silentLogger);
   await services.start();
   app = createServer(services, { baseUrl: "http://127.0.0.1:8402" });
 }, 180_000);

@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { createRequire } from "node:module";
-import { isTestNetwork } from "../../src/dataset/test-network.ts";
+import { isTestNetwork } from "../../src/model/test-network.ts";
 import { caip2Key, chains } from "../../src/ingest/providers/chains.ts";
 import { RawStore } from "../../src/ingest/raw-store.ts";
 import { ProviderOutput, key, webUrl } from "../../src/ingest/records.ts";

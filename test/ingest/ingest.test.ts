@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { SYNTHETIC_SOURCE } from "../../src/dataset/synthetic/context.ts";
+import { SYNTHETIC_SOURCE } from "../../src/demo/synthetic/context.ts";
 import { ingest } from "../../src/ingest/ingest.ts";
 import { connector } from "../../src/ingest/providers/index.ts";
 import { RawStore } from "../../src/ingest/raw-store.ts";

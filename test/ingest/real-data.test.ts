@@ -25,9 +25,9 @@ import { AS_OF, RUBY } from "../support/replay/cast.ts";
 import { coingeckoRateLimit, type StandIn, startStandIn } from "../support/replay/stand-in.ts";
 import { skipWithout } from "../support/shared-recordings.ts";
 import { join } from "node:path";
-import { SYNTHETIC_SOURCE } from "../../src/dataset/synthetic/context.ts";
-import { createServer } from "../../src/server/app.ts";
-import { Services } from "../../src/server/services.ts";
+import { SYNTHETIC_SOURCE } from "../../src/demo/synthetic/context.ts";
+import { createServer } from "../../src/supervisor/assemble.ts";
+import { Supervisor } from "../../src/supervisor/supervisor.ts";
 import { openDuck, withConnection } from "../../src/store/duckdb.ts";
 import { snapshotOf } from "../signals/support.ts";
 import { type RealNameScore, realNameQueries, resolveExpected, scoreRealName, summarizeReal } from "../search/real-names.ts";
@@ -73,7 +73,7 @@ beforeAll(async () => {
   duck.closeSync();
   world.nameOf = (uri) => world.names.get(uri) ?? uri;
   world.sourceOf = (uri) => world.sources.get(uri);
-  const services = await Services.open(testConfig({ data_dir: root }), silentLogger);
+  const services = await Supervisor.open(testConfig({ data_dir: root }), silentLogger);
   await services.start();
   const app = createServer(services, { baseUrl: "http://127.0.0.1:8402" });
   server = {

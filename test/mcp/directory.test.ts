@@ -11,7 +11,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { createServer } from "../../src/server/app.ts";
+import { createServer } from "../../src/supervisor/assemble.ts";
 import { VERSION } from "../../src/version.ts";
 import { EXIT } from "../../src/exit-codes.ts";
 import { type Running, startServices } from "../support/fixture.ts";

@@ -13,7 +13,7 @@ type Pointer = { id: string; type: string; timestamp: string; signal_id?: string
 import { encodeCursor } from "../../src/push/events.ts";
 import { headCursor } from "../../src/push/feed.ts";
 import { selfCommand } from "../../src/runtime.ts";
-import { createServer } from "../../src/server/app.ts";
+import { createServer } from "../../src/supervisor/assemble.ts";
 import { type Running, copyOfFixture, startServices } from "../support/fixture.ts";
 import { startServer } from "../support/server.ts";
 import { until } from "../support/until.ts";

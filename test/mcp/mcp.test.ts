@@ -14,7 +14,7 @@ import { StdioClientTransport as StdioClientTransportV2 } from "@modelcontextpro
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { OPERATIONS } from "../../src/operations/table/index.ts";
 import { allowedHosts } from "../../src/mcp/origin.ts";
-import { createServer } from "../../src/server/app.ts";
+import { createServer } from "../../src/supervisor/assemble.ts";
 import { selfCommand } from "../../src/runtime.ts";
 import { type Running, copyOfFixture, startServices } from "../support/fixture.ts";
 import { scan, snapshotOf } from "../signals/support.ts";

@@ -8,7 +8,7 @@ import { silentLogger } from "../../src/log.ts";
 import { operationContext } from "../../src/operations/context.ts";
 import { invoke } from "../../src/operations/invoke.ts";
 import { explore } from "../../src/operations/table/explore.ts";
-import { createPayments } from "../../src/server/app.ts";
+import { createPayments } from "../../src/supervisor/assemble.ts";
 import { buildSnapshot } from "../../src/snapshot/build.ts";
 import { FIXTURE_SCALE, type Running, startServices } from "../support/fixture.ts";
 import { until } from "../support/until.ts";

@@ -17,9 +17,9 @@ import { wrapFetchWithPayment, wrapFetchWithPaymentFromConfig } from "@x402/fetc
 import { http, createPublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { baseSepolia } from "viem/chains";
-import { createServer } from "../../src/server/app.ts";
+import { createServer } from "../../src/supervisor/assemble.ts";
 import { silentLogger } from "../../src/log.ts";
-import { Services } from "../../src/server/services.ts";
+import { Supervisor } from "../../src/supervisor/supervisor.ts";
 import { type LocalChain, PAYER_KEY, PAY_TO, SETTLER_KEY, startChain } from "../support/chain.ts";
 import { copyOfFixture, testConfig } from "../support/fixture.ts";
 import { init, requestFor } from "../support/paid-requests.ts";
@@ -30,7 +30,7 @@ import { scan, snapshotOf } from "../signals/support.ts";
 const BASE = "http://127.0.0.1:8402";
 let chain: LocalChain;
 let dir: string;
-let services: Services;
+let services: Supervisor;
 let app: ReturnType<typeof createServer>;
 const payer = privateKeyToAccount(PAYER_KEY);
 
@@ -51,7 +51,7 @@ beforeAll(async () => {
   dir = await copyOfFixture();
   const keyFile = join(tempDir("ckg-key-"), "settler.key");
   writeFileSync(keyFile, SETTLER_KEY, { mode: 0o600 });
-  services = await Services.open(testConfig({ data_dir: dir, pay_to: PAY_TO, network: "eip155:84532", rpc_url: chain.rpcUrl, settlement_key_file: keyFile }), silentLogger);
+  services = await Supervisor.open(testConfig({ data_dir: dir, pay_to: PAY_TO, network: "eip155:84532", rpc_url: chain.rpcUrl, settlement_key_file: keyFile }), silentLogger);
   await services.start();
   app = createServer(services, { baseUrl: BASE });
   await scan(dir, services.state, snapshotOf(dir).manifest.as_of.slice(0, 10));

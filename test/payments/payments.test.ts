@@ -15,12 +15,12 @@ import { wrapFetchWithPayment } from "@x402/fetch";
 import { http, createPublicClient, createTestClient, parseEther, toHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { baseSepolia } from "viem/chains";
-import { createServer } from "../../src/server/app.ts";
+import { createServer } from "../../src/supervisor/assemble.ts";
 import { OPERATIONS } from "../../src/operations/table/index.ts";
 import { silentLogger } from "../../src/log.ts";
 import { PaymentGate } from "../../src/payments/gate.ts";
 import { PriceList } from "../../src/payments/prices.ts";
-import { Services } from "../../src/server/services.ts";
+import { Supervisor } from "../../src/supervisor/supervisor.ts";
 import { validateDiscoveryExtension, validateDiscoveryExtensionSpec } from "@x402/extensions/bazaar";
 import { PAYMENT_IDENTIFIER, appendPaymentIdentifierToExtensions, declarePaymentIdentifierExtension } from "@x402/extensions/payment-identifier";
 
@@ -42,14 +42,14 @@ const BASE = "http://127.0.0.1:8402";
 let chain: LocalChain;
 let dir: string;
 let keyFile: string;
-let services: Services;
+let services: Supervisor;
 let app: ReturnType<typeof createServer>;
 const payer = privateKeyToAccount(PAYER_KEY);
 
 async function startApp(): Promise<void> {
   // One price overridden (CKG_PRICES): the gate, OpenAPI, the docs page and MCP must all say the same.
   const config = testConfig({ data_dir: dir, pay_to: PAY_TO, network: "eip155:84532", rpc_url: chain.rpcUrl, settlement_key_file: keyFile, prices: "timeseries=0.15" });
-  services = await Services.open(config, silentLogger);
+  services = await Supervisor.open(config, silentLogger);
   await services.start();
   app = createServer(services, { baseUrl: BASE });
 }
@@ -407,12 +407,12 @@ const withPostgres = engineAvailable("postgresql-15", postgresAvailable(), "the 
 describe.skipIf(!withPostgres)("replicas sharing the ledger in PostgreSQL (CKG_STATE_URL)", () => {
   test("a payment sent to two replicas at once buys one answer; a replay on either is refused", async () => {
     const pg = await startPostgres();
-    const replicas: { services: Services; send: (url: string, init: RequestInit) => Promise<Response>; dir: string }[] = [];
+    const replicas: { services: Supervisor; send: (url: string, init: RequestInit) => Promise<Response>; dir: string }[] = [];
     try {
       for (let i = 0; i < 2; i++) {
         const replicaDir = await copyOfFixture();
         const config = testConfig({ data_dir: replicaDir, pay_to: PAY_TO, network: "eip155:84532", rpc_url: chain.rpcUrl, settlement_key_file: keyFile, state_url: pg.url });
-        const replica = await Services.open(config, silentLogger);
+        const replica = await Supervisor.open(config, silentLogger);
         await replica.start();
         const replicaApp = createServer(replica, { baseUrl: BASE });
         replicas.push({ services: replica, dir: replicaDir, send: (url, init) => replicaApp.handle(new Request(url, init)) });

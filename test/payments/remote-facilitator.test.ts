@@ -18,8 +18,8 @@ import { privateKeyToAccount } from "viem/accounts";
 import { baseSepolia } from "viem/chains";
 import { silentLogger } from "../../src/log.ts";
 import { createFacilitation } from "../../src/payments/facilitator.ts";
-import { createServer } from "../../src/server/app.ts";
-import { Services } from "../../src/server/services.ts";
+import { createServer } from "../../src/supervisor/assemble.ts";
+import { Supervisor } from "../../src/supervisor/supervisor.ts";
 import { PAYER_KEY, PAY_TO, THIRD_SETTLER_KEY } from "../support/chain.ts";
 import { copyOfFixture, testConfig } from "../support/fixture.ts";
 import { init, requestFor } from "../support/paid-requests.ts";
@@ -38,7 +38,7 @@ let offered: string[] = [];
 
 /** A server for `settings`, through the remote facilitator. */
 async function serverFor(settings: Record<string, string | number | boolean>) {
-  const services = await Services.open(testConfig({ ...settings, data_dir: dir, facilitator_url: facilitator.url.href.replace(/\/$/, ""), facilitator_auth: TOKEN }), silentLogger);
+  const services = await Supervisor.open(testConfig({ ...settings, data_dir: dir, facilitator_url: facilitator.url.href.replace(/\/$/, ""), facilitator_auth: TOKEN }), silentLogger);
   await services.start();
   return { services, app: createServer(services, { baseUrl: BASE }) };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { generateWorld } from "../../src/dataset/generate.ts";
+import { generateWorld } from "../../src/demo/generate.ts";
 import { silentLogger } from "../../src/log.ts";
 import { Corpus } from "../../src/search/corpus.ts";
 import { countCorpus } from "../../src/search/counted-corpus.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { Rng } from "../../src/dataset/rng.ts";
+import { Rng } from "../../src/rng.ts";
 import { DescriptionIndex } from "../../src/search/description-index.ts";
 
 // Real descriptions (CoinGecko's manner): positions stand for name-index positions.

@@ -6,11 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { createServer } from "../../src/server/app.ts";
+import { createServer } from "../../src/supervisor/assemble.ts";
 import { silentLogger } from "../../src/log.ts";
 import { selfCommand } from "../../src/runtime.ts";
 import { OnnxEmbedder } from "../../src/search/onnx-embedder.ts";
-import { Services } from "../../src/server/services.ts";
+import { Supervisor } from "../../src/supervisor/supervisor.ts";
 import { readManifest } from "../../src/store/manifest.ts";
 import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
 import { FIXTURE_SCALE, json, testConfig } from "../support/fixture.ts";
@@ -31,7 +31,7 @@ async function build(dir: string, embedder: string, env: Record<string, string> 
 
 /** Real services over a data directory, with a request helper. */
 async function serve(dir: string, overrides: Parameters<typeof testConfig>[0] = {}) {
-  const services = await Services.open(testConfig({ data_dir: dir, ...overrides }), silentLogger);
+  const services = await Supervisor.open(testConfig({ data_dir: dir, ...overrides }), silentLogger);
   await services.start();
   const app = createServer(services, { baseUrl: "http://127.0.0.1:8402" });
   const post = (path: string, body: unknown) =>

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { Rng } from "../../src/dataset/rng.ts";
+import { Rng } from "../../src/rng.ts";
 import { kthLargest } from "../../src/search/list-probe.ts";
 
 describe("kthLargest", () => {

@@ -6,10 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
-import { createServer } from "../../src/server/app.ts";
+import { createServer } from "../../src/supervisor/assemble.ts";
 import { silentLogger } from "../../src/log.ts";
 import type { SearchAnswer } from "../../src/search/search.ts";
-import { Services } from "../../src/server/services.ts";
+import { Supervisor } from "../../src/supervisor/supervisor.ts";
 import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
 import { copyOf, defaultWorldDataDir, testConfig } from "../support/fixture.ts";
 import { type Quality, judge, labelledQueries, scoreQuery, summarize } from "./labelled-set.ts";
@@ -41,7 +41,7 @@ const REAL_FLOORS = { tune: 0.9, heldout: 0.9 };
 const REAL_KIND_FLOORS: Record<string, number> = { name: 0.97, ticker: 0.98, former_name: 0.95, abbreviation: 0.9, typo: 0.95, question: 0.44 };
 
 let root: string;
-let services: Services;
+let services: Supervisor;
 let quality: Quality;
 let real: RealNameQuality;
 /** Real-name queries whose expected entity is not in the default data (none may be). */
@@ -52,7 +52,7 @@ let app: ReturnType<typeof createServer>;
 beforeAll(async () => {
   root = copyOf(await defaultWorldDataDir());
   const built = { path: snapshotPath(dataDir(root), currentSnapshotId(dataDir(root))!) };
-  services = await Services.open(testConfig({ data_dir: root }), silentLogger);
+  services = await Supervisor.open(testConfig({ data_dir: root }), silentLogger);
   await services.start();
   app = createServer(services, { baseUrl: "http://127.0.0.1:8402" });
   post = async (body) => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { Matrix, SingularValueDecomposition } from "ml-matrix";
-import { Rng } from "../../src/dataset/rng.ts";
+import { Rng } from "../../src/rng.ts";
 import { type SparseRows, randomizedSvd } from "../../src/search/svd.ts";
 
 /** A sparse matrix with a decaying spectrum: a few strong latent topics plus noise, as a TF-IDF corpus has. */

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { cpSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { Rng } from "../../src/dataset/rng.ts";
+import { Rng } from "../../src/rng.ts";
 import { IVF_MIN_ROWS, ivfFile, readLists, trainLists } from "../../src/search/ivf.ts";
 import { codesFile } from "../../src/search/vector-files.ts";
 import { VectorIndexes, buildTypeIndex } from "../../src/search/vector-index.ts";

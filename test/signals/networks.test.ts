@@ -5,7 +5,7 @@
 import { expect, test } from "bun:test";
 import Graph from "graphology";
 import referenceBetweenness from "graphology-metrics/centrality/betweenness";
-import { Rng } from "../../src/dataset/rng.ts";
+import { Rng } from "../../src/rng.ts";
 import { EXACT_BETWEENNESS_NODES, betweenness } from "../../src/signals/networks.ts";
 
 function randomGraph(nodes: number, edges: number, seed: string): Graph {

@@ -12,7 +12,7 @@
  * - precision: (found - extra) / found, and the same over the signals passing the screens (what
  *   an agent is served); recall: caught / planted.
  */
-import type { GroundTruth } from "../../src/dataset/series/index.ts";
+import type { GroundTruth } from "../../src/model/series.ts";
 import { type Namespaces, entityUri, typeOfId } from "../../src/entities/vocabulary.ts";
 import type { Severity } from "../../src/signals/bands.ts";
 

@@ -7,7 +7,7 @@ import { type ScanReport, runScan } from "../../src/signals/scan.ts";
 import { readManifest } from "../../src/store/manifest.ts";
 import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
 import type { StateStore } from "../../src/store/state.ts";
-import type { GroundTruth } from "../../src/dataset/series/index.ts";
+import type { GroundTruth } from "../../src/model/series.ts";
 
 export function snapshotOf(root: string) {
   const dir = dataDir(root);

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { appendFileSync, cpSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createPrivateKey } from "node:crypto";
-import { createServer } from "../../src/server/app.ts";
-import { Services } from "../../src/server/services.ts";
+import { createServer } from "../../src/supervisor/assemble.ts";
+import { Supervisor } from "../../src/supervisor/supervisor.ts";
 import { buildSnapshot } from "../../src/snapshot/build.ts";
 import { newKeyPair } from "../../src/snapshot/keys.ts";
 import { SIGNATURE_FILE } from "../../src/snapshot/pack-manifest.ts";
@@ -26,7 +26,7 @@ const stranger = newKeyPair();
 const keyFile = join(tempDir("ckg-signing-"), "ckg-snapshot.key");
 writeFileSync(keyFile, trusted.privatePem, { mode: 0o600 });
 
-let services: Services;
+let services: Supervisor;
 let app: ReturnType<typeof createServer>;
 let dir: string;
 const recorded = recordingLog();
@@ -38,7 +38,7 @@ beforeAll(async () => {
   dir = await copyOfFixture();
   const id = currentSnapshotId(dataDir(dir))!;
   await signSnapshotFolder(snapshotPath(dataDir(dir), id), id, createPrivateKey(trusted.privatePem));
-  services = await Services.open(testConfig({ data_dir: dir, snapshot_trusted_keys: trusted.publicKey, snapshot_poll_ms: 100 }), recorded.log);
+  services = await Supervisor.open(testConfig({ data_dir: dir, snapshot_trusted_keys: trusted.publicKey, snapshot_poll_ms: 100 }), recorded.log);
   await services.start();
   app = createServer(services, { baseUrl: "http://127.0.0.1:8402" });
 }, 120_000);
@@ -110,7 +110,7 @@ describe("a server with trusted keys", () => {
 
   test("does not start on an unsigned snapshot: /readyz says failed and why", async () => {
     const unsigned = await copyOfFixture();
-    const other = await Services.open(testConfig({ data_dir: unsigned, snapshot_trusted_keys: trusted.publicKey }), recorded.log, { startRetryMs: 60_000 });
+    const other = await Supervisor.open(testConfig({ data_dir: unsigned, snapshot_trusted_keys: trusted.publicKey }), recorded.log, { startRetryMs: 60_000 });
     try {
       await expect(other.start()).rejects.toThrow("is not signed");
       const { ready, body } = await other.readiness();

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { generateWorld } from "../../src/dataset/generate.ts";
-import { SYNTHETIC_SOURCE } from "../../src/dataset/synthetic/context.ts";
+import { generateWorld } from "../../src/demo/generate.ts";
+import { SYNTHETIC_SOURCE } from "../../src/demo/synthetic/context.ts";
 import { namespaces } from "../../src/entities/vocabulary.ts";
 import { silentLogger } from "../../src/log.ts";
 import { FILES, writeSnapshot } from "../../src/snapshot/write.ts";

@@ -5,7 +5,7 @@
  */
 import { afterEach, expect, test } from "bun:test";
 import { COMMAND_SETTINGS } from "../../src/config/commands.ts";
-import { commandEnv } from "../../src/server/spawn.ts";
+import { commandEnv } from "../../src/supervisor/spawn.ts";
 import { DUCK_RESOURCES, useDuckResources } from "../../src/store/duck-resources.ts";
 import { openDuck, withConnection } from "../../src/store/duckdb.ts";
 import { testConfig } from "../support/fixture.ts";

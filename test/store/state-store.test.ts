@@ -3,7 +3,7 @@
  * data directory's state.sqlite) and a real PostgreSQL 15, where two stores on one database are two
  * replicas. SQLite gets one store: each process holds one connection, and two connections in one
  * process would wait for each other's lock synchronously (processes sharing the file are tested
- * for real in test/server/replicas.test.ts). Scans, ingests, claims, leases, the changes feed
+ * for real in test/supervisor/replicas.test.ts). Scans, ingests, claims, leases, the changes feed
  * and transactions; signals and their moves run on both in test/signals/detection.test.ts, the
  * payment ledger in test/payments/ledger.test.ts.
  */
@@ -15,7 +15,7 @@ import { PaidAnswers } from "../../src/payments/idempotency.ts";
 import { SignInAccess } from "../../src/payments/sign-in.ts";
 import { SIGN_IN_WITH_X, type SIWxExtension, createSIWxPayload, encodeSIWxHeader } from "@x402/extensions/sign-in-with-x";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { handoverPlan, ingestOwed, planScans } from "../../src/server/catch-up.ts";
+import { handoverPlan, ingestOwed, planScans } from "../../src/supervisor/catch-up.ts";
 import { HOST, claimRun, cronSlot, markInterrupted, renewLease } from "../../src/store/runs.ts";
 import { type StateStore, inList, insertRows } from "../../src/store/state.ts";
 import { openSqliteState } from "../../src/store/state-sqlite.ts";

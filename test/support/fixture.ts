@@ -5,10 +5,10 @@
  */
 import { cpSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { createServer } from "../../src/server/app.ts";
+import { createServer } from "../../src/supervisor/assemble.ts";
 import { type Config, loadConfig } from "../../src/config/config.ts";
 import { type Logger, silentLogger } from "../../src/log.ts";
-import { Services } from "../../src/server/services.ts";
+import { Supervisor } from "../../src/supervisor/supervisor.ts";
 import { buildSnapshot } from "../../src/snapshot/build.ts";
 import { currentSnapshotId, dataDir, snapshotPath } from "../../src/store/data-dir.ts";
 import { type SnapshotManifest, readManifest } from "../../src/store/manifest.ts";
@@ -85,7 +85,7 @@ export function testConfig(overrides: Partial<Record<keyof Config, string | numb
 }
 
 export interface Running {
-  services: Services;
+  services: Supervisor;
   app: ReturnType<typeof createServer>;
   dir: string;
   /** app.handle with a JSON body helper. */
@@ -97,7 +97,7 @@ export interface Running {
 export async function startServices(overrides: Parameters<typeof testConfig>[0] = {}, log: Logger = silentLogger): Promise<Running> {
   const dir = await copyOfFixture();
   const config = testConfig({ data_dir: dir, ...overrides });
-  const services = await Services.open(config, log);
+  const services = await Supervisor.open(config, log);
   await services.start();
   const app = createServer(services, { baseUrl: "http://127.0.0.1:8402" });
   return {

@@ -13,9 +13,9 @@ import { chainsProvider } from "./chains.ts";
 import { coingeckoProvider } from "./coingecko.ts";
 import { defillamaProvider } from "./defillama.ts";
 import { githubProvider } from "./github.ts";
-import { snapshotProvider } from "./snapshot.ts";
+import { snapshotOrgProvider } from "./snapshot-org.ts";
 
-export const PROVIDERS = [chainsProvider, coingeckoProvider, defillamaProvider, snapshotProvider, githubProvider, blockscoutProvider] as const;
+export const PROVIDERS = [chainsProvider, coingeckoProvider, defillamaProvider, snapshotOrgProvider, githubProvider, blockscoutProvider] as const;
 
 export type ProviderId = (typeof PROVIDERS)[number]["id"];
 export const PROVIDER_IDS: readonly ProviderId[] = PROVIDERS.map((p) => p.id);

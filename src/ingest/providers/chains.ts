@@ -3,14 +3,14 @@
  * Chains from the chain list the reference data already draws on (ethereum-lists/chains, as served
  * at chainid.network/chains.json, CC0): mainnets only, with chain id, native currency, parent (L2s)
  * and homepage. One answer: the whole list, refreshed each run. What is a test network is the
- * reference data's rule (dataset/test-network); faucets say nothing (Gnosis lists one). A chain
+ * reference data's rule (model/test-network); faucets say nothing (Gnosis lists one). A chain
  * flagged `reusedChainId` uses an id another chain had first: it does not claim that id's key
  * (which names the chain already known by it) and joins by its name instead.
  */
 import { z } from "zod";
 import { chainsProvider } from "../../config/providers/chains.ts";
 import { ask, defineConnector, parseEach } from "../connector.ts";
-import { isTestNetwork } from "../../dataset/test-network.ts";
+import { isTestNetwork } from "../../model/test-network.ts";
 import { key } from "../records.ts";
 
 const chainSchema = z.object({

@@ -12,9 +12,9 @@ import { chains } from "./chains.ts";
 import { coingecko } from "./coingecko/index.ts";
 import { defillama } from "./defillama/index.ts";
 import { github } from "./github.ts";
-import { snapshot } from "./snapshot/index.ts";
+import { snapshotOrg } from "./snapshot-org/index.ts";
 
-const BY_ID: { [Id in ProviderId]: Connector<Id> } = { chains, coingecko, defillama, snapshot, github, blockscout };
+const BY_ID: { [Id in ProviderId]: Connector<Id> } = { chains, coingecko, defillama, snapshot: snapshotOrg, github, blockscout };
 export const CONNECTORS: readonly Connector[] = PROVIDER_IDS.map((id) => BY_ID[id]);
 
 export function connector(id: ProviderId): Connector {

@@ -3,7 +3,7 @@
  * Values the sources disagree on: an attribute a thing has one value of, given differently by two
  * sources about an entity this run touched. Both are kept (each in its source's graph) and listed.
  */
-import type { SAME_AS, World } from "../../dataset/world.ts";
+import type { SAME_AS, World } from "../../model/world.ts";
 import { type Attribute, fieldName } from "../../entities/vocabulary.ts";
 import type { Conflict } from "./types.ts";
 

@@ -6,7 +6,7 @@
  * entity's earlier facts from the same provider (a previous run) and the demo's facts about it give
  * way to this run's; a fact given twice by one source is kept once.
  */
-import type { World } from "../../dataset/world.ts";
+import type { World } from "../../model/world.ts";
 import type { ClassName } from "../../entities/vocabulary.ts";
 import { normalizeName } from "../../entities/name-index.ts";
 import type { Logger } from "../../log.ts";

@@ -4,7 +4,7 @@
  * name names (two faces of one network told apart by an EVM chain id); else a chain's own coin by
  * ticker and name; else the one real stablecoin of its ticker. Nothing when none is certain.
  */
-import type { World } from "../../dataset/world.ts";
+import type { World } from "../../model/world.ts";
 import { normalizeName } from "../../entities/name-index.ts";
 import { parseAddressKey } from "../records.ts";
 import type { Tagged } from "./cluster.ts";

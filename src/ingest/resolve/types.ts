@@ -3,7 +3,7 @@
  * What resolution takes (each provider's claims, under its source) and gives: the entity id of
  * every key, what it touched, the conflicts between sources, and its counts.
  */
-import type { SourceInfo } from "../../dataset/world.ts";
+import type { SourceInfo } from "../../model/world.ts";
 import type { ProviderOutput, SeriesRow } from "../records.ts";
 
 export interface Conflict {
