@@ -12,21 +12,8 @@
  * words have an entity in common.
  */
 import { lowerBound } from "../sorted.ts";
+import { nameWords } from "./name-words.ts";
 import { EXACT, type Expansion, allowedEdits, expand, withMisspellings } from "./word-expansions.ts";
-
-const ASCII = /^[\x00-\x7f]*$/;
-
-/** The words of a text: letters and digits of any script, accents folded, lower case. */
-export function nameWords(text: string): string[] {
-  // Most names are ASCII: no accents to fold.
-  if (ASCII.test(text)) return text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 0);
-  return text
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w.length > 0);
-}
 
 /** Queries longer than this are questions, not names. */
 const MAX_QUERY_WORDS = 8;
@@ -148,19 +135,9 @@ export class WordIndex {
   match(query: string, accepted: Uint8Array): WordMatches {
     const queryWords = [...new Set(nameWords(query))];
     if (queryWords.length === 0 || queryWords.length > MAX_QUERY_WORDS) return NO_MATCHES;
-    // A prefix is what is being typed: the last word, or any word of a two-word name ("arbi nova").
-    // Two edits only in a short query: a question's words rarely spell names, and each walk costs.
-    // Longest words first: a word that matches nothing ends the match before the others are expanded.
-    const expansions: Expansion[][] = new Array(queryWords.length);
-    const edits = new Array<number>(queryWords.length);
-    const byLength = queryWords.map((_, i) => i).sort((a, b) => queryWords[b]!.length - queryWords[a]!.length);
-    for (const i of byLength) {
-      const word = queryWords[i]!;
-      expansions[i] = expand(this.vocab, this.start, word, queryWords.length <= 2 || i === queryWords.length - 1);
-      // A word that is in the vocabulary is not misspelt: "ether" must not find "tether".
-      edits[i] = expansions[i]!.length > 0 && expansions[i]![0]!.quality === EXACT ? 0 : Math.min(queryWords.length <= 2 ? 2 : 1, allowedEdits(word.length));
-      if (expansions[i]!.length === 0 && edits[i] === 0) return NO_MATCHES;
-    }
+    const plan = this.expandQuery(queryWords);
+    if (!plan) return NO_MATCHES;
+    const { expansions, edits, byLength } = plan;
     // The close spellings of a word are looked for last (a walk of the vocabulary costs more than
     // the other words' postings): a question's words that no name holds ("which", "biggest") are
     // seldom misspelt names, and once the other words have no entity in common, none is needed.
@@ -170,14 +147,11 @@ export class WordIndex {
     const weigh = (i: number) => (weights[i] = Math.log(1 + this.entities / (1 + this.frequency(expansions[i]![0]!.word))));
     const known = queryWords.map((_, i) => i).filter((i) => edits[i] === 0);
     known.forEach(weigh);
-    const full = (1 << queryWords.length) - 1;
-    const { mask, prefixed, sum, words, touched, groups } = this;
     let touchedCount = 0;
     // Rarest query word first: the first word's postings bound the candidates; later words only
     // add to entities already touched, so a common word ("pool") costs a lookup per posting.
     const order = known.sort((a, b) => weights[b]! - weights[a]!);
     if (walks.length > 0) order.push(-1); // where the close spellings are looked for
-    const { postings, textWords, start } = this;
     let done = 0;
     let matched = true;
     for (let rank = 0; rank < order.length; rank++) {
@@ -185,7 +159,7 @@ export class WordIndex {
       if (i < 0) {
         // Every word so far held by some entity? Then the misspelt words' expansions, rarest first.
         let any = rank === 0;
-        for (let t = 0; t < touchedCount && !any; t++) any = (mask[touched[t]!]! & done) === done;
+        for (let t = 0; t < touchedCount && !any; t++) any = (this.mask[this.touched[t]!]! & done) === done;
         for (const w of walks) {
           if (!any) break;
           expansions[w] = withMisspellings(this.vocab, queryWords[w]!, edits[w]!, expansions[w]!);
@@ -199,67 +173,111 @@ export class WordIndex {
       }
       const bit = 1 << i;
       done |= bit;
-      const weight = weights[i]!;
-      // One posting p of this query word for an entity: the first to reach it (expansions come best
-      // first) gives its score; a later one may still come from a shorter text.
-      const visit = (p: number, position: number, quality: number, prefix: boolean) => {
-        if ((mask[position]! & bit) !== 0) {
-          words[position] = Math.min(words[position]!, textWords[p]!);
-          return;
-        }
-        mask[position]! |= bit;
-        if (prefix) prefixed[position]! |= bit;
-        sum[position]! += weight * quality;
-        words[position] = Math.min(words[position]!, textWords[p]!);
-      };
-      const list = expansions[i]!;
       if (touchedCount === 0) {
-        for (const { word, quality, prefix } of list) {
-          for (let p = start[word]!; p < start[word + 1]!; p++) {
-            const position = postings[p]!;
-            if (accepted[groups[position]!] !== 1) continue;
-            if (mask[position] === 0) {
-              touched[touchedCount++] = position;
-              words[position] = textWords[p]!;
-            }
-            visit(p, position, quality, prefix);
-          }
-        }
+        touchedCount = this.touchFirst(expansions[i]!, bit, weights[i]!, accepted);
         if (touchedCount === 0) {
           matched = false;
           break;
         }
-        continue;
-      }
-      let total = 0;
-      for (const { word } of list) total += start[word + 1]! - start[word]!;
-      if (touchedCount * list.length * 20 < total) {
-        // Few candidates, long postings ("pool", "ethereum"): look each candidate up (postings are in position order).
-        for (let t = 0; t < touchedCount; t++) {
-          const position = touched[t]!;
-          for (const { word, quality, prefix } of list) {
-            const p = findPosting(postings, start[word]!, start[word + 1]!, position);
-            if (p >= 0) visit(p, position, quality, prefix);
-          }
+      } else this.addWord(expansions[i]!, bit, weights[i]!, touchedCount);
+    }
+    return this.collect(queryWords.length, matched ? weights.reduce((a, b) => a + b, 0) : undefined, touchedCount);
+  }
+
+  /**
+   * Each query word's expansions (vocabulary words it may stand for, best first) and the edits a
+   * misspelling of it may take; longest words first, so a word that matches nothing ends the match
+   * before the others are expanded (undefined). A prefix is what is being typed: the last word, or
+   * any word of a two-word name ("arbi nova"). Two edits only in a short query: a question's words
+   * rarely spell names, and each walk costs.
+   */
+  private expandQuery(queryWords: string[]): { expansions: Expansion[][]; edits: number[]; byLength: number[] } | undefined {
+    const expansions: Expansion[][] = new Array(queryWords.length);
+    const edits = new Array<number>(queryWords.length);
+    const byLength = queryWords.map((_, i) => i).sort((a, b) => queryWords[b]!.length - queryWords[a]!.length);
+    for (const i of byLength) {
+      const word = queryWords[i]!;
+      expansions[i] = expand(this.vocab, this.start, word, queryWords.length <= 2 || i === queryWords.length - 1);
+      // A word that is in the vocabulary is not misspelt: "ether" must not find "tether".
+      edits[i] = expansions[i]!.length > 0 && expansions[i]![0]!.quality === EXACT ? 0 : Math.min(queryWords.length <= 2 ? 2 : 1, allowedEdits(word.length));
+      if (expansions[i]!.length === 0 && edits[i] === 0) return undefined;
+    }
+    return { expansions, edits, byLength };
+  }
+
+  /**
+   * One posting p of the query word `bit` for the entity at `position`: the first to reach it
+   * (expansions come best first) gives its score; a later one may still come from a shorter text.
+   */
+  private visit(p: number, position: number, bit: number, weight: number, quality: number, prefix: boolean): void {
+    const { mask, words, textWords } = this;
+    if ((mask[position]! & bit) !== 0) {
+      words[position] = Math.min(words[position]!, textWords[p]!);
+      return;
+    }
+    mask[position]! |= bit;
+    if (prefix) this.prefixed[position]! |= bit;
+    this.sum[position]! += weight * quality;
+    words[position] = Math.min(words[position]!, textWords[p]!);
+  }
+
+  /** The first (rarest) word: its postings in accepted groups are the candidates. Returns how many. */
+  private touchFirst(list: Expansion[], bit: number, weight: number, accepted: Uint8Array): number {
+    const { postings, textWords, start, mask, words, touched, groups } = this;
+    let touchedCount = 0;
+    for (const { word, quality, prefix } of list) {
+      for (let p = start[word]!; p < start[word + 1]!; p++) {
+        const position = postings[p]!;
+        if (accepted[groups[position]!] !== 1) continue;
+        if (mask[position] === 0) {
+          touched[touchedCount++] = position;
+          words[position] = textWords[p]!;
         }
-      } else {
-        for (const { word, quality, prefix } of list) {
-          for (let p = start[word]!; p < start[word + 1]!; p++) {
-            const position = postings[p]!;
-            if (mask[position] !== 0) visit(p, position, quality, prefix);
-          }
-        }
+        this.visit(p, position, bit, weight, quality, prefix);
       }
     }
-    const totalWeight = matched ? weights.reduce((a, b) => a + b, 0) : 1;
+    return touchedCount;
+  }
+
+  /** A later word: marks the candidates already touched that hold it. */
+  private addWord(list: Expansion[], bit: number, weight: number, touchedCount: number): void {
+    const { postings, start, mask, touched } = this;
+    let total = 0;
+    for (const { word } of list) total += start[word + 1]! - start[word]!;
+    if (touchedCount * list.length * 20 < total) {
+      // Few candidates, long postings ("pool", "ethereum"): look each candidate up (postings are in position order).
+      for (let t = 0; t < touchedCount; t++) {
+        const position = touched[t]!;
+        for (const { word, quality, prefix } of list) {
+          const p = findPosting(postings, start[word]!, start[word + 1]!, position);
+          if (p >= 0) this.visit(p, position, bit, weight, quality, prefix);
+        }
+      }
+      return;
+    }
+    for (const { word, quality, prefix } of list) {
+      for (let p = start[word]!; p < start[word + 1]!; p++) {
+        const position = postings[p]!;
+        if (mask[position] !== 0) this.visit(p, position, bit, weight, quality, prefix);
+      }
+    }
+  }
+
+  /**
+   * The candidates that hold every word (none when `totalWeight` is undefined: the match failed),
+   * scored, and the scratch arrays cleared for the next query.
+   */
+  private collect(wordCount: number, totalWeight: number | undefined, touchedCount: number): WordMatches {
+    const { mask, prefixed, sum, words, touched } = this;
+    const full = (1 << wordCount) - 1;
     const positions = new Int32Array(touchedCount);
     const scores = new Float32Array(touchedCount);
     const complete = new Uint8Array(touchedCount);
     let count = 0;
     for (let t = 0; t < touchedCount; t++) {
       const position = touched[t]!;
-      if (matched && mask[position] === full) {
-        const coverage = Math.min(1, queryWords.length / Math.max(1, words[position]!));
+      if (totalWeight !== undefined && mask[position] === full) {
+        const coverage = Math.min(1, wordCount / Math.max(1, words[position]!));
         complete[count] = coverage === 1 && prefixed[position] === 0 ? 1 : 0;
         positions[count] = position;
         scores[count++] = (sum[position]! / totalWeight) * (0.75 + 0.25 * coverage);

@@ -1,6 +1,6 @@
 /**
  * @module graph/fact-sort
- * Helpers of fact-index-build.ts: a growing UTF-8 string buffer, a stable counting sort of indexes
+ * Helpers of fact-index-build.ts and fact-links.ts: a growing UTF-8 string buffer, a stable counting sort of indexes
  * by a small integer key, and dropping facts repeated in a run of one subject and predicate.
  */
 import { IRI, LITERAL } from "./fact-arrays.ts";

@@ -16,7 +16,7 @@ import type { DuckDBInstance } from "@duckdb/node-api";
 import { sqlString, streamColumns, withConnection } from "../store/duckdb.ts";
 import { countryPhrases, regionOf } from "./countries.ts";
 import type { IndexedNode, NameIndex } from "../entities/name-index.ts";
-import { nameWords } from "../entities/word-index.ts";
+import { nameWords } from "../entities/name-words.ts";
 import { lowerBound } from "../sorted.ts";
 
 const CHAIN_SCOPE_WORDS = new Set(["on", "in", "of", "across", "over"]);

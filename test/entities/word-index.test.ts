@@ -3,7 +3,8 @@
  * word, prefix and close spelling, how coverage orders them, and the type filter.
  */
 import { describe, expect, test } from "bun:test";
-import { WordIndex, nameWords } from "../../src/entities/word-index.ts";
+import { nameWords } from "../../src/entities/name-words.ts";
+import { WordIndex } from "../../src/entities/word-index.ts";
 
 const CATALOGUE: { texts: string[]; group: number }[] = [
   { texts: ["Arbitrum One", "arbitrum"], group: 0 }, // 0: a chain with an alias
