@@ -153,7 +153,7 @@ function snapshot(body: { query: string; variables: Record<string, unknown> }): 
   const skip = Number(v.skip ?? 0);
   if (body?.query.includes("proposals(")) {
     const spaces = (v.spaces as string[]) ?? [];
-    const all = ((fixture("snapshot", "proposals.json") as { data: { proposals: Record<string, unknown>[] } }).data.proposals ?? []) as Record<string, unknown>[];
+    const all = ((fixture("snapshot-org", "proposals.json") as { data: { proposals: Record<string, unknown>[] } }).data.proposals ?? []) as Record<string, unknown>[];
     const list = all
       .filter((p) => spaces.includes((p.space as { id: string }).id))
       .filter((p) => v.from === undefined || Number(p.created) >= Number(v.from))
@@ -164,7 +164,7 @@ function snapshot(body: { query: string; variables: Record<string, unknown> }): 
   }
   if (body?.query.includes("spaces(")) {
     const ids = (v.ids as string[]) ?? [];
-    const spaces = (fixture("snapshot", "spaces.json") as { data: { spaces: { id: string }[] } }).data.spaces;
+    const spaces = (fixture("snapshot-org", "spaces.json") as { data: { spaces: { id: string }[] } }).data.spaces;
     return { data: { spaces: spaces.filter((s) => ids.includes(s.id)).slice(0, first) } };
   }
   if (body?.query.includes("votes(")) return { data: { votes: [] } };
