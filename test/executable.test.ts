@@ -52,14 +52,16 @@ describe("the single executable (npm run build)", () => {
     expect(run.stderr.toString()).toContain("Run ckg from its source checkout (npm start)");
   }, 300_000);
 
-  test("runs from an empty data directory with nothing else: builds, loads, answers", async () => {
+  test("runs from an empty data directory with nothing else: builds, loads, answers; starts again on its data", async () => {
     const binary = await executable();
     const dir = join(work, "data");
     // Run from an empty working directory, so nothing of the source tree can be picked up.
     // A temporary folder of its own: nothing native may be unpacked there (the serving process once did, before its data directory was known).
     const temporary = join(work, "tmp");
     mkdirSync(temporary, { recursive: true });
-    const server = await startServer([binary, "serve", "--data-dir", dir, "--port", "0", "--scale", "5000"], { CKG_NATIVE_DIR: "", CKG_WEBHOOK_ALLOW_PRIVATE: "true", TMPDIR: temporary }, { cwd: work });
+    const serve = [binary, "serve", "--data-dir", dir, "--port", "0", "--scale", "5000"];
+    const env = { CKG_NATIVE_DIR: "", CKG_WEBHOOK_ALLOW_PRIVATE: "true", TMPDIR: temporary };
+    const server = await startServer(serve, env, { cwd: work });
     try {
       await server.waitReady(90_000);
       const sparql = await fetch(`${server.url}/api/sparql`, {
@@ -128,5 +130,16 @@ describe("the single executable (npm run build)", () => {
       await server.stop();
     }
     expect(server.process.exitCode).toBe(0);
+    // A second start on the data it built: ready again, and SQL reads the series the first start
+    // wrote. CI's release check leaves this platform's starts to this test (scripts/release-check.ts).
+    const again = await startServer(serve, env, { cwd: work });
+    try {
+      await again.waitReady(90_000);
+      const sql = await fetch(`${again.url}/api/timeseries`, { method: "POST", body: JSON.stringify({ sql_query: "SELECT count(*) > 0 AS rows FROM ts_synthetic_protocol" }) });
+      expect(((await sql.json()) as any).data).toEqual([{ rows: true }]);
+    } finally {
+      await again.stop();
+    }
+    expect(again.process.exitCode).toBe(0);
   }, 300_000);
 });

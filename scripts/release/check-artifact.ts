@@ -1,7 +1,9 @@
 /**
- * The release check's look at one artifact without running it: its checksum file, its SBOM and,
- * for macOS, its Mach-O header and code signature. Each check throws with what it found.
+ * The release check's look at one artifact without running it: its checksum file, its SBOM, for
+ * macOS its Mach-O header and code signature, and whether another file is a copy of it. Each check
+ * throws with what it found.
  */
+import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import { checkSignature, MH_EXECUTE, readMachHeader } from "./macho.ts";
 import { sha256 } from "./natives.ts";
@@ -14,6 +16,22 @@ export async function checkChecksum(path: string, bytes: Uint8Array): Promise<st
   const digest = sha256(bytes);
   if (line !== `${digest}  ${basename(path)}`) throw new Error(`${path}.sha256 says '${line}'; the file's SHA-256 is ${digest}`);
   return "sha256";
+}
+
+/**
+ * Whether `other` is a checked copy of the artifact whose SHA-256 is `digest`: its own checksum file
+ * matches its bytes, and those are the artifact's. Says why not when it is not (a missing file, another
+ * commit or day of build), so the caller can do the check itself.
+ */
+export async function sameBytes(other: string, digest: string): Promise<{ same: true } | { same: false; why: string }> {
+  if (!existsSync(other) || !existsSync(`${other}.sha256`)) return { same: false, why: `${other} is not built` };
+  try {
+    await checkChecksum(other, await Bun.file(other).bytes());
+  } catch (error) {
+    return { same: false, why: (error as Error).message };
+  }
+  const theirs = (await Bun.file(`${other}.sha256`).text()).slice(0, 64);
+  return theirs === digest ? { same: true } : { same: false, why: `${other} is other bytes (sha256 ${theirs.slice(0, 12)}…)` };
 }
 
 interface SbomFile {
