@@ -4,6 +4,7 @@
  * no parse, no answer shaping. What ckg over HTTP can at best approach.
  */
 import { Parser } from "sparqljs";
+import { SETTINGS } from "../../src/config/settings.ts";
 import { type AnalyticSparql, AnalyticSparql as Analytic } from "../../src/graph/analytic/analytic-sparql.ts";
 import { type GraphProfile, readGraphProfile } from "../../src/graph/analytic/graph-profile.ts";
 import { defaultPrefixes } from "../../src/graph/sparql.ts";
@@ -29,7 +30,7 @@ export interface Floor {
 export async function openFloor(dir: DataDir, id: string): Promise<Floor> {
   const path = snapshotPath(dir, id);
   const manifest = readManifest(path);
-  const store = await TimeseriesStore.open(path, manifest, { memoryLimit: "2GB" }); // the serving default (sql_memory_limit)
+  const store = await TimeseriesStore.open(path, manifest, { memoryLimit: SETTINGS.sql_memory_limit.default });
   const analytic: AnalyticSparql = new Analytic(store, manifest, silentLogger);
   await analytic.ready;
   const ns = manifest.namespaces;

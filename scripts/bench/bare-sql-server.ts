@@ -10,6 +10,7 @@
  * `bun scripts/bench/bare-sql-server.ts postgres|duckdb|canned <target>`
  */
 import { readFileSync } from "node:fs";
+import { SETTINGS } from "../../src/config/settings.ts";
 import { openDuck } from "../../src/store/duckdb.ts";
 
 const [engine, target] = process.argv.slice(2);
@@ -19,7 +20,7 @@ if (engine === "postgres") {
   const sql = new Bun.SQL(target!);
   run = async (text) => [...(await sql.unsafe(text))];
 } else if (engine === "duckdb") {
-  const duck = await openDuck({ path: target!, threads: 2, memoryLimit: "2GB", settings: { access_mode: "READ_ONLY" } });
+  const duck = await openDuck({ path: target!, memoryLimit: SETTINGS.sql_memory_limit.default, settings: { access_mode: "READ_ONLY" } });
   const connection = await duck.connect();
   run = async (text) => (await connection.runAndReadAll(text)).getRowObjectsJson();
 } else if (engine === "canned") {

@@ -15,7 +15,7 @@ import { startVirtuoso } from "../../test/support/virtuoso.ts";
 
 /** A few entities of each kind the point queries ask about, from the snapshot's entities table. */
 export async function sampleEntities(dir: DataDir, id: string, n: number): Promise<string[]> {
-  const duck = await openDuck({ threads: 2 });
+  const duck = await openDuck();
   const c = await duck.connect();
   const file = join(snapshotPath(dir, id), readManifest(snapshotPath(dir, id)).files.entities);
   const reader = await c.runAndReadAll(`SELECT id FROM read_parquet(${sqlString(file)}) ORDER BY hash(id) LIMIT ${n}`);

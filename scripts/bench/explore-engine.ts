@@ -36,7 +36,7 @@ export async function engineReport(options: { snapshotDir: string; manifest: Sna
     const usage = process.memoryUsage();
     return { rss: usage.rss / 1e6, buffers: usage.arrayBuffers / 1e6 };
   };
-  const duck = await openDuck({ threads: 2 });
+  const duck = await openDuck();
   const names = await NameIndex.fromParquet(duck, join(snapshotDir, manifest.files.entities), ns);
   const before = await settled();
   const t0 = performance.now();

@@ -57,7 +57,7 @@ const { root: work, dir: copy } = workingCopy(source, "ckg-explore-bench-");
 const snapshotDir = snapshotPath(copy, id);
 
 // 2. Entities: hubs, every type, then uniform; each set excludes the ones before it.
-const duck = await openDuck({ threads: 2 });
+const duck = await openDuck();
 const connection = await duck.connect();
 const entitiesFile = `read_parquet(${sqlString(join(snapshotDir, manifest.files.entities))})`;
 const factsFile = `read_parquet(${sqlString(join(snapshotDir, manifest.files.facts))})`;

@@ -23,10 +23,10 @@ import { ExactSvmScheme } from "@x402/svm/exact/client";
 import { http, createPublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { baseSepolia } from "viem/chains";
+import { httpOutcome } from "../../src/api/outcome.ts";
 import { silentLogger } from "../../src/log.ts";
 import { OPERATIONS } from "../../src/operations/table/index.ts";
 import { PaymentGate } from "../../src/payments/gate.ts";
-import { PaymentRequiredError } from "../../src/payments/payment-required.ts";
 import { VALID_INPUT } from "../../src/payments/input-verdict.ts";
 import { PriceList } from "../../src/payments/prices.ts";
 import { createServer } from "../../src/supervisor/assemble.ts";
@@ -82,13 +82,10 @@ try {
   const challengeTime = async (gate: PaymentGate) => {
     await gate.start();
     return timed(challengeRuns, async () => {
-      try {
-        await gate.begin(op, { resourceUrl: `${BASE}/api/search`, input: VALID_INPUT }, "bench");
-        throw new Error("expected a 402");
-      } catch (error) {
-        if (!(error instanceof PaymentRequiredError)) throw error;
-        void error.header;
-      }
+      const asked = await gate.begin(op, { resourceUrl: `${BASE}/api/search`, input: VALID_INPUT }, "bench");
+      if (asked.type !== "payment-required") throw new Error(`expected a 402, not ${asked.type}`);
+      // Rendered as HTTP renders it: the header encoded (once for a kept challenge).
+      httpOutcome(asked, { headers: {} }, { log: silentLogger, requestId: "bench" });
     });
   };
   const [off, on] = [gateOf(0), gateOf(3600)];

@@ -44,7 +44,7 @@ const manifest = readManifest(snapshotDir);
 const searchDir = join(snapshotDir, manifest.search.dir);
 if (!values["no-reindex"]) await reindex(searchDir, manifest.search.dims);
 
-const duck = await openDuck({ threads: 2 });
+const duck = await openDuck();
 const vectors = await VectorIndexes.open(searchDir, ENTITY_TYPES, manifest.search.dims);
 const embedder = new LsaEmbedder(loadLsa(searchDir));
 const names = await NameIndex.fromParquet(duck, join(snapshotDir, manifest.files.entities), manifest.namespaces);

@@ -98,7 +98,7 @@ printTable(`Search index of snapshot ${manifest.id} (${entities.toLocaleString("
 ]);
 
 // --- Load time and memory, in this process ------------------------------------------------------
-const duck = await openDuck({ threads: 2 });
+const duck = await openDuck();
 Bun.gc(true);
 const rssBefore = rssOf("self");
 let t = performance.now();

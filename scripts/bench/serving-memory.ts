@@ -19,6 +19,7 @@ import { heapStats } from "bun:jsc";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { SETTINGS } from "../../src/config/settings.ts";
 import { NameIndex } from "../../src/entities/name-index.ts";
 import { FactIndex } from "../../src/graph/fact-index.ts";
 import { createLogger } from "../../src/log.ts";
@@ -75,7 +76,7 @@ if (!values["no-parts"]) {
     last = now;
     return value;
   };
-  const duck = await part("DuckDB instance (reads the snapshot's Parquet)", () => openDuck({ threads: 2 }));
+  const duck = await part("DuckDB instance (reads the snapshot's Parquet)", () => openDuck());
   const names = await part("name index", () => NameIndex.fromParquet(duck, join(dir, manifest.files.entities), ns));
   const facts = await part("fact index (explore)", () =>
     FactIndex.fromParquet(duck, { facts: join(dir, manifest.files.facts), entities: join(dir, manifest.files.entities) }, names, ns),
@@ -83,7 +84,7 @@ if (!values["no-parts"]) {
   const lookups = await part("search lookups (scopes, descriptions)", () => searchLookups(duck, dir, manifest, names));
   const search = await part("search engine (vectors, scan workers)", () => SearchEngine.open(dir, manifest, lookups, testConfig({ data_dir: source.root }), createLogger("warn", 2)));
   const series = await part("latest figures (EntitySeries)", () => EntitySeries.read(dir, manifest));
-  const timeseries = await part("SQL store (DuckDB on ts/timeseries.duckdb)", () => TimeseriesStore.open(dir, manifest, { memoryLimit: "2GB" }));
+  const timeseries = await part("SQL store (DuckDB on ts/timeseries.duckdb)", () => TimeseriesStore.open(dir, manifest, { memoryLimit: SETTINGS.sql_memory_limit.default }));
   const duckdbHeld = await withConnection(duck, async (c) => Number((await c.runAndReadAll("SELECT sum(memory_usage_bytes)::BIGINT FROM duckdb_memory()")).getRowsJS()[0]![0]));
   rows.push(["  of which the shared DuckDB instance reports (duckdb_memory)", `${fmt(mb(duckdbHeld))}`]);
   await part("shared DuckDB instance closed", async () => duck.closeSync());

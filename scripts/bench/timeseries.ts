@@ -19,6 +19,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { SETTINGS } from "../../src/config/settings.ts";
 import { createLogger } from "../../src/log.ts";
 import { buildSnapshot } from "../../src/snapshot/build.ts";
 import { readManifest } from "../../src/store/manifest.ts";
@@ -53,7 +54,7 @@ const totalRows = manifest.timeseries.reduce((sum, t) => sum + t.rows, 0);
 // The tables the queries read, and the last day of data.
 const TABLES = ["ts_synthetic_token", "ts_synthetic_protocol", "ts_synthetic_pool"];
 // The raw baseline: the same query database, in this process, with the server's engine settings.
-const raw = await openDuck({ path: join(snapshotDir, manifest.timeseries_db), threads: 2, memoryLimit: "2GB", settings: { access_mode: "READ_ONLY" } });
+const raw = await openDuck({ path: join(snapshotDir, manifest.timeseries_db), memoryLimit: SETTINGS.sql_memory_limit.default, settings: { access_mode: "READ_ONLY" } });
 const rawConnection = await raw.connect();
 const lastDay = ((await rawConnection.runAndReadAll("SELECT max(date)::VARCHAR FROM ts_synthetic_token")).getRowsJson()[0]![0] as string);
 const tokens = (await rawConnection.runAndReadAll(`SELECT entity_id FROM ts_synthetic_token WHERE date = DATE '${lastDay}' ORDER BY "marketCap" DESC LIMIT 50`)).getRowsJson().map((r) => r[0] as string);
@@ -205,7 +206,7 @@ try {
   const bareHop = await bareServer("canned", cannedFile);
   const bareDuck = await bareServer("duckdb", join(snapshotDir, manifest.timeseries_db));
   // The store in this process, as the server opens it: the guard, the entity route and the engine without HTTP.
-  const store = await TimeseriesStore.open(snapshotDir, manifest, { memoryLimit: "2GB" });
+  const store = await TimeseriesStore.open(snapshotDir, manifest, { memoryLimit: SETTINGS.sql_memory_limit.default });
   stops.push(() => store.close());
   const ways: [Way, Run][] = [
     [CKG, (text) => post(`${server.url}/api/timeseries`, text)],
@@ -229,14 +230,14 @@ try {
   const tokenList = tokens.map(sqlString).join(", ");
   await rawConnection.run(`COPY (SELECT * FROM ts_synthetic_token WHERE entity_id IN (${tokenList}) ORDER BY entity_id, date) TO ${sqlString(alone)} (FORMAT parquet)`);
   const aloneDb = join(scratch, "alone.duckdb");
-  const writer = await openDuck({ threads: 2, memoryLimit: "1GB" });
+  const writer = await openDuck({ memoryLimit: "1GB" });
   await withConnection(writer, async (c) => {
     await c.run(`ATTACH ${sqlString(aloneDb)} AS alone (ROW_GROUP_SIZE 30720)`);
     await c.run(`CREATE TABLE alone.ts_synthetic_token AS SELECT * FROM read_parquet(${sqlString(alone)})`);
     await c.run("CHECKPOINT alone");
   });
   writer.closeSync();
-  const small = await openDuck({ path: aloneDb, threads: 2, memoryLimit: "2GB", settings: { access_mode: "READ_ONLY" } });
+  const small = await openDuck({ path: aloneDb, memoryLimit: SETTINGS.sql_memory_limit.default, settings: { access_mode: "READ_ONLY" } });
   const smallConnection = await small.connect();
   stops.push(() => small.closeSync(), () => smallConnection.closeSync());
   const aloneWay: [Way, Run] = ["raw DuckDB, the 50 tokens' rows alone", async (text) => (await smallConnection.runAndReadAll(text)).getRowObjectsJson()];

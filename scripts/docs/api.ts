@@ -9,9 +9,9 @@
  */
 import { curl } from "../../src/api/docs-page.ts";
 import type { Route } from "../../src/api/routes.ts";
-import { ERROR_CODES } from "../../src/errors.ts";
+import { HTTP_STATUS } from "../../src/api/error-status.ts";
+import { ERROR_CODES, errorMeaning } from "../../src/errors.ts";
 import { describeEffects } from "../../src/operations/effects.ts";
-import { HTTP_STATUS } from "../../src/operations/error-status.ts";
 import { toJsonSchema } from "../../src/operations/json-schema.ts";
 import { type AnyOperation, describeOperation, inQuery, pathParams } from "../../src/operations/operation.ts";
 import { CLIENT_DEFAULT_CAP_USD, capNote } from "../../src/payments/client-cap.ts";
@@ -41,11 +41,11 @@ export function apiPage(source: ApiSource): string {
     ].join("\n"),
     "## Errors",
     prose(
-      'Every refusal has one shape, `{"error": {"code", "message", "details"}}`, and each code one HTTP status (src/operations/error-status.ts). ' +
+      'Every refusal has one shape, `{"error": {"code", "message", "details"}}`; each code has one meaning (src/errors.ts) and one HTTP status (src/api/error-status.ts). ' +
         "A 429 or 503 carries Retry-After. Each operation below lists the statuses it can answer with; its last column names every code that has that status, " +
         "not only the ones that operation gives.",
     ),
-    table(["Code", "HTTP status"], ERROR_CODES.map((c) => [code(c), String(HTTP_STATUS[c])])),
+    table(["Code", "HTTP status", "Meaning"], ERROR_CODES.map((c) => [code(c), String(HTTP_STATUS[c]), cell(errorMeaning(c).meaning)])),
     "## Prices",
     prose(
       "Payments are off until a pay-to address is set (`CKG_PAY_TO`, `CKG_PAY_TO_SOLANA`): then every route is free and none is advertised as paid. " +

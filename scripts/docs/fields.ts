@@ -5,7 +5,7 @@
  * answers by status.
  */
 import { ERROR_CODES } from "../../src/errors.ts";
-import { HTTP_STATUS } from "../../src/operations/error-status.ts";
+import { HTTP_STATUS } from "../../src/api/error-status.ts";
 import { cell, code, escapePipes, table } from "./markdown.ts";
 import { type Field, type Schema, fieldTables } from "./schema-fields.ts";
 import type { OpenApiOperation } from "./server.ts";
@@ -38,7 +38,7 @@ function fieldsTable(fields: readonly Field[], where?: Where): string {
   return table(header, rows);
 }
 
-/** The error codes answered with an HTTP status (operations/error-status), as code spans. */
+/** The error codes answered with an HTTP status (api/error-status), as code spans. */
 export function codesWithStatus(status: number): string {
   const codes = ERROR_CODES.filter((c) => HTTP_STATUS[c] === status);
   return codes.length > 0 ? codes.map((c) => code(c)).join(", ") : "";

@@ -7,33 +7,27 @@
  * metrics sample; every failure leaves in the documented error shape.
  */
 import { Elysia } from "elysia";
-import { CkgError, isCkgError } from "../errors.ts";
-import { VERSION } from "../version.ts";
-import { renderDocsPage } from "./docs-page.ts";
-import { toHttpError } from "../operations/error-status.ts";
+import { CkgError } from "../errors.ts";
 import { operationContext } from "../operations/context.ts";
 import { Metrics } from "./metrics.ts";
-import { buildOpenApi } from "./openapi.ts";
 import { invoke } from "../operations/invoke.ts";
-import { discoveryManifest, resourceDiscovery } from "../operations/discovery.ts";
+import { resourceDiscovery } from "../operations/discovery.ts";
+import type { PriceList } from "../payments/prices.ts";
+import { serverRoutes } from "./server-routes.ts";
+import { VERSION } from "../version.ts";
 import { type AnyOperation, assertUniqueOperations } from "../operations/operation.ts";
 import { assertEffectsFitMethods } from "../operations/effects.ts";
 import { RateLimiter } from "./rate-limit.ts";
-import { encodePaymentResponseHeader } from "@x402/core/http";
 import type { PaymentGate } from "../payments/gate.ts";
-import { PaymentRequiredError } from "../payments/payment-required.ts";
-import type { PriceList } from "../payments/prices.ts";
 import type { Services } from "../operations/context.ts";
 import { ConsoleSessions } from "./console-session.ts";
 import { consoleRoutes } from "./console-routes.ts";
 import { OpenStreams, eventsRoute } from "./events-route.ts";
-import { type Run, operationRoutes, paymentRequired } from "./operation-routes.ts";
+import { type Run, operationRoutes } from "./operation-routes.ts";
+import { failure, httpOutcome } from "./outcome.ts";
 import { sparqlProtocolRoutes } from "./sparql-protocol.ts";
-import { snapshotGraphs } from "../store/manifest.ts";
+import { snapshotGraphs } from "../operations/sparql-answers.ts";
 import { type Route, assertUniqueRoutes, unrouted } from "./routes.ts";
-import type { healthSchema, readinessSchema } from "../operations/readiness.ts";
-import { healthEntry, readinessEntry } from "./readiness.ts";
-import type { z } from "zod";
 
 /** An endpoint served beside the operations (the MCP endpoint), answering whole requests itself. */
 export interface Mount {
@@ -71,12 +65,11 @@ export function createApp(services: Services, options: AppOptions) {
   const sessions = new ConsoleSessions(config.console_token);
   const streams = new OpenStreams();
   const states = new WeakMap<Request, RequestState>();
-  let openapi: ReturnType<typeof buildOpenApi> | undefined;
-  let docs: string | undefined;
 
-  /** Runs an operation for a request: the payment header in, the settlement header out. */
+  /** Runs an operation for a request: the payment header in, its outcome out (api/outcome.ts). */
   const run: Run = async (op, raw, request, set) => {
-    const ctx = operationContext(services, states.get(request)!.id);
+    const requestId = states.get(request)!.id;
+    const ctx = operationContext(services, requestId);
     const offer = {
       resourceUrl: request.url,
       header: request.headers.get("payment-signature"),
@@ -84,63 +77,13 @@ export function createApp(services: Services, options: AppOptions) {
       operator: sessions.isOperator(request.headers.get("cookie")),
       describe: () => resourceDiscovery(op, "http", new URL(request.url).pathname),
     };
-    const { answer, settlement } = await invoke(op, raw, ctx, payments, offer);
-    if (settlement) set.headers["payment-response"] = encodePaymentResponseHeader(settlement);
-    return answer;
+    return httpOutcome(await invoke(op, raw, ctx, payments, offer), set, { log, requestId });
   };
 
   const routes: Route[] = [
     ...operationRoutes(operations, run),
     ...sparqlProtocolRoutes(operations, run, () => snapshotGraphs(services.snapshot().manifest)),
-    {
-      method: "GET",
-      path: "/healthz",
-      doc: { entry: healthEntry },
-      handle: (): z.input<typeof healthSchema> => ({ status: "ok", version: VERSION, uptime_s: Math.round((Date.now() - services.startedAt) / 1000) }),
-    },
-    {
-      method: "GET",
-      path: "/readyz",
-      doc: { entry: readinessEntry },
-      async handle({ set }): Promise<z.input<typeof readinessSchema>> {
-        const { ready, body } = await services.readiness();
-        if (!ready) set.status = 503;
-        return { ...body, payments: await payments.status() };
-      },
-    },
-    {
-      method: "GET",
-      path: "/metrics",
-      doc: undefined,
-      about: "Prometheus metrics (text exposition format): requests and their durations by route and status, readiness, the graph store and its processes, SPARQL queries by engine, webhook deliveries by state.",
-      async handle({ set }) {
-        const { contentType, text } = await metrics.render();
-        set.headers["content-type"] = contentType;
-        return text;
-      },
-    },
-    { method: "GET", path: "/openapi.json", doc: undefined, about: "This server's OpenAPI 3.1 document: every documented route with its schemas, its price here (`x-price-usd`) and its effects (`x-effects`).", handle: () => (openapi ??= buildOpenApi(routes, prices, baseUrl(), config)) },
-    // x402 discovery from the origin (operations/discovery.ts): every paid resource, no payment needed.
-    {
-      method: "GET",
-      path: "/.well-known/x402.json",
-      doc: undefined,
-      about: "x402 discovery: every paid resource with its price and payment requirements (empty while payments are off); free, no payment needed.",
-      async handle() {
-        const { since, paid } = await payments.acceptedBy(operations);
-        return discoveryManifest(paid, baseUrl(), since);
-      },
-    },
-    {
-      method: "GET",
-      path: "/docs",
-      doc: undefined,
-      about: "An HTML page documenting every operation: its price on this server, its effects and a curl example. No scripts, works offline.",
-      handle({ set }) {
-        set.headers["content-type"] = "text/html; charset=utf-8";
-        return (docs ??= renderDocsPage(operations, prices, baseUrl(), config));
-      },
-    },
+    ...serverRoutes({ services, operations, payments, prices, baseUrl, metrics, routes: () => routes }),
     eventsRoute(services, streams),
     ...consoleRoutes({ sessions, payments, secure: () => baseUrl().startsWith("https:") }),
     ...mounts.flatMap((mount) => mount.methods.map((method): Route => ({ method, path: mount.path, doc: undefined, about: mount.about, handle: ({ request }) => mount.handle(request) }))),
@@ -158,17 +101,10 @@ export function createApp(services: Services, options: AppOptions) {
       limiter.take(client);
     })
     .onError(({ error, code, request, set, path }) => {
-      if (error instanceof PaymentRequiredError) return paymentRequired(set, error);
-      let failure = error;
-      if (code === "NOT_FOUND") failure = unrouted(routes, request.method, path);
-      else if (code === "PARSE") failure = new CkgError("invalid_request", "The request body could not be parsed.");
-      const http = toHttpError(failure);
-      if (http.error.code === "internal") {
-        log.error({ req_id: states.get(request)?.id, err: describeError(error) }, "unhandled error");
-      }
-      set.status = http.status;
-      Object.assign(set.headers, http.headers);
-      return http.body;
+      let failed: unknown = error;
+      if (code === "NOT_FOUND") failed = unrouted(routes, request.method, path);
+      else if (code === "PARSE") failed = new CkgError("invalid_request", "The request body could not be parsed.");
+      return failure(failed, set, { log, requestId: states.get(request)?.id });
     })
     .onAfterResponse(({ request, set, route }) => {
       const state = states.get(request);
@@ -190,11 +126,5 @@ export function createApp(services: Services, options: AppOptions) {
     /** The routes as listed above (with their docs): what the generated API reference (scripts/docs) reads. */
     routeList: routes as readonly Route[],
   });
-}
-
-function describeError(error: unknown): Record<string, unknown> {
-  if (isCkgError(error)) return { code: error.code, message: error.message, cause: String(error.cause) };
-  if (error instanceof Error) return { name: error.name, message: error.message, stack: error.stack };
-  return { value: String(error) };
 }
 

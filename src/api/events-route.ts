@@ -1,7 +1,7 @@
 /**
  * @module api/events-route
  * GET /api/events: a subscription's events as Server-Sent Events. Each event's `id` is a cursor
- * (push/events.ts); a client that reconnects with `Last-Event-ID` (browsers' EventSource does it by
+ * (operations/event-stream.ts); a client that reconnects with `Last-Event-ID` (browsers' EventSource does it by
  * itself) gets everything after it, replayed from the outbox, then the live events, with no gap and
  * no repeat. The live tail is heard before the replay starts and its events at or before what the
  * replay reached are dropped, so an event committed during the replay is sent once. A comment line
@@ -12,10 +12,7 @@
 import { z } from "zod";
 import { CkgError } from "../errors.ts";
 import type { Services } from "../operations/context.ts";
-import { type Cursor, type PushEvent, decodeCursor, encodeCursor, furthest } from "../push/events.ts";
-import { type Positioned, readEvents } from "../push/feed.ts";
-import { matcher } from "../push/filters.ts";
-import { authorizedSubscription, findSubscription } from "../push/subscriptions.ts";
+import { type Cursor, type Positioned, type PushEvent, advance, encodeCursor, openEventStream, readEventsAfter, streamEnded } from "../operations/event-stream.ts";
 import type { OpenApiEntry, Route } from "./routes.ts";
 
 /** Events queued for a client that does not read: past this the stream ends, and the client resumes from its last id. */
@@ -56,14 +53,8 @@ export function eventsRoute(services: Services, open: OpenStreams): Route {
       }
       const { subscription_id, secret, last_event_id } = parsed.data;
       const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
-      const subscription = await authorizedSubscription(services.state, subscription_id, bearer ?? secret);
-      if (!subscription.stream) throw new CkgError("invalid_request", "This subscription has no event stream (it was made with stream: false).", { details: { field: "subscription_id" } });
-      if (subscription.status !== "active" || Date.parse(subscription.expiresAt) <= Date.now()) {
-        throw new CkgError("not_found", `Subscription ${subscription.id} has ended (${subscription.statusReason ?? "its period is over"}).`);
-      }
-      const resumeFrom = request.headers.get("last-event-id") ?? last_event_id;
-      const from = resumeFrom ? furthest(subscription.start, decodeCursor(resumeFrom, "Last-Event-ID")) : subscription.start;
-      return new Response(eventStream(services, open, subscription.id, matcher(subscription.filters), from, request.signal), {
+      const stream = await openEventStream(services, subscription_id, bearer ?? secret, request.headers.get("last-event-id") ?? last_event_id);
+      return new Response(eventStream(services, open, stream.id, stream.takes, stream.from, request.signal), {
         headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", "x-accel-buffering": "no" },
       });
     },
@@ -103,10 +94,11 @@ function eventStream(
       };
       forget = open.add(close);
       /** Sends what is past the cursor in its own table, and moves the cursor past it either way. */
-      const send = ({ event, after }: Positioned) => {
-        const fresh = event.type === "change" ? after.change > cursor.change : after.signalEvent > cursor.signalEvent;
-        if (!fresh) return;
-        cursor = furthest(cursor, after);
+      const send = (positioned: Positioned) => {
+        const next = advance(cursor, positioned);
+        if (!next) return;
+        cursor = next;
+        const { event } = positioned;
         if (takes(event)) write(`id: ${encodeCursor(cursor)}\nevent: ${event.type}\ndata: ${JSON.stringify({ ...event, id: encodeCursor(cursor) })}\n\n`);
         if ((controller.desiredSize ?? 0) < -MAX_QUEUED) close("the client reads too slowly: reconnect with Last-Event-ID to resume");
       };
@@ -118,7 +110,7 @@ function eventStream(
       });
       try {
         for (let more = true; more && !closed; ) {
-          const page = await readEvents(services.state, cursor, REPLAY_PAGE);
+          const page = await readEventsAfter(services, cursor, REPLAY_PAGE);
           for (const e of page.events) send(e);
           more = page.more;
         }
@@ -131,8 +123,7 @@ function eventStream(
       live = true;
       heartbeat = setInterval(async () => {
         write(": ping\n\n");
-        const now = await findSubscription(services.state, id).catch(() => undefined);
-        if (now === null || (now && (now.status !== "active" || Date.parse(now.expiresAt) <= Date.now()))) close("the subscription was deleted, disabled or its period is over");
+        if (await streamEnded(services, id)) close("the subscription was deleted, disabled or its period is over");
       }, services.config.events_heartbeat_ms);
     },
     cancel() {

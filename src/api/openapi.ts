@@ -6,9 +6,9 @@
  * by its own entry. Descriptions quote this server's settings (the query time limit). Choices docs/spec.md leaves open (docs/decisions/: error shape, limits, value formats) are written
  * here and in the operations' descriptions.
  */
-import { ERROR_CODES } from "../errors.ts";
+import { ERROR_CODES, errorBodySchema } from "../errors.ts";
 import { INTERFACE_VERSION } from "../version.ts";
-import { HTTP_STATUS } from "../operations/error-status.ts";
+import { HTTP_STATUS } from "./error-status.ts";
 import { describeEffects } from "../operations/effects.ts";
 import { type JsonSchema, toJsonSchema } from "../operations/json-schema.ts";
 import { type AnyOperation, type DescriptionSettings, describeOperation, inQuery, pathParams, seconds } from "../operations/operation.ts";
@@ -16,22 +16,6 @@ import { capNote } from "../payments/client-cap.ts";
 import type { PriceList } from "../payments/prices.ts";
 import { MAX_BODY_BYTES } from "./body.ts";
 import type { OpenApiEntry, Route } from "./routes.ts";
-
-const errorSchema: JsonSchema = {
-  type: "object",
-  required: ["error"],
-  properties: {
-    error: {
-      type: "object",
-      required: ["code", "message", "details"],
-      properties: {
-        code: { type: "string", enum: [...ERROR_CODES] },
-        message: { type: "string", description: "One sentence a person can act on." },
-        details: { type: "object", additionalProperties: true },
-      },
-    },
-  },
-};
 
 export function errorResponse(description: string, retryAfter = false): JsonSchema {
   return {
@@ -88,7 +72,7 @@ export function buildOpenApi(routes: readonly Route[], prices: PriceList, baseUr
     servers: [{ url: baseUrl }],
     paths,
     components: {
-      schemas: { Error: errorSchema },
+      schemas: { Error: toJsonSchema(errorBodySchema, "output") },
       // Declared only where some route is paid: with payments off no operation names it.
       securitySchemes: prices.charging ? { x402: X402_SCHEME } : {},
     },

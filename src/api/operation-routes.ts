@@ -8,12 +8,12 @@ import { CkgError, isCkgError } from "../errors.ts";
 import { UnreadableInput } from "../operations/judge.ts";
 import { toJsonSchema } from "../operations/json-schema.ts";
 import { type AnyOperation, inQuery, pathParams } from "../operations/operation.ts";
-import { PaymentRequiredError } from "../payments/payment-required.ts";
 import { readJsonObject } from "./body.ts";
+import type { HttpOutcome } from "./outcome.ts";
 import type { ResponseSet, Route } from "./routes.ts";
 
-/** Runs an operation for a request (payment in, settlement out); throws as `invoke` does. */
-export type Run = (op: AnyOperation, raw: Record<string, unknown> | UnreadableInput, request: Request, set: ResponseSet) => Promise<unknown>;
+/** Runs an operation for a request (payment in, settlement out): its outcome rendered (api/outcome.ts). */
+export type Run = (op: AnyOperation, raw: Record<string, unknown> | UnreadableInput, request: Request, set: ResponseSet) => Promise<HttpOutcome>;
 
 export function operationRoutes(operations: readonly AnyOperation[], run: Run): Route[] {
   return operations.map((op): Route => {
@@ -33,13 +33,8 @@ export function operationRoutes(operations: readonly AnyOperation[], run: Run): 
           const bearer = op.bearer && /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
           if (op.bearer && bearer && raw[op.bearer] === undefined) raw[op.bearer] = bearer;
         }
-        try {
-          return await run(op, raw, request, set);
-        } catch (error) {
-          // The challenge is the hot path of a paid API: answered here, not through the error pipeline.
-          if (error instanceof PaymentRequiredError) return paymentRequired(set, error);
-          throw error;
-        }
+        const outcome = await run(op, raw, request, set);
+        return outcome.answered ? outcome.answer : outcome.body;
       },
     };
   });
@@ -58,15 +53,6 @@ export async function readInput<T>(read: () => Promise<T>): Promise<T | Unreadab
     if (isCkgError(error) && error.code !== "payload_too_large") return new UnreadableInput(error);
     throw error;
   }
-}
-
-/** 402: the x402 PaymentRequired object in the PAYMENT-REQUIRED header and as the JSON body. */
-export function paymentRequired(set: ResponseSet, error: PaymentRequiredError): string {
-  set.status = 402;
-  set.headers["payment-required"] = error.header;
-  set.headers["cache-control"] = "no-store";
-  set.headers["content-type"] = "application/json";
-  return error.body;
 }
 
 /** JSON Schema type of each input property: query strings are converted to them before validation. */

@@ -7,8 +7,7 @@
  * none of them gets the default (JSON results, Turtle) rather than 406: clients that send
  * `text/html` or nothing still get an answer.
  */
-import type { SparqlAnswer } from "../graph/sparql.ts";
-import { RDF_FORMATS, type RdfFormat, type Term } from "../graph/protocol.ts";
+import { RDF_FORMATS, type RdfFormat, type SparqlAnswer, type Term } from "../operations/sparql-answers.ts";
 import { askXml, selectXml } from "./sparql-results-xml.ts";
 
 export const RESULT_FORMATS = {

@@ -10,11 +10,11 @@
  * (sparql-service.ts). Errors keep ckg's JSON error shape.
  */
 import { CkgError } from "../errors.ts";
-import type { GraphAnswer, SparqlAnswer } from "../graph/sparql.ts";
 import { MAX_BODY_BYTES, readTextBody } from "./body.ts";
 import { type Run, readInput } from "./operation-routes.ts";
 import { UnreadableInput } from "../operations/judge.ts";
 import type { AnyOperation } from "../operations/operation.ts";
+import type { GraphAnswer, SparqlAnswer } from "../operations/sparql-answers.ts";
 import type { Route } from "./routes.ts";
 import { negotiateGraph, negotiateResults, writeResults } from "./sparql-formats.ts";
 import { serviceDescription } from "./sparql-service.ts";
@@ -108,7 +108,9 @@ export function sparqlProtocolRoutes(operations: readonly AnyOperation[], run: R
       asked instanceof UnreadableInput
         ? asked
         : { query: asked.query, typed: true, default_graph_uri: asked.defaultGraphs, named_graph_uri: asked.namedGraphs, rdf_format: graphFormat.format };
-    const answer = (await run(sparql, input, request, set)) as SparqlAnswer | GraphAnswer;
+    const outcome = await run(sparql, input, request, set);
+    if (!outcome.answered) return outcome.body;
+    const answer = outcome.answer as SparqlAnswer | GraphAnswer;
     // The standard formats have no field for it: a cut answer says so in a header.
     if (answer.truncated) set.headers["x-ckg-truncated"] = "true";
     if ("form" in answer) {

@@ -9,7 +9,7 @@
  *   - characters XML 1.0 cannot carry at all, escaped or not (C0 controls but tab, line feed, CR;
  *     U+FFFE, U+FFFF; unpaired surrogates), as U+FFFD: no form of them is well-formed XML.
  */
-import type { Term } from "../graph/protocol.ts";
+import type { Term } from "../operations/sparql-answers.ts";
 
 const HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<sparql xmlns="http://www.w3.org/2005/sparql-results#">';
 const XSD_STRING = "http://www.w3.org/2001/XMLSchema#string";

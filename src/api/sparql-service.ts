@@ -7,7 +7,7 @@
  * Turtle by hand (readable, with prefixes); another RDF format is that Turtle rewritten by Oxigraph,
  * loaded on first use so a server that is never asked does not load it.
  */
-import { RDF_FORMATS } from "../graph/protocol.ts";
+import { RDF_FORMATS, rewriteRdf } from "../operations/sparql-answers.ts";
 import { negotiateGraph } from "./sparql-formats.ts";
 
 /** W3C format IRIs (http://www.w3.org/ns/formats/) of what /sparql writes. */
@@ -41,6 +41,5 @@ export async function serviceDescription(endpoint: string, graphs: readonly stri
   const turtle = serviceTurtle(endpoint, graphs);
   const { format, mediaType } = negotiateGraph(accept);
   if (format === "turtle") return { contentType: `${mediaType}; charset=utf-8`, body: turtle };
-  const { rewrite } = await import("../graph/rdf-graph.ts");
-  return { contentType: format === "n-triples" ? `${mediaType}; charset=utf-8` : mediaType, body: rewrite(turtle, RDF_FORMATS.turtle, format) };
+  return { contentType: format === "n-triples" ? `${mediaType}; charset=utf-8` : mediaType, body: await rewriteRdf(turtle, RDF_FORMATS.turtle, format) };
 }

@@ -32,7 +32,7 @@ export const backtest: Command = {
     "without-series": { type: "boolean", help: "leave out each event's series (a report shipped apart from the data it was measured on, like data/quality/)" },
   },
   async run({ config, options }) {
-    const [{ createLogger }, { dataDir, liveSnapshotId, snapshotPath }, { readManifest }, { runBacktest }, { labelFiles, SHIPPED_LABELS }, { qualityMarkdown }, { qualityPath }, { DETECTORS, detectorFor }, { addDays }, fs, path, { default: progress }] =
+    const [{ createLogger }, { dataDir, liveSnapshotId, snapshotPath }, { readManifest }, { detectorsOf, runBacktest }, { labelFiles, SHIPPED_LABELS }, { qualityMarkdown }, { qualityPath }, { addDays }, fs, path, { default: progress }] =
       await Promise.all([
         import("../log.ts"),
         import("../store/data-dir.ts"),
@@ -41,7 +41,6 @@ export const backtest: Command = {
         import("../backtest/labels.ts"),
         import("../backtest/markdown.ts"),
         import("../signals/quality.ts"),
-        import("../signals/detectors/index.ts"),
         import("../time.ts"),
         import("node:fs"),
         import("node:path"),
@@ -59,7 +58,8 @@ export const backtest: Command = {
     const horizon = options.horizon === undefined ? undefined : Number(options.horizon);
     if (horizon !== undefined && (!Number.isInteger(horizon) || horizon < 1 || horizon > 365)) throw new UsageError("--horizon must be a whole number of days from 1 to 365.");
     const types = typeof options.types === "string" ? options.types.split(",").map((t) => t.trim()).filter(Boolean) : undefined;
-    const unknown = types?.filter((t) => !detectorFor(t)) ?? [];
+    const chosen = types ? detectorsOf(types) : undefined;
+    const unknown = chosen?.unknown ?? [];
     if (unknown.length > 0) throw new UsageError(`unknown signal type${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}.`);
 
     const dir = dataDir(config.data_dir);
@@ -81,7 +81,7 @@ export const backtest: Command = {
       // The shipped set names real entities a world may lack; a person's own labels must all be there.
       lenientEntities: options.labels === undefined,
       horizon,
-      detectors: types ? DETECTORS.filter((d) => types.includes(d.slug)) : undefined,
+      detectors: chosen?.detectors,
       onDay(day, index, total, found) {
         if (index === 0) bar?.start(total, 0, { day, found });
         if (bar) bar.update(index + 1, { day, found });

@@ -18,24 +18,9 @@ export const build: Command = {
     clean: { type: "boolean", help: "build the world without the planted anomalies (the baseline the signal tests compare with)" },
   },
   async run({ config, options }) {
-    const [{ buildSnapshot }, { dataDir }, { configuredEmbedder, embedderModel }, { snapshotSigner }] = await Promise.all([
-      import("../snapshot/build.ts"),
-      import("../store/data-dir.ts"),
-      import("../search/embedders.ts"),
-      import("../snapshot/signature.ts"),
-    ]);
+    const [{ buildSettings, buildSnapshot }, { dataDir }] = await Promise.all([import("../snapshot/build.ts"), import("../store/data-dir.ts")]);
     const log = createLogger(config.log_level, 2);
-    const built = await buildSnapshot({
-      dir: dataDir(config.data_dir),
-      scale: config.scale,
-      seed: config.seed,
-      ontologyNs: config.ontology_ns,
-      plants: options.clean !== true,
-      embedder: await configuredEmbedder(config),
-      embedderModel: embedderModel(config),
-      sign: snapshotSigner(config.snapshot_signing_key),
-      log,
-    });
+    const built = await buildSnapshot({ ...(await buildSettings(config)), dir: dataDir(config.data_dir), plants: options.clean !== true, log });
     const { counts, build: meta, synthetic } = built.manifest;
     console.log(
       `snapshot ${built.id}: ${counts.entities.toLocaleString("en")} entities, ${counts.quads.toLocaleString("en")} quads, ` +

@@ -15,12 +15,10 @@ export const mcp: Command = {
   usage: "[options]",
   settings: COMMAND_SETTINGS.mcp,
   async run({ config }) {
-    const [{ Supervisor }, { createPayments }, { McpEndpoint }, { serveStdio }, { OPERATIONS }, { createLogger }] = await Promise.all([
+    const [{ Supervisor }, { createStdioMcp }, { serveStdio }, { createLogger }] = await Promise.all([
       import("../supervisor/supervisor.ts"),
       import("../supervisor/assemble.ts"),
-      import("../mcp/server.ts"),
       import("@modelcontextprotocol/server/stdio"),
-      import("../operations/table/index.ts"),
       import("../log.ts"),
     ]);
     const log = createLogger(config.log_level, 2);
@@ -28,8 +26,7 @@ export const mcp: Command = {
     const local = { ...config, pay_to: undefined, pay_to_solana: undefined, prices: undefined, scan_cron: "off" };
     const services = await Supervisor.open(local, log, { childLogsTo: 2 });
     await services.start();
-    const { prices, payments } = createPayments(services, OPERATIONS);
-    const endpoint = new McpEndpoint({ services, operations: OPERATIONS, payments, prices, endpoint: () => "stdio://ckg/mcp" });
+    const endpoint = createStdioMcp(services);
     const connection = serveStdio(({ era }) => endpoint.server(era, false), { onerror: (error) => log.debug({ err: error.message }, "mcp: stdio message refused or failed") });
     log.info({ data_dir: services.dir.root }, "MCP server on stdio");
     // The client closing stdin ends the connection (the SDK's stdio transport closes itself then).

@@ -2,10 +2,11 @@
  * @module cli/scan
  * `ckg scan`: run a signal scan now on the data directory's live snapshot, with a progress bar on
  * a terminal (one log line per type otherwise), then print the per-type summary. The server runs
- * its scans through this command in a child process.
+ * its scans through this command in a child process. The scans are signals/scan-data-dir.ts's.
  */
 import { COMMAND_SETTINGS } from "../config/commands.ts";
 import { EXIT } from "../exit-codes.ts";
+import type { ScanReport } from "../signals/scan-data-dir.ts";
 import type { Command } from "./command.ts";
 import { UsageError } from "./command.ts";
 
@@ -22,21 +23,13 @@ export const scan: Command = {
     json: { type: "boolean", help: "print each scan's full report as JSON" },
   },
   async run({ config, options }) {
-    const [{ createLogger }, { liveSnapshotId, dataDir, snapshotPath }, { openState }, { runScan }, { narratorFor }, { DETECTORS, detectorFor }, { addDays }, { readManifest }, { default: progress }] =
-      await Promise.all([
-        import("../log.ts"),
-        import("../store/data-dir.ts"),
-        import("../store/open-state.ts"),
-        import("../signals/scan.ts"),
-        import("../signals/narrator.ts"),
-        import("../signals/detectors/index.ts"),
-        import("../time.ts"),
-        import("../store/manifest.ts"),
-        import("cli-progress"),
-      ]);
+    const [{ createLogger }, { scanDataDir, UnknownSignalTypeError }, { default: progress }] = await Promise.all([
+      import("../log.ts"),
+      import("../signals/scan-data-dir.ts"),
+      import("cli-progress"),
+    ]);
     const log = createLogger(config.log_level, 2);
-    const dir = dataDir(config.data_dir);
-    const id = liveSnapshotId(dir);
+    const scans = scanDataDir(config);
     const asOfOption = options["as-of"];
     if (asOfOption !== undefined && (typeof asOfOption !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(asOfOption) || Number.isNaN(Date.parse(asOfOption)))) {
       throw new UsageError("--as-of must be a date, YYYY-MM-DD.");
@@ -44,53 +37,48 @@ export const scan: Command = {
     const days = options.days === undefined ? 1 : Number(options.days);
     if (!Number.isInteger(days) || days < 1 || days > 366) throw new UsageError("--days must be a whole number from 1 to 366.");
     const types = typeof options.types === "string" ? options.types.split(",").map((t) => t.trim()).filter(Boolean) : undefined;
-    const unknown = types?.filter((t) => !detectorFor(t)) ?? [];
-    if (unknown.length > 0) throw new UsageError(`unknown signal type${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}. Known: ${DETECTORS.map((d) => d.slug).join(", ")}.`);
 
-    const last = (asOfOption as string | undefined) ?? readManifest(snapshotPath(dir, id)).as_of.slice(0, 10);
-    const state = await openState(config, dir.stateDb);
-    // One narrator for every day: its budget and breaker are per scan (Narrator.writeAll).
-    const narrator = narratorFor(
-      { url: config.narrative_url, model: config.narrative_model, apiKey: config.narrative_api_key, timeoutMs: config.narrative_timeout_ms, budgetMs: config.narrative_budget_ms },
-      log,
-    );
     const tty = process.stderr.isTTY && !options.json;
+    let bar: InstanceType<typeof progress.SingleBar> | undefined;
     let failed = false;
     try {
-      for (let k = days - 1; k >= 0; k--) {
-        const asOf = addDays(last, -k);
-        const bar = tty ? new progress.SingleBar({ format: `scan ${asOf} [{bar}] {value}/{total} {type}`, stream: process.stderr }, progress.Presets.shades_classic) : undefined;
-        bar?.start(types?.length ?? DETECTORS.length, 0, { type: "" });
-        const report = await runScan({
-          state,
-          dir,
-          narrator,
+      await scans.run(
+        { asOf: asOfOption as string | undefined, days, types, trigger: typeof options.trigger === "string" ? options.trigger : "manual" },
+        {
           log,
-          asOf,
-          types,
-          leaseMs: config.scan_lease_ms,
-          trigger: typeof options.trigger === "string" ? options.trigger : "manual",
+          onDay: (asOf, total) => {
+            bar = tty ? new progress.SingleBar({ format: `scan ${asOf} [{bar}] {value}/{total} {type}`, stream: process.stderr }, progress.Presets.shades_classic) : undefined;
+            bar?.start(total, 0, { type: "" });
+          },
           onProgress: (event) => {
             if (bar) bar.update(event.index + 1, { type: event.type });
             else log.info({ type: event.type, ms: event.ms, found: event.found, error: event.error }, `scanned ${event.index + 1}/${event.total}`);
           },
-        });
-        bar?.stop();
-        failed ||= report.status !== "ok";
-        if (options.json) {
-          console.log(JSON.stringify(report));
-          continue;
-        }
-        console.log(`scan ${report.scan_id} on data as of ${asOf}: ${report.status} in ${(report.duration_ms / 1000).toFixed(1)} s`);
-        for (const t of report.types) {
-          const bands = ["high", "moderate", "low"].map((s) => `${s} ${t.by_severity[s] ?? 0}`).join(", ");
-          console.log(`  ${t.type.padEnd(26)} ${String(t.found).padStart(6)} found (${bands})  ${String(t.ms).padStart(6)} ms${t.error ? `  FAILED: ${t.error}` : ""}`);
-        }
-        console.log(`  state: ${Object.entries(report.state.by_qualification).map(([q, n]) => `${q} ${n}`).join(", ")}; ${report.state.new} new, ${report.state.updated} updated, ${report.state.ended} ended`);
-      }
-    } finally {
-      await state.close();
+          onReport: (report) => {
+            bar?.stop();
+            failed ||= report.status !== "ok";
+            printReport(report, options.json === true);
+          },
+        },
+      );
+    } catch (error) {
+      if (error instanceof UnknownSignalTypeError) throw new UsageError(error.message);
+      throw error;
     }
     return failed ? EXIT.failure : EXIT.ok;
   },
 };
+
+/** One scan's report: whole as JSON, or a line per type. */
+function printReport(report: ScanReport, json: boolean): void {
+  if (json) {
+    console.log(JSON.stringify(report));
+    return;
+  }
+  console.log(`scan ${report.scan_id} on data as of ${report.as_of}: ${report.status} in ${(report.duration_ms / 1000).toFixed(1)} s`);
+  for (const t of report.types) {
+    const bands = ["high", "moderate", "low"].map((s) => `${s} ${t.by_severity[s] ?? 0}`).join(", ");
+    console.log(`  ${t.type.padEnd(26)} ${String(t.found).padStart(6)} found (${bands})  ${String(t.ms).padStart(6)} ms${t.error ? `  FAILED: ${t.error}` : ""}`);
+  }
+  console.log(`  state: ${Object.entries(report.state.by_qualification).map(([q, n]) => `${q} ${n}`).join(", ")}; ${report.state.new} new, ${report.state.updated} updated, ${report.state.ended} ended`);
+}

@@ -16,8 +16,8 @@ export const serve: Command = {
   settings: Object.keys(SETTINGS) as SettingName[],
   // Checked with the rest of the configuration, so a bad price override or schedule stops the start before it listens.
   async rules() {
-    const [{ OPERATIONS }, { pricesRule }, { CRON_RULE }] = await Promise.all([import("../operations/table/index.ts"), import("../payments/prices.ts"), import("../supervisor/cron.ts")]);
-    return [pricesRule(OPERATIONS), CRON_RULE];
+    const { startRules } = await import("../supervisor/start-rules.ts");
+    return startRules();
   },
   async run({ config }) {
     const [{ Supervisor }, { createServer }, { paymentMode }] = await Promise.all([import("../supervisor/supervisor.ts"), import("../supervisor/assemble.ts"), import("../config/settings-payments.ts")]);

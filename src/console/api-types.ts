@@ -612,7 +612,10 @@ export interface Answers {
           query: string;
           status: "not_found";
           error: {
-            code: string;
+            code: "entity_not_found";
+            /**
+             * One sentence a person can act on.
+             */
             message: string;
             details: {
               [k: string]: unknown;
@@ -1503,5 +1506,40 @@ export interface Bodies {
      * the server's console token (CKG_CONSOLE_TOKEN)
      */
     token: string;
+  };
+}
+
+/**
+ * An error: its stable code, a message for people, and data for programs.
+ */
+export interface ErrorBody {
+  error: {
+    code:
+      | "invalid_request"
+      | "invalid_sparql"
+      | "invalid_sql"
+      | "unauthorized"
+      | "read_only"
+      | "forbidden_origin"
+      | "entity_not_found"
+      | "unknown_signal_type"
+      | "not_found"
+      | "method_not_allowed"
+      | "payload_too_large"
+      | "too_many_entities"
+      | "query_too_expensive"
+      | "rate_limited"
+      | "not_ready"
+      | "query_timeout"
+      | "upstream_unavailable"
+      | "settlement_unknown"
+      | "internal";
+    /**
+     * One sentence a person can act on.
+     */
+    message: string;
+    details: {
+      [k: string]: unknown;
+    };
   };
 }

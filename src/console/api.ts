@@ -3,7 +3,7 @@
  * along), answers as JSON, failures as ApiError in the API's documented error shape. Routes, their
  * parameters, bodies and answers are typed from the server's /openapi.json (api-types.ts, generated).
  */
-import type { Answers, Bodies, RouteParams } from "./api-types.ts";
+import type { Answers, Bodies, ErrorBody, RouteParams } from "./api-types.ts";
 
 export class ApiError extends Error {
   constructor(
@@ -81,7 +81,8 @@ export async function api<R extends ApiRoute>(route: R, ...[call]: {} extends Ca
   const json = text ? (JSON.parse(text) as unknown) : undefined;
   if (response.status === 402) throw paymentRequiredError(json);
   if (!response.ok) {
-    const error = (json as { error?: { code: string; message: string; details?: Record<string, unknown> } } | undefined)?.error;
+    // Not every failure is the server's own (a proxy's 502 page): then the status says it.
+    const error = (json as Partial<ErrorBody> | undefined)?.error;
     throw new ApiError(response.status, error?.code ?? "http_error", error?.message ?? `HTTP ${response.status}`, error?.details ?? {});
   }
   return json as Answers[R];

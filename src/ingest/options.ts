@@ -1,8 +1,8 @@
 /**
  * @module ingest/options
  * What an ingest is asked to do: where the provider data comes from (fetched now, or imported from
- * saved answers), the day it speaks for, the embedder, progress; and IngestError, the failure that
- * publishes nothing.
+ * saved answers), the day it speaks for, the embedder, progress; what its stages start from; and
+ * IngestError, the failure that publishes nothing.
  */
 import type { Embedder } from "../search/embedder.ts";
 import type { DataDir } from "../store/data-dir.ts";
@@ -36,6 +36,15 @@ export interface IngestOptions {
   onProgress?: (event: IngestProgress) => void;
   /** Signs the new snapshot in its staging folder, before it is published (snapshot/signature.ts snapshotSigner). */
   sign?: (folder: string, id: string) => Promise<unknown>;
+}
+
+/** What an ingest's stages (ingest/ingest.ts) start from: its options, the day it speaks for, the snapshot it builds on. */
+export interface IngestRun {
+  options: IngestOptions;
+  today: string;
+  baseId: string;
+  /** performance.now() when it started. */
+  started: number;
 }
 
 export class IngestError extends Error {}

@@ -3,7 +3,7 @@
  * `subscriptions/listen` (protocol revision 2026-07-28) fed by the outbox. The SDK's serving entry
  * owns the wire (the acknowledgement first, filtering by the URIs a stream named, the subscription
  * id on each notification, teardown when the stream ends); it asks a ServerEventBus for events.
- * This bus is the event feed (push/feed): each open listen stream is one listener of the feed, taken
+ * This bus is the event feed (Services.events): each open listen stream is one listener of the feed, taken
  * when the stream opens and given back when it closes, so the feed polls the store only while some
  * stream listens. Each event becomes a `notifications/resources/updated` for the resource it
  * concerns (ckg://signals/<signal_type>, ckg://changes), with what happened in `_meta["ckg/event"]`:
@@ -14,8 +14,8 @@
  */
 import type { ServerEvent, ServerEventBus } from "@modelcontextprotocol/server";
 import type { Logger } from "../log.ts";
-import type { PushEvent } from "../push/events.ts";
-import type { EventFeed } from "../push/feed.ts";
+import type { Services } from "../operations/context.ts";
+import type { PushEvent } from "../operations/event-stream.ts";
 import { CHANGES_URI, signalTypeUri } from "./resources.ts";
 
 /** Where a notification carries the event (an implementation key of `_meta`, as the spec allows). */
@@ -46,7 +46,7 @@ export class FeedBus implements ServerEventBus {
   private readonly local = new Set<Listener>();
 
   constructor(
-    private readonly feed: EventFeed,
+    private readonly feed: Services["events"],
     private readonly log: Logger,
   ) {}
 

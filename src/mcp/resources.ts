@@ -5,11 +5,8 @@
  * names in `subscriptions/listen` to hear new signals of a type, or graph changes (mcp/listen).
  */
 import type { Services } from "../operations/context.ts";
-import { resolveEntity } from "../graph/explore.ts";
-import { encodeCursor } from "../push/events.ts";
-import { headCursor } from "../push/feed.ts";
-import { signalCatalog } from "../signals/catalog.ts";
-import { DETECTORS } from "../signals/detectors/index.ts";
+import { feedPosition } from "../operations/event-stream.ts";
+import { SIGNAL_TYPE_COUNT, entityIdentity, signalCatalog, signalTypeEntry } from "../operations/free-reads.ts";
 
 export const CHANGES_URI = "ckg://changes";
 
@@ -20,7 +17,7 @@ export function signalTypeUri(signalType: string): string {
 
 export const RESOURCES = [
   { uri: "ckg://schema", name: "schema", title: "Graph and time-series schema", description: "Ontology classes and predicates, ts_* tables and columns, data sources and provenance (GET /api/schema).", mimeType: "application/json" },
-  { uri: "ckg://signals/catalog", name: "signals-catalog", title: "Signal catalog", description: `The ${DETECTORS.length} signal types: descriptions, scoring criteria, evidence schemas (GET /api/signals/catalog).`, mimeType: "application/json" },
+  { uri: "ckg://signals/catalog", name: "signals-catalog", title: "Signal catalog", description: `The ${SIGNAL_TYPE_COUNT} signal types: descriptions, scoring criteria, evidence schemas (GET /api/signals/catalog).`, mimeType: "application/json" },
   {
     uri: CHANGES_URI,
     name: "changes",
@@ -40,7 +37,7 @@ export const TEMPLATES = [
     name: "signal-type",
     title: "A signal type",
     description:
-      `One of the ${DETECTORS.length} signal types (a slug of ckg://signals/catalog): its category, description, scoring criteria and evidence schema. ` +
+      `One of the ${SIGNAL_TYPE_COUNT} signal types (a slug of ckg://signals/catalog): its category, description, scoring criteria and evidence schema. ` +
       "Name it in subscriptions/listen (protocol 2026-07-28) to hear each signal of that type that a scan finds, updates or ends, without polling: " +
       "a notifications/resources/updated per event, the event in _meta['ckg/event'].",
     mimeType: "application/json",
@@ -53,14 +50,10 @@ export async function readResource(services: Services, uri: string): Promise<unk
   if (uri === "ckg://signals/catalog") return signalCatalog();
   if (uri === CHANGES_URI) return changesResource(services);
   const signalType = /^ckg:\/\/signals\/([a-z0-9-]+)$/.exec(uri)?.[1];
-  if (signalType) return signalCatalog().signal_types.find((t) => t.slug === signalType);
+  if (signalType) return signalTypeEntry(signalType);
   const entity = /^ckg:\/\/entity\/(.+)$/.exec(uri)?.[1];
   if (!entity) return undefined;
-  const names = services.snapshot().names;
-  const id = decodeURIComponent(entity);
-  const node = names.get(id);
-  const { node: found, others } = node ? { node, others: [] } : resolveEntity(names, id);
-  return { uri: found.uri, id: found.id, name: found.name, type: found.type, labels: found.labels, other_entities_named_alike: others.map((o) => ({ uri: o.uri, name: o.name, type: o.type })) };
+  return entityIdentity(services.snapshot(), decodeURIComponent(entity));
 }
 
 /**
@@ -73,7 +66,7 @@ async function changesResource(services: Services) {
     listen: "subscriptions/listen with notifications.resourceSubscriptions ['ckg://changes'] (protocol 2026-07-28)",
     notification: "notifications/resources/updated, uri ckg://changes, _meta['ckg/event'] = { id, type: 'change', timestamp, data }",
     event_data_fields: ["change_id", "entity_uri", "entity_name", "entity_type", "operation", "changed_fields", "source", "snapshot_id"],
-    position: encodeCursor(await headCursor(services.state)),
+    position: await feedPosition(services),
     past_changes: "the changes tool (GET /api/changes)",
   };
 }

@@ -25,23 +25,19 @@ import {
   createMcpHandler,
   isLegacyRequest,
 } from "@modelcontextprotocol/server";
-import { CkgError } from "../errors.ts";
+import { CkgError, asCkgError } from "../errors.ts";
 import { type Services, operationContext } from "../operations/context.ts";
-import { invoke } from "../operations/invoke.ts";
+import { type Invoked, invoke } from "../operations/invoke.ts";
 import { resourceDiscovery } from "../operations/discovery.ts";
 import type { AnyOperation } from "../operations/operation.ts";
-import { toHttpError } from "../operations/error-status.ts";
 import type { PaymentGate } from "../payments/gate.ts";
-import { PaymentRequiredError } from "../payments/payment-required.ts";
 import type { PriceList } from "../payments/prices.ts";
 import { VERSION } from "../version.ts";
+import { PAYMENT_META, callResult } from "./call-result.ts";
 import { SERVER_TITLE } from "./directory.ts";
 import { FeedBus } from "./listen.ts";
 import { RESOURCES, TEMPLATES, readResource } from "./resources.ts";
-import { fitForAgent, toolFor } from "./tools.ts";
-
-const PAYMENT_META = "x402/payment";
-const PAYMENT_RESPONSE_META = "x402/payment-response";
+import { toolFor } from "./tools.ts";
 
 /** How often a long tool call tells a client that asked for progress that it is still running. */
 const PROGRESS_EVERY_MS = 1000;
@@ -157,29 +153,23 @@ function createMcpServer(deps: McpDeps, tools: ReturnType<typeof toolFor>[], era
     const meta = { ...request.params._meta, ...ctx.mcpReq._meta };
     const context = operationContext(deps.services, crypto.randomUUID(), { tool: op.name });
     const progress = progressReporter(meta.progressToken, (params) => ctx.mcpReq.notify({ method: "notifications/progress", params }));
+    let outcome: Invoked;
     try {
-      const { answer, settlement } = await invoke(op, request.params.arguments ?? {}, context, deps.payments, {
+      outcome = await invoke(op, request.params.arguments ?? {}, context, deps.payments, {
         resourceUrl: `${deps.endpoint()}#${op.name}`,
         describe: () => resourceDiscovery(op, "mcp"),
         payload: meta[PAYMENT_META],
       });
-      const fitted = fitForAgent(answer) as Record<string, unknown>;
-      const result: CallToolResult = {
-        content: [{ type: "text", text: JSON.stringify(fitted) }],
-        structuredContent: fitted,
-        ...(settlement ? { _meta: { [PAYMENT_RESPONSE_META]: settlement } } : {}),
-      };
-      return server.projectCallToolResult(result, schemaOf.get(op.name));
     } catch (error) {
-      if (error instanceof PaymentRequiredError) {
-        return { isError: true, structuredContent: error.paymentRequired as unknown as Record<string, unknown>, content: [{ type: "text", text: error.body }] };
-      }
-      const http = toHttpError(error);
-      if (http.error.code === "internal") context.log.error({ err: (error as Error).message }, "tool failed");
-      return errorResult(http.body);
+      // What no one meant is a bare `internal` error result, as every other failure is a result.
+      outcome = { type: "refused", error: asCkgError(error) };
     } finally {
       await progress.done();
     }
+    if (outcome.type === "refused" && outcome.error.code === "internal") {
+      context.log.error({ err: (outcome.error.cause as Error | undefined)?.message ?? outcome.error.message }, "tool failed");
+    }
+    return callResult(outcome, (result) => server.projectCallToolResult(result, schemaOf.get(op.name)));
   });
 
   server.setRequestHandler("resources/list", async () => ({ resources: RESOURCES }));
@@ -210,9 +200,4 @@ function progressReporter(token: unknown, send: (params: { progressToken: string
       report("done", step + 1);
     },
   };
-}
-
-/** A tool error in the documented error shape, as text an agent reads and as structured content. */
-function errorResult(body: { error: { code: string; message: string; details: Record<string, unknown> } }): CallToolResult {
-  return { isError: true, content: [{ type: "text", text: `${body.error.code}: ${body.error.message}\n${JSON.stringify(body)}` }], structuredContent: body };
 }

@@ -8,7 +8,7 @@
  */
 import type { Tool } from "@modelcontextprotocol/server";
 import { type AnyOperation, type DescriptionSettings, describeOperation } from "../operations/operation.ts";
-import { ERROR_CODES } from "../errors.ts";
+import { errorBodySchema } from "../errors.ts";
 import { type Effects, describeEffects } from "../operations/effects.ts";
 import { type JsonSchema, toJsonSchema } from "../operations/json-schema.ts";
 import { capNote } from "../payments/client-cap.ts";
@@ -65,18 +65,7 @@ function fittedAnswer(answer: JsonSchema): JsonSchema {
   return widen(answer);
 }
 
-const ERROR_BODY: JsonSchema = {
-  type: "object",
-  description: "A tool error (isError): the documented error shape",
-  required: ["error"],
-  properties: {
-    error: {
-      type: "object",
-      required: ["code", "message", "details"],
-      properties: { code: { type: "string", enum: [...ERROR_CODES] }, message: { type: "string" }, details: { type: "object" } },
-    },
-  },
-};
+const ERROR_BODY: JsonSchema = { ...toJsonSchema(errorBodySchema, "output"), description: "A tool error (isError): the documented error shape" };
 
 /** x402 v2's PaymentRequired, returned as an error result by an unpaid call to a paid tool. */
 const PAYMENT_REQUIRED: JsonSchema = {

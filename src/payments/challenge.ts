@@ -5,7 +5,8 @@
  * default cap of x402 clients when the price is over it: payments/client-cap), the resource
  * described (service name, tags, the bazaar extension: made only when a 402 is), the
  * payment-identifier declaration, a fresh message to sign when sign-in is on, and the verdict on
- * the request's input (payments/input-verdict.ts).
+ * the request's input (payments/input-verdict.ts). A challenge is a value (PaymentRequiredOutcome),
+ * which each transport renders: the PAYMENT-REQUIRED header and body over HTTP, an error result over MCP.
  */
 import { LRUCache } from "lru-cache";
 import type { x402ResourceServer } from "@x402/core/server";
@@ -13,20 +14,19 @@ import type { PaymentRequirements, ResourceInfo } from "@x402/core/types";
 import { paymentRequiredReason } from "./client-cap.ts";
 import { PAYMENT_IDENTIFIER_DECLARATION } from "./idempotency.ts";
 import { type InputVerdict, inputExtension, reasonWith, verdictKey } from "./input-verdict.ts";
-import type { PaidOperation, PaymentOffer } from "./offer.ts";
-import { PaymentRequiredError } from "./payment-required.ts";
+import type { Challenge, PaidOperation, PaymentOffer, PaymentRequiredOutcome } from "./offer.ts";
 import type { PriceList } from "./prices.ts";
 import type { SignInAccess } from "./sign-in.ts";
-
-/** Makes the 402 of one request for a reason (a payment refused, a settlement failed). */
-export type Challenge = (reason: string) => Promise<PaymentRequiredError>;
 
 /** A transport's offer once its input is judged: every 402 says what the input would get. */
 export type JudgedOffer = PaymentOffer & { input: InputVerdict };
 
 export class Challenges {
-  /** The plain challenge (no payment sent) by route, URL and verdict: the 402 path is the hot one under load (and a crawler's). */
-  private readonly kept = new LRUCache<string, PaymentRequiredError>({ max: 2000 });
+  /**
+   * The plain challenge (no payment sent) by route, URL and verdict: the 402 path is the hot one
+   * under load (and a crawler's). The same object each time, so a transport may keep its encoding.
+   */
+  private readonly kept = new LRUCache<string, PaymentRequiredOutcome>({ max: 2000 });
 
   constructor(
     private readonly server: x402ResourceServer,
@@ -46,22 +46,22 @@ export class Challenges {
       const signIn = this.signIn ? await this.signIn.declare(offer.resourceUrl, accepts) : {};
       const why = reasonWith(signInRefused ? `${signInRefused}; ${reason}` : reason, offer.input);
       const all = { ...PAYMENT_IDENTIFIER_DECLARATION, ...extensions, ...signIn, ...inputExtension(offer.input) };
-      return new PaymentRequiredError(await this.server.createPaymentRequiredResponse(accepts, resource, why, all));
+      return { type: "payment-required", paymentRequired: await this.server.createPaymentRequiredResponse(accepts, resource, why, all) };
     };
   }
 
   /**
-   * The 402 of a request that sent no payment. Kept and sent again (encoded once) by route, URL and
-   * verdict, unless sign-in is on: each 402 then carries a new message to sign.
+   * The 402 of a request that sent no payment. Kept and sent again by route, URL and verdict,
+   * unless sign-in is on: each 402 then carries a new message to sign.
    */
-  async unpaid(op: PaidOperation, offer: JudgedOffer, accepts: PaymentRequirements[], signInRefused?: string): Promise<PaymentRequiredError> {
+  async unpaid(op: PaidOperation, offer: JudgedOffer, accepts: PaymentRequirements[], signInRefused?: string): Promise<PaymentRequiredOutcome> {
     const challenge = this.of(op, offer, accepts, signInRefused);
     const reason = paymentRequiredReason(this.prices.of(op.name));
     if (this.signIn) return challenge(reason);
     const key = `${op.name} ${offer.resourceUrl} ${verdictKey(offer.input)}`;
     let plain = this.kept.get(key);
     if (!plain) {
-      plain = (await challenge(reason)).encoded();
+      plain = await challenge(reason);
       this.kept.set(key, plain);
     }
     return plain;

@@ -1,20 +1,24 @@
 /**
  * @module payments/gate
  * x402 v2 for the paid routes, on every configured rail (USDC on Base, on Solana: payments/rails.ts).
- * The offer comes first: an unpaid request is answered 402 whatever its input, and every 402 says
- * whether the input would be answered (payments/input-verdict.ts); a request that pays or signs in
- * with an input that would be refused gets the refusal without meeting the gate (operations/invoke).
- * For a valid input, the gate:
- *   - with a valid sign-in-with-x message from a wallet that paid for the resource lately (when
- *     siwx_access_seconds is set; payments/sign-in.ts): the answer, not charged;
- *   - without a `payment-signature`: 402 with the PAYMENT-REQUIRED header and the same object as
- *     the JSON body;
- *   - with one: decodes it, matches it to this route's requirements (naming the field that differs),
- *     claims it in the ledger (a used or in-use payment is refused), verifies it with the
- *     facilitator; the handler runs; then settles. A failed settlement returns 402, never the
- *     content; a handler error releases the claim (nothing is settled); a settlement that times out
- *     is recorded as unknown and reconciled against the chain, and answered 504, never a fresh 402.
- * The protocol objects (requirements, challenge, verify, settle, header encoding) are @x402/core's.
+ * The offer comes first: an unpaid request is asked to pay whatever its input, and every challenge
+ * says whether the input would be answered (payments/input-verdict.ts); a request that pays or
+ * signs in with an input that would be refused gets the refusal without meeting the gate
+ * (operations/invoke). For a valid input, the gate answers with an Admission (payments/offer.ts):
+ *   - free: a free route, payments off, the operator, or a valid sign-in-with-x message from a
+ *     wallet that paid for the resource lately (siwx_access_seconds; payments/sign-in.ts);
+ *   - payment-required, for a request without a payment: the PaymentRequired object;
+ *   - payment-verified, for one with a payment: decoded, matched to this route's requirements
+ *     (naming the field that differs when it is not: payment-required again), claimed in the ledger
+ *     (a used or in-use payment is refused), verified with the facilitator. The handler runs, then
+ *     the payment settles: a failed settlement asks for payment again, never giving the content; a
+ *     handler error releases the claim (nothing is settled); a settlement that times out is
+ *     recorded as unknown, reconciled against the chain, and refused with settlement_unknown;
+ *   - paid-before: a retry under a payment identifier, by the wallet that paid: the kept answer;
+ *   - refused: a documented error (payments not started, a payment identifier misused, the
+ *     facilitator failing). The gate throws only what it did not expect.
+ * Each transport renders these values in one place. The protocol objects (requirements, challenge,
+ * verify, settle) are @x402/core's.
  */
 import { decodePaymentSignatureHeader } from "@x402/core/http";
 import { x402ResourceServer } from "@x402/core/server";
@@ -32,14 +36,16 @@ import type { PriceList } from "./prices.ts";
 import { reconcileSolana, reconcileUnknown } from "./reconcile.ts";
 import { mismatch, paymentKey } from "./matching.ts";
 import { PaidAnswers, paymentIdentifier, provePayer } from "./idempotency.ts";
-import { type Challenge, Challenges, type JudgedOffer } from "./challenge.ts";
+import { Challenges, type JudgedOffer } from "./challenge.ts";
 import { settleOnce } from "./settle.ts";
 import { Accepts } from "./accepts.ts";
 import { railsOf } from "./rails.ts";
 import { SignInAccess } from "./sign-in.ts";
-import type { PaidOperation, PaidRequest, PaymentOffer } from "./offer.ts";
+import { type Admission, type Challenge, type PaidOperation, type PaymentOffer, type PaymentRequiredOutcome, type Refused, refusing } from "./offer.ts";
 
 const RECONCILE_EVERY_MS = 30_000;
+
+const FREE = { type: "free" } as const;
 
 export class PaymentGate {
   readonly mode: PaymentMode;
@@ -85,7 +91,7 @@ export class PaymentGate {
     }
   }
 
-  /** Started, or a 503 saying why not. */
+  /** Started, or not_ready saying why not. */
   private async ensureStarted(): Promise<void> {
     try {
       if (!this.started) await this.start();
@@ -140,60 +146,65 @@ export class PaymentGate {
   }
 
   /**
-   * For a request whose input would be refused (operations/invoke): the offer first. Throws the
-   * 402, verdict included, when the request would be asked to pay (it sends neither a payment nor
-   * a message to sign in with); returns when it would not, and the caller answers the refusal.
+   * For a request whose input would be refused (operations/invoke): the offer first. The challenge,
+   * verdict included, when the request would be asked to pay (it sends neither a payment nor a
+   * message to sign in with); undefined when it would not, and the caller answers the refusal.
    * Claims, verifies and uses up nothing: a payment sent with bad input stays usable.
    */
-  async askFirst(op: PaidOperation, offer: JudgedOffer): Promise<void> {
+  async askFirst(op: PaidOperation, offer: JudgedOffer): Promise<PaymentRequiredOutcome | Refused | undefined> {
     const price = this.priceFor(op, offer);
-    if (price === 0 || (offer.payload ?? offer.header) || (offer.signIn && this.signIn)) return;
-    await this.ensureStarted();
-    throw await this.challenges!.unpaid(op, offer, await this.accepts!.of(op.name, price));
+    if (price === 0 || (offer.payload ?? offer.header) || (offer.signIn && this.signIn)) return undefined;
+    return refusing(async () => {
+      await this.ensureStarted();
+      return this.challenges!.unpaid(op, offer, await this.accepts!.of(op.name, price));
+    });
   }
 
-  /** For a paid route and a valid input: the challenge, or a verified and claimed payment. Undefined when the request is not charged. */
-  async begin(op: PaidOperation, offer: JudgedOffer, requestId: string): Promise<PaidRequest | undefined> {
+  /** For a paid route and a valid input: what the request gets (free, a verified payment, a challenge, a refusal). */
+  begin(op: PaidOperation, offer: JudgedOffer, requestId: string): Promise<Admission> {
+    return refusing(() => this.admit(op, offer, requestId));
+  }
+
+  private async admit(op: PaidOperation, offer: JudgedOffer, requestId: string): Promise<Admission> {
     const price = this.priceFor(op, offer);
-    if (price === 0) return undefined;
+    if (price === 0) return FREE;
     let signInRefused: string | undefined;
     // Signing in needs no facilitator: it is checked first.
     if (offer.signIn && this.signIn) {
       const outcome = await this.signIn.grant(offer.signIn, offer.resourceUrl);
       if (outcome.granted) {
         this.log.info({ req_id: requestId, payer: outcome.payer, operation: op.name }, "signed in: repeat access to a paid resource, not charged");
-        return undefined;
+        return FREE;
       }
       signInRefused = `sign-in-with-x not accepted (${outcome.reason})`;
     }
     await this.ensureStarted();
     const accepts = await this.accepts!.of(op.name, price);
     const sent = offer.payload ?? offer.header;
-    if (!sent) throw await this.challenges!.unpaid(op, offer, accepts, signInRefused);
+    if (!sent) return this.challenges!.unpaid(op, offer, accepts, signInRefused);
     const challenge = this.challenges!.of(op, offer, accepts, signInRefused);
     let payload: PaymentPayload;
     try {
       payload = typeof sent === "string" ? decodePaymentSignatureHeader(sent) : (sent as PaymentPayload);
       if (!payload || typeof payload !== "object" || !payload.accepted || !payload.payload) throw new Error("not a payment payload");
     } catch (error) {
-      throw await challenge(`malformed payment (${typeof sent === "string" ? "payment-signature header" : "x402/payment"}): ${(error as Error).message}`);
+      return challenge(`malformed payment (${typeof sent === "string" ? "payment-signature header" : "x402/payment"}): ${(error as Error).message}`);
     }
-    if (payload.x402Version !== 2) throw await challenge(`unsupported x402Version ${String(payload.x402Version)}; this server speaks version 2`);
+    if (payload.x402Version !== 2) return challenge(`unsupported x402Version ${String(payload.x402Version)}; this server speaks version 2`);
     const id = paymentIdentifier(payload);
     if (id) {
       const claimed = await this.answers.claim(id, offer.requestKey ?? op.name);
-      if (!claimed.claimed) {
-        await provePayer(this.server!, payload, accepts, claimed.payer, challenge);
-        return { kept: claimed.kept, settle: async () => claimed.kept.settlement, release: async () => undefined };
-      }
+      if (!claimed.claimed) return (await provePayer(this.server!, payload, accepts, claimed.payer, challenge)) ?? { type: "paid-before", kept: claimed.kept };
     }
+    // Paid over HTTP, its payer may sign in to the resource later (MCP has no sign-in).
+    const signInTo = this.signIn && offer.header ? offer.resourceUrl : undefined;
+    let taken: Admission | undefined;
     try {
-      // Paid over HTTP, its payer may sign in to the resource later (MCP has no sign-in).
-      const signInTo = this.signIn && offer.header ? offer.resourceUrl : undefined;
-      return await this.take(op, signInTo, payload, accepts, id, requestId, challenge);
-    } catch (error) {
-      if (id) await this.answers.release(id);
-      throw error;
+      taken = await this.take(op, signInTo, payload, accepts, id, requestId, challenge);
+      return taken;
+    } finally {
+      // Not taken (asked to pay again, refused, failed): the identifier is free again.
+      if (id && taken?.type !== "payment-verified") await this.answers.release(id);
     }
   }
 
@@ -206,17 +217,17 @@ export class PaymentGate {
     id: string | undefined,
     requestId: string,
     challenge: Challenge,
-  ): Promise<PaidRequest> {
+  ): Promise<Admission> {
     const server = this.server!;
     const matched = server.findMatchingRequirements(accepts, payload);
-    if (!matched) throw await challenge(mismatch(accepts, payload.accepted));
+    if (!matched) return challenge(mismatch(accepts, payload.accepted));
 
     const authorization = (payload.payload as { authorization?: { from?: string; nonce?: string; validBefore?: string } }).authorization;
     let key: string;
     try {
       key = paymentKey(matched, payload);
     } catch (error) {
-      throw await challenge(`malformed payment: ${(error as Error).message}`);
+      return challenge(`malformed payment: ${(error as Error).message}`);
     }
     const claim = await this.ledger.claim({
       key,
@@ -230,7 +241,7 @@ export class PaymentGate {
       validBefore: authorization?.validBefore ? Number(authorization.validBefore) : null,
       requestId,
     });
-    if (!claim.ok) throw await challenge(whyRefused(claim.existing));
+    if (!claim.ok) return challenge(whyRefused(claim.existing));
 
     let verified: Awaited<ReturnType<typeof server.verifyPayment>>;
     try {
@@ -241,18 +252,19 @@ export class PaymentGate {
     }
     if (!verified.isValid) {
       await this.ledger.release(key);
-      throw await challenge(`payment invalid: ${verified.invalidReason ?? "rejected"}${verified.invalidMessage ? ` (${verified.invalidMessage})` : ""}`);
+      return challenge(`payment invalid: ${verified.invalidReason ?? "rejected"}${verified.invalidMessage ? ` (${verified.invalidMessage})` : ""}`);
     }
     await this.ledger.mark(key, "verified", { payer: verified.payer });
 
-    return {
+    const deps = { server, ledger: this.ledger, answers: this.answers, signIn: this.signIn, log: this.log };
+    const payment = {
       release: async () => {
         await this.ledger.release(key);
         if (id) await this.answers.release(id);
       },
-      settle: (answer) =>
-        settleOnce({ server, ledger: this.ledger, answers: this.answers, signIn: this.signIn, log: this.log }, { key, id, signInTo, payload, matched, requestId, challenge }, answer),
+      settle: (answer: unknown) => settleOnce(deps, { key, id, signInTo, payload, matched, requestId, challenge }, answer),
     };
+    return { type: "payment-verified", payment };
   }
 
   /** Settles the ledger's unknown payments from the chains (payments/reconcile.ts); how many it settled or failed. */

@@ -15,15 +15,10 @@ import type { StateStore } from "../store/state.ts";
 import { isoSeconds } from "../time.ts";
 import { mismatch } from "./matching.ts";
 import { walletKey } from "./rails.ts";
-import type { PaymentRequiredError } from "./payment-required.ts";
+import type { Challenge, KeptAnswer, PaymentRequiredOutcome } from "./offer.ts";
 
 /** What every 402 declares: the extension, optional (a client without it pays per request as ever). */
 export const PAYMENT_IDENTIFIER_DECLARATION = { [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false) };
-
-export interface KeptAnswer {
-  answer: unknown;
-  settlement: SettleResponse;
-}
 
 /** A claim whose request never finished (its process died) is free again after this long. */
 const UNFINISHED_MS = 10 * 60_000;
@@ -42,21 +37,23 @@ export function paymentIdentifier(payload: PaymentPayload): string | undefined {
 /**
  * A retry under a kept identifier gets the answer only with a payment that verifies as the wallet's
  * that bought it (it is not settled: nothing is charged, and the signature stays the client's).
+ * Undefined when it does; the challenge when the payment does not verify.
  */
 export async function provePayer(
   server: x402ResourceServer,
   payload: PaymentPayload,
   accepts: PaymentRequirements[],
   payer: string | null,
-  challenge: (reason: string) => Promise<PaymentRequiredError>,
-): Promise<void> {
+  challenge: Challenge,
+): Promise<PaymentRequiredOutcome | undefined> {
   const matched = server.findMatchingRequirements(accepts, payload);
-  if (!matched) throw await challenge(mismatch(accepts, payload.accepted));
+  if (!matched) return challenge(mismatch(accepts, payload.accepted));
   const verified = await server.verifyPayment(payload, matched);
-  if (!verified.isValid) throw await challenge(`payment invalid: ${verified.invalidReason ?? "rejected"}`);
+  if (!verified.isValid) return challenge(`payment invalid: ${verified.invalidReason ?? "rejected"}`);
   if (!payer || !verified.payer || walletKey(verified.payer) !== payer) {
     throw new CkgError("invalid_request", "This payment identifier's answer was bought by another wallet; use an identifier of your own.", { details: { extension: PAYMENT_IDENTIFIER } });
   }
+  return undefined;
 }
 
 export class PaidAnswers {

@@ -6,9 +6,10 @@
  * v2 spec asks of an extension (`info` and the JSON Schema of `info`); clients echo it back in
  * their payment, where it is ignored (the server judges the input of the request it is sent with).
  */
+import type { ErrorBody } from "../errors.ts";
 
 /** The transport's judgement of the request's input (operations/judge.ts makes it). */
-export type InputVerdict = { valid: true } | { valid: false; error: { code: string; message: string; details: Record<string, unknown> } };
+export type InputVerdict = { valid: true } | { valid: false; error: ErrorBody["error"] };
 
 export const INPUT_EXTENSION = "ckg/input";
 
@@ -23,15 +24,18 @@ export const VALID_INPUT: InputVerdict = { valid: true };
 const MAX_ERROR_CHARS = 1024;
 const MAX_MESSAGE_CHARS = 300;
 
-type Refusal = Extract<InputVerdict, { valid: false }>["error"];
-
 /** The verdict on an input that would be refused with `error` (ckg's error body), bounded for a header. */
-export function refusedInput(error: Refusal): InputVerdict {
+export function refusedInput(error: ErrorBody["error"]): InputVerdict {
   if (JSON.stringify(error).length <= MAX_ERROR_CHARS) return { valid: false, error };
   const message = error.message.length > MAX_MESSAGE_CHARS ? `${error.message.slice(0, MAX_MESSAGE_CHARS)}…` : error.message;
   return { valid: false, error: { code: error.code, message, details: { truncated: "the refusal is longer than a 402 carries; the paid request's refusal has it whole" } } };
 }
 
+/**
+ * The JSON Schema of `info`, in every challenge. Its `error` is the error body's (src/errors.ts)
+ * loosely: the code as a string, not the list of codes, which would add half a kilobyte to every
+ * PAYMENT-REQUIRED header.
+ */
 const VERDICT_SCHEMA = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",

@@ -1,18 +1,19 @@
 /**
  * @module payments/settle
  * Settling one verified payment, after its answer is ready: settled -> the answer goes out (and is
- * kept under the payment's identifier for retries, and its payer may sign in to the resource again); refused by the chain -> 402, nothing charged,
- * the answer withheld; sent but not confirmed (`settlement_pending`), no outcome within
- * SETTLE_TIMEOUT_MS or an error -> recorded `unknown` (with its transaction when one was sent) and
- * answered 504 (the payer may have paid: never a fresh 402), for the reconciler to read the chain.
+ * kept under the payment's identifier for retries, and its payer may sign in to the resource
+ * again); refused by the chain -> payment required again, nothing charged, the answer withheld;
+ * sent but not confirmed (`settlement_pending`), no outcome within SETTLE_TIMEOUT_MS or an error ->
+ * recorded `unknown` (with its transaction when one was sent) and refused with settlement_unknown
+ * (the payer may have paid: never a fresh payment asked), for the reconciler to read the chain.
  */
 import type { x402ResourceServer } from "@x402/core/server";
-import type { PaymentPayload, PaymentRequirements, SettleResponse } from "@x402/core/types";
+import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
 import { CkgError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { PaidAnswers } from "./idempotency.ts";
 import type { PaymentLedger } from "./ledger.ts";
-import { PaymentRequiredError } from "./payment-required.ts";
+import type { Challenge, Settlement } from "./offer.ts";
 import type { SignInAccess } from "./sign-in.ts";
 
 /** How long a settlement may take before its outcome counts as unknown. */
@@ -41,7 +42,7 @@ export interface SettleDeps {
   log: Logger;
 }
 
-export interface VerifiedPayment {
+export interface SettlingPayment {
   /** The ledger's key of the payment. */
   key: string;
   /** Its payment identifier, when the client gave one. */
@@ -51,10 +52,10 @@ export interface VerifiedPayment {
   payload: PaymentPayload;
   matched: PaymentRequirements;
   requestId: string;
-  challenge(reason: string): Promise<PaymentRequiredError>;
+  challenge: Challenge;
 }
 
-export async function settleOnce(deps: SettleDeps, payment: VerifiedPayment, answer: unknown): Promise<SettleResponse> {
+export async function settleOnce(deps: SettleDeps, payment: SettlingPayment, answer: unknown): Promise<Settlement> {
   const { key, id, requestId } = payment;
   await deps.ledger.mark(key, "settling");
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -74,7 +75,7 @@ export async function settleOnce(deps: SettleDeps, payment: VerifiedPayment, ans
       await deps.ledger.mark(key, "failed", { error: reason });
       if (id) await deps.answers.release(id);
       deps.log.warn({ req_id: requestId, payment: key, reason }, "settlement failed; the answer is withheld");
-      throw await payment.challenge(`settlement failed: ${reason}; nothing was charged and the answer is withheld`);
+      return await payment.challenge(`settlement failed: ${reason}; nothing was charged and the answer is withheld`);
     }
     // Settled: the answer goes out whatever happens to the bookkeeping after it.
     try {
@@ -84,17 +85,15 @@ export async function settleOnce(deps: SettleDeps, payment: VerifiedPayment, ans
     } catch (error) {
       deps.log.error({ req_id: requestId, payment: key, err: (error as Error).message }, "a settled payment could not be recorded as settled");
     }
-    return result;
+    return { type: "settled", settlement: result };
   } catch (error) {
-    if (error instanceof PaymentRequiredError) throw error;
-    // The payer may have paid: never a fresh 402. Record it; the reconciler reads the chain. The
+    // The payer may have paid: never a fresh challenge. Record it; the reconciler reads the chain. The
     // identifier stays claimed: a retry under it is told to wait, never asked to pay again.
     const reason = error instanceof SettleTimeout ? `no settlement result within ${SETTLE_TIMEOUT_MS} ms` : (error as Error).message;
     await deps.ledger.mark(key, "unknown", { error: reason, ...(error instanceof SettlementPending ? { tx: error.transaction } : {}) });
     deps.log.error({ req_id: requestId, payment: key, err: reason }, "settlement outcome unknown; recorded for reconciliation");
-    throw new CkgError("settlement_unknown", "The payment's settlement outcome is unknown; it is recorded and will be reconciled. Do not pay again for this request.", {
-      details: { payment_key: key, reason },
-    });
+    const message = "The payment's settlement outcome is unknown; it is recorded and will be reconciled. Do not pay again for this request.";
+    return { type: "refused", error: new CkgError("settlement_unknown", message, { details: { payment_key: key, reason } }) };
   } finally {
     clearTimeout(timer);
   }

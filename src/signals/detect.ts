@@ -13,19 +13,8 @@ import type { Detector, Finding, ScanContext } from "./detector.ts";
 import type { GraphFacts } from "./graph-facts.ts";
 import { signalKey } from "./identity.ts";
 import type { IdentifiedCandidate } from "./qualify.ts";
+import type { TypeReport } from "./scan-report.ts";
 import { type Candidate, scoreFinding } from "./score.ts";
-
-export interface TypeReport {
-  type: string;
-  ms: number;
-  found: number;
-  below_threshold: number;
-  duplicates: number;
-  /** Findings from synthetic data that named only real entities (dropped: demo data says nothing about them). */
-  real_only_dropped: number;
-  by_severity: Record<string, number>;
-  error?: string;
-}
 
 /** Names each of a type's keyed candidates: its signal id and the start of its episode. */
 export type Identify = (detector: Detector, keys: string[]) => Promise<Map<string, { signalId: string; episodeStart: string }>>;

@@ -21,6 +21,7 @@
 import { SignalEvents, standingChanged } from "./outbox.ts";
 import { type SqlValue, type StateQueries, type StateStore, type Statement, insertRows, placeholders } from "../store/state.ts";
 import { append } from "./kit.ts";
+import type { ApplyCounts } from "./scan-report.ts";
 import type { Candidate } from "./score.ts";
 import type { Qualification, SignalRow } from "./store.ts";
 
@@ -33,16 +34,6 @@ export interface ScanMeta {
   scanId: string;
   asOf: string;
   now: string;
-}
-
-export interface ApplyCounts {
-  new: number;
-  updated: number;
-  unchanged: number;
-  moves: Record<string, number>;
-  ended: number;
-  /** The state each signal of this scan ended in, counted. */
-  by_qualification: Record<string, number>;
 }
 
 /** A scan that is no longer running when it comes to write: another replica took it over (store/runs.ts). */

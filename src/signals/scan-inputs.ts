@@ -15,6 +15,7 @@ export interface ScanInputs {
   duck: DuckDBInstance;
   c: DuckDBConnection;
   tables: Map<Kind, string[]>;
+  /** Closes the session; again, does nothing. */
   close(): void;
 }
 
@@ -41,11 +42,14 @@ export async function openScanInputs(
   );
   await c.run(`CREATE TEMP VIEW facts AS SELECT * FROM read_parquet(${sqlString(join(snapshotDir, manifest.files.facts))})`);
   await c.run(`CREATE TEMP VIEW entities AS SELECT * FROM read_parquet(${sqlString(join(snapshotDir, manifest.files.entities))})`);
+  let open = true;
   return {
     duck,
     c,
     tables,
     close() {
+      if (!open) return;
+      open = false;
       c.closeSync();
       duck.closeSync();
     },

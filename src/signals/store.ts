@@ -10,6 +10,7 @@ import { isoSeconds } from "../time.ts";
 import type { Severity } from "./bands.ts";
 import type { Evidence } from "./evidence.ts";
 import { type SignalQuality, signalQuality } from "./quality.ts";
+import { type StoredScanReport, readStoredReport } from "./scan-report.ts";
 
 export const QUALIFICATIONS = ["pending", "screened", "qualified", "rejected"] as const;
 export type Qualification = (typeof QUALIFICATIONS)[number];
@@ -162,7 +163,8 @@ export interface ScanRecord {
   as_of: string;
   trigger: string;
   status: "running" | "ok" | "partial" | "failed" | "interrupted";
-  report: Record<string, unknown> | null;
+  /** Its report (signals/scan-report.ts), checked as it is read; null while it runs. */
+  report: StoredScanReport | null;
   /** The process that ran it (null for scans recorded before processes were), on this machine. */
   pid: number | null;
   host: string | null;
@@ -185,13 +187,13 @@ export async function startScan(state: StateStore, scan: { scanId: string; start
 }
 
 /** Records how a scan ended, unless it is no longer running (another replica took it over). */
-export async function finishScan(state: StateStore, scanId: string, status: ScanRecord["status"], finishedAt: Date, report: Record<string, unknown>): Promise<void> {
+export async function finishScan(state: StateStore, scanId: string, status: ScanRecord["status"], finishedAt: Date, report: StoredScanReport): Promise<void> {
   await state.run("UPDATE scans SET status = ?, finished_at = ?, report = ? WHERE scan_id = ? AND status = 'running'", [status, isoSeconds(finishedAt), JSON.stringify(report), scanId]);
 }
 
 export async function recentScans(state: StateStore, limit: number): Promise<ScanRecord[]> {
   const rows = await state.all<Omit<ScanRecord, "report"> & { report: string | null }>("SELECT * FROM scans ORDER BY started_at DESC, scan_id DESC LIMIT ?", [limit]);
-  return rows.map((row) => ({ ...row, report: row.report ? (JSON.parse(row.report) as Record<string, unknown>) : null }));
+  return rows.map((row) => ({ ...row, report: row.report ? readStoredReport(row.report) : null }));
 }
 
 /** The newest finished scan (ok or partial) by as-of date: where catching up starts. */

@@ -6,18 +6,20 @@
  */
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import type { Config } from "../config/config.ts";
 import type { Scale } from "../config/settings.ts";
 import { generateWorld } from "../demo/generate.ts";
 import { generateSeries } from "../demo/series/index.ts";
 import { buildTimeseriesDb, publishedTables } from "../timeseries/database.ts";
 import { buildSearchIndex } from "../search/build-index.ts";
 import type { Embedder } from "../search/embedder.ts";
+import { type EmbedderSettings, configuredEmbedder, embedderModel } from "../search/embedders.ts";
 import { namespaces } from "../entities/vocabulary.ts";
 import type { Logger } from "../log.ts";
 import { isAlive } from "../runtime.ts";
 import { type DataDir, clearStaleStaging, ensureDataDir, newSnapshotId, publishSnapshot, stagingPath } from "../store/data-dir.ts";
 import type { SnapshotManifest } from "../store/manifest.ts";
-import type { SnapshotSigner } from "./signature.ts";
+import { type SnapshotSigner, snapshotSigner } from "./signature.ts";
 import { sideBySide, stage } from "./stage.ts";
 import { writeSnapshot } from "./write.ts";
 
@@ -42,6 +44,24 @@ export interface BuiltSnapshot {
   id: string;
   path: string;
   manifest: SnapshotManifest;
+}
+
+/**
+ * What a build takes from the settings: the world's scale, seed and namespace, the embedder of its
+ * search vectors and the model name it records, and the signer when a signing key is set. `ckg
+ * build` and an ingest's base world build alike.
+ */
+export async function buildSettings(
+  config: EmbedderSettings & Pick<Config, "scale" | "seed" | "ontology_ns" | "snapshot_signing_key">,
+): Promise<Pick<BuildOptions, "scale" | "seed" | "ontologyNs" | "embedder" | "embedderModel" | "sign">> {
+  return {
+    scale: config.scale,
+    seed: config.seed,
+    ontologyNs: config.ontology_ns,
+    embedder: await configuredEmbedder(config),
+    embedderModel: embedderModel(config),
+    sign: snapshotSigner(config.snapshot_signing_key),
+  };
 }
 
 export async function buildSnapshot(options: BuildOptions): Promise<BuiltSnapshot> {

@@ -94,11 +94,22 @@ export async function markInterrupted(state: StateStore, alive: (pid: number) =>
 }
 
 /**
- * Renews the lease of the scan a child process `pid` of this server runs, until `until`: while it
- * is renewed no other replica takes the scan over. A scan run by hand (`ckg scan`) holds none.
+ * Renews the lease of the scan process `pid` runs on this machine, until `until`: while it is
+ * renewed no other replica takes the scan over. holdLease renews it on a timer.
  */
 export async function renewLease(state: StateStore, pid: number, until: Date): Promise<void> {
   await state.run("UPDATE scans SET lease_until = ? WHERE status = 'running' AND host = ? AND pid = ?", [isoSeconds(until), HOST, pid]);
+}
+
+/**
+ * Holds the lease of the scan process `pid` runs on this machine: renewed every third of `leaseMs`
+ * until the returned release is called. The scan's own process holds it (signals/scan-stages.ts), and
+ * so does the server that started it (supervisor/scheduler.ts), since a scan's detectors may hold its
+ * event loop past a renewal. A renewal that fails is told to `onError`; the next one tries again.
+ */
+export function holdLease(state: StateStore, pid: number, leaseMs: number, onError: (error: Error) => void = () => undefined): () => void {
+  const timer = setInterval(() => void renewLease(state, pid, new Date(Date.now() + leaseMs)).catch(onError), leaseMs / 3);
+  return () => clearInterval(timer);
 }
 
 /** The slot of a cron's firing: what and its minute ('scan@2026-11-26T06:00'). */

@@ -29,6 +29,12 @@ export function createPayments(services: Pick<Supervisor, "config" | "state" | "
   return { prices, payments: new PaymentGate(services.config, prices, services.state, services.log) };
 }
 
+/** `ckg mcp`'s endpoint: the table's tools for a local agent over stdio, with the gate of `services`' settings (`ckg mcp` gives it no pay-to: off). */
+export function createStdioMcp(services: Supervisor): McpEndpoint {
+  const { prices, payments } = createPayments(services, OPERATIONS);
+  return new McpEndpoint({ services, operations: OPERATIONS, payments, prices, endpoint: () => "stdio://ckg/mcp" });
+}
+
 export function createServer(services: Supervisor, options: ServerOptions) {
   const operations = options.operations ?? OPERATIONS;
   const { config } = services;

@@ -10,7 +10,7 @@
  *
  * Replicas sharing the state store (PostgreSQL, or one SQLite file on one machine) run each cron
  * firing once (the first to claim it), and hold a lease on the scan they run, renewed every third
- * of `scan_lease_ms`. Every replica checks as often: a scan whose lease ran out (its replica died or
+ * of `scan_lease_ms` (store/runs.ts holdLease). Every replica checks as often: a scan whose lease ran out (its replica died or
  * was cut off) or whose process on this machine is gone is recorded interrupted by the one replica
  * whose UPDATE lands, and that replica scans the same as-of day again: the scan is handed over.
  */
@@ -21,7 +21,7 @@ import { EXIT } from "../exit-codes.ts";
 import type { Logger } from "../log.ts";
 import type { DataDir } from "../store/data-dir.ts";
 import type { StateStore } from "../store/state.ts";
-import { type IngestRecord, type InterruptedScan, claimRun, cronSlot, markInterrupted, recentIngests, renewLease } from "../store/runs.ts";
+import { type IngestRecord, type InterruptedScan, claimRun, cronSlot, holdLease, markInterrupted, recentIngests } from "../store/runs.ts";
 import { recentScans } from "../signals/store.ts";
 import { isoSeconds } from "../time.ts";
 import { type ScanPlan, handoverPlan, ingestOwed, planScans } from "./catch-up.ts";
@@ -85,7 +85,7 @@ export class RunScheduler {
     const noticed = await markInterrupted(this.state);
     if (noticed.scans.length + noticed.ingests.length > 0) this.log.warn(noticed, "runs whose process was gone are marked interrupted; the missed work is redone");
     if (!this.watch) {
-      this.watch = setInterval(() => this.tend().catch((error: Error) => this.log.warn({ err: error.message }, "renewing or checking scan leases failed")), this.config.scan_lease_ms / 3);
+      this.watch = setInterval(() => this.tend().catch((error: Error) => this.log.warn({ err: error.message }, "checking scan leases failed")), this.config.scan_lease_ms / 3);
       this.watch.unref?.();
     }
     if (this.config.scan_cron !== "off" && !this.cron) {
@@ -130,12 +130,10 @@ export class RunScheduler {
   }
 
   /**
-   * Every third of the lease: renews the lease of the scan this server runs, and takes over a scan
-   * another replica left (its lease ran out, or its process here is gone), scanning its as-of day.
+   * Every third of the lease: takes over a scan another replica left (its lease ran out, or its
+   * process here is gone), scanning its as-of day.
    */
   private async tend(): Promise<void> {
-    const pid = this.child?.pid;
-    if (pid !== undefined && this.child!.exitCode === null) await renewLease(this.state, pid, new Date(Date.now() + this.config.scan_lease_ms));
     const noticed = await markInterrupted(this.state);
     for (const ingest of noticed.ingests) this.log.warn({ ingest_id: ingest }, "an ingest whose process was gone is marked interrupted");
     for (const scan of noticed.scans) this.handOver(scan, handoverPlan(scan, this.asOf ?? scan.as_of));
@@ -197,7 +195,10 @@ export class RunScheduler {
     // The report goes to the scans table.
     const child = spawnCommand("scan", { ...this.config, data_dir: this.dir.root }, { args: ["--trigger", trigger, ...extra] });
     this.child = child;
+    // Renewed from here too: the scan's detectors may hold its own event loop past a renewal.
+    const release = holdLease(this.state, child.pid, this.config.scan_lease_ms, (error) => this.log.warn({ err: error.message }, "renewing the scan's lease failed"));
     const done = child.exited.then((code) => {
+      release();
       this.current = undefined;
       this.child = undefined;
       if (code === EXIT.ok) this.log.info({ trigger }, "signal scan finished");
@@ -229,7 +230,8 @@ export class RunScheduler {
       cron: this.config.scan_cron,
       next_run: nextRunOf(this.cron),
       recent: (await recentScans(this.state, 5)).map((scan) => {
-        const report = scan.report as { duration_ms?: number; types?: { type: string; found: number }[]; errors?: { type: string; message: string }[] } | null;
+        // A scan that ended without its report (failed, interrupted, or one that could not be read) has its errors alone.
+        const report = scan.report && "scan_id" in scan.report ? scan.report : null;
         const perType = Object.fromEntries((report?.types ?? []).map((t) => [t.type, t.found]));
         return {
           scan_id: scan.scan_id,
@@ -239,9 +241,9 @@ export class RunScheduler {
           started_at: scan.started_at,
           finished_at: scan.finished_at,
           duration_ms: report?.duration_ms ?? null,
-          signals: report?.types ? Object.values(perType).reduce((a, b) => a + b, 0) : null,
+          signals: report ? Object.values(perType).reduce((a, b) => a + b, 0) : null,
           per_type: perType,
-          errors: report?.errors ?? [],
+          errors: scan.report?.errors ?? [],
         };
       }),
     };

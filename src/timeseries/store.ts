@@ -31,8 +31,8 @@ export const sqlAnswerSchema = z.object({
 export type SqlAnswer = z.infer<typeof sqlAnswerSchema>;
 
 export interface StoreOptions {
+  /** sql_memory_limit; its threads are every DuckDB instance's (store/duck-resources.ts). */
   memoryLimit: string;
-  threads?: number;
 }
 
 /** Idle connections kept for reuse: a fresh connection costs about a millisecond on its first query. */
@@ -63,7 +63,6 @@ export class TimeseriesStore {
   static async open(snapshotDir: string, manifest: SnapshotManifest, options: StoreOptions): Promise<TimeseriesStore> {
     const duck = await openDuck({
       path: join(snapshotDir, manifest.timeseries_db),
-      threads: options.threads,
       memoryLimit: options.memoryLimit,
       settings: { access_mode: "READ_ONLY" },
     });

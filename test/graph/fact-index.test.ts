@@ -19,7 +19,7 @@ import { tempDir } from "../support/temp-dirs.ts";
 
 let duck: DuckDBInstance;
 beforeAll(async () => {
-  duck = await openDuck({ threads: 2 });
+  duck = await openDuck();
 });
 afterAll(() => duck.closeSync());
 

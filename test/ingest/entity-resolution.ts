@@ -93,7 +93,7 @@ function savedAnswers(): string {
 export async function measureResolution(root: string, log: Logger): Promise<ResolutionScore> {
   const dir = dataDir(root);
   const baseSnapshot = snapshotPath(dir, currentSnapshotId(dir)!);
-  const duck = await openDuck({ threads: 2 });
+  const duck = await openDuck();
   // Expected ids from the world before the import: contracts, chain keys and native coins.
   const base = await withConnection(duck, async (c) => {
     const facts = sqlString(join(baseSnapshot, "facts.parquet"));

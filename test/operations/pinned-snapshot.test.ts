@@ -31,7 +31,9 @@ test("a snapshot switch during a request does not reach it", async () => {
 
   // The whole invoke path on that context: prepare and handler both read the pinned snapshot.
   const { payments } = createPayments(services, [explore]);
-  const { answer } = await invoke(explore, { entity_name: "Ethereum", focus: ["lineage"] }, ctx, payments, { resourceUrl: "http://127.0.0.1/api/explore" });
+  const outcome = await invoke(explore, { entity_name: "Ethereum", focus: ["lineage"] }, ctx, payments, { resourceUrl: "http://127.0.0.1/api/explore" });
+  expect(outcome.type).toBe("answered");
+  const answer = outcome.type === "answered" ? outcome.answer : undefined;
   expect((answer as { entity: { uri: string } }).entity.uri).toBe(before.names.exactAny("Ethereum", () => true)[0]!.uri);
   // A new request sees the new snapshot.
   expect(operationContext(services, "next").live.id).toBe(next.id);

@@ -23,8 +23,8 @@ import { privateKeyToAccount } from "viem/accounts";
 import { baseSepolia } from "viem/chains";
 import { silentLogger } from "../../src/log.ts";
 import { PaymentGate } from "../../src/payments/gate.ts";
-import { PaymentRequiredError } from "../../src/payments/payment-required.ts";
 import { VALID_INPUT } from "../../src/payments/input-verdict.ts";
+import type { PaymentRequiredOutcome } from "../../src/payments/offer.ts";
 import { PriceList } from "../../src/payments/prices.ts";
 import { OPERATIONS } from "../../src/operations/table/index.ts";
 import { createServer } from "../../src/supervisor/assemble.ts";
@@ -120,10 +120,10 @@ describe("paying from Solana beside Base", () => {
     const config = testConfig({ ...solanaOnly, data_dir: dir, solana_network: "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1" });
     const gate = new PaymentGate(config, PriceList.forConfig(OPERATIONS, config), services.state, silentLogger);
     const op = OPERATIONS.find((o) => o.name === "timeseries")!;
-    const refused = await gate.begin(op, { resourceUrl: `${BASE}/api/timeseries`, input: VALID_INPUT }, "devnet").catch((error: unknown) => error);
+    const asked = await gate.begin(op, { resourceUrl: `${BASE}/api/timeseries`, input: VALID_INPUT }, "devnet");
     gate.close();
-    expect(refused).toBeInstanceOf(PaymentRequiredError);
-    expect((refused as PaymentRequiredError).paymentRequired.accepts.map((a) => [a.network, a.asset, a.payTo])).toEqual([
+    expect(asked.type).toBe("payment-required");
+    expect((asked as PaymentRequiredOutcome).paymentRequired.accepts.map((a) => [a.network, a.asset, a.payTo])).toEqual([
       ["solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1", "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU", solPayTo.address],
     ]);
   });

@@ -3,7 +3,7 @@ import { openDuck, streamColumns, withConnection } from "../../src/store/duckdb.
 
 describe("streamColumns", () => {
   test("reads a result of many chunks, in order, as the same JavaScript values as a whole-result read", async () => {
-    const duck = await openDuck({ threads: 2 });
+    const duck = await openDuck();
     try {
       // 5,000 rows: three of DuckDB's 2,048-row chunks; strings, nulls, doubles, big integers and lists.
       const sql = `SELECT 'n' || (i * 7919 % 5000)::VARCHAR AS name, CASE WHEN i % 3 = 0 THEN NULL ELSE i / 4 END AS share,

@@ -18,7 +18,7 @@ let duck: DuckDBInstance;
 let c: DuckDBConnection;
 beforeAll(async () => {
   ({ dir: snapshotDir, manifest } = await fixtureSnapshot());
-  duck = await openDuck({ threads: 2 });
+  duck = await openDuck();
   c = await duck.connect();
   await c.run(`ATTACH ${sqlString(join(snapshotDir, manifest.timeseries_db))} AS ts (READ_ONLY)`);
 });

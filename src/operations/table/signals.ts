@@ -4,7 +4,7 @@
  * catalog, one entity's analysis, and the batch of up to ten entities.
  */
 import { z } from "zod";
-import { CkgError, isCkgError } from "../../errors.ts";
+import { CkgError, errorBodySchema, isCkgError } from "../../errors.ts";
 import { resolveEntity } from "../../graph/explore.ts";
 import { BAND_STARTS } from "../../signals/bands.ts";
 import { catalogSchema, signalCatalog } from "../../signals/catalog.ts";
@@ -149,7 +149,7 @@ const batchItemSchema = z.union([
   z.object({
     query: z.string(),
     status: z.literal("not_found"),
-    error: z.object({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()) }),
+    error: errorBodySchema.shape.error.extend({ code: z.literal("entity_not_found") }),
   }),
 ]);
 

@@ -1,18 +1,17 @@
 /**
- * @module operations/error-status
- * The one table from error code to HTTP status
- * (docs/decisions/0005-error-body-and-status-codes.md), and the error response itself.
+ * @module api/error-status
+ * The one table from error code to HTTP status (docs/decisions/0005-error-body-and-status-codes.md),
+ * and an error's HTTP response: status, headers and the error body. Only the HTTP layer knows
+ * statuses; what a code means is src/errors.ts's.
  */
-import { type CkgError, type ErrorCode, asCkgError } from "../errors.ts";
+import { type CkgError, type ErrorBody, type ErrorCode, asCkgError } from "../errors.ts";
 
 export const HTTP_STATUS: Record<ErrorCode, number> = {
   invalid_request: 400,
   invalid_sparql: 400,
   invalid_sql: 400,
-  // The web console's sign-in with a wrong token.
   unauthorized: 401,
   read_only: 403,
-  // /mcp called with a Host or Origin that is not this server's (DNS rebinding from a web page).
   forbidden_origin: 403,
   entity_not_found: 404,
   unknown_signal_type: 404,
@@ -24,9 +23,9 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   rate_limited: 429,
   not_ready: 503,
   query_timeout: 504,
-  // A service ckg was configured to call (an embeddings API) failed; the request is not charged.
+  // A service ckg calls failed: a gateway's failure, not ours.
   upstream_unavailable: 502,
-  // A payment was settled or not: the facilitator did not say in time. Recorded and reconciled.
+  // The facilitator did not say in time whether the payment settled: a gateway's timeout.
   settlement_unknown: 504,
   internal: 500,
 };
@@ -34,7 +33,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
 export interface HttpError {
   status: number;
   headers: Record<string, string>;
-  body: ReturnType<CkgError["toJSON"]>;
+  body: ErrorBody;
   error: CkgError;
 }
 
