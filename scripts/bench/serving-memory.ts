@@ -5,7 +5,7 @@
  *     [--clients 32] [--heavy 4] [--seconds 30] [--no-parts] [--with-scans] [-- extra `ckg serve` flags]
  *
  * 1. What each part of a served snapshot holds, in this process, loaded one after another as
- *    server/prepare-snapshot.ts loads them (RSS after a full collection, before and after each).
+ *    supervisor/prepare-snapshot.ts loads them (RSS after a full collection, before and after each).
  * 2. A `ckg serve` on a working copy of the data directory (the snapshot hard-linked): RSS of every
  *    process and what it is made of (/proc smaps: the WebAssembly heap of a graph process, other
  *    anonymous memory, mapped files) at rest; then `clients` closed loops of SPARQL point queries

@@ -6,6 +6,8 @@
  * backups, payments, push, signed snapshots); which commands read it; and the rules between
  * settings, in the words each rule carries.
  */
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { COMMANDS } from "../../src/cli/index.ts";
 import { CONFIG_RULES } from "../../src/config/config.ts";
 import { PROVIDERS } from "../../src/config/providers/index.ts";
@@ -27,12 +29,20 @@ interface Group {
   names: SettingName[];
 }
 
+/** The file that defines a provider (`id: "<id>"`): named by its id, but for Snapshot.org's (snapshot-org.ts). */
+function providerFile(id: string): string {
+  const dir = join(import.meta.dir, "..", "..", "src", "config", "providers");
+  const file = readdirSync(dir).find((name) => readFileSync(join(dir, name), "utf8").includes(`id: "${id}",`));
+  if (!file) throw new Error(`no file in src/config/providers defines the provider ${id}`);
+  return `src/config/providers/${file}`;
+}
+
 /** The parts SETTINGS is assembled from; what none of them holds is the core (settings.ts itself). */
 function groups(): Group[] {
   const providerNames = new Set(PROVIDERS.flatMap((p) => Object.keys(p.settings)));
   const parts: Group[] = [
     { title: "Ingest", from: "src/config/settings-providers.ts", names: keys(INGEST_SETTINGS).filter((name) => !providerNames.has(name)) },
-    ...PROVIDERS.map((p) => ({ title: `Provider: ${p.title}`, from: `src/config/providers/${p.id}.ts`, names: keys(p.settings) })),
+    ...PROVIDERS.map((p) => ({ title: `Provider: ${p.title}`, from: providerFile(p.id), names: keys(p.settings) })),
     { title: "Backups", from: "src/config/settings-backup.ts", names: keys(BACKUP_SETTINGS) },
     { title: "Payments", from: "src/config/settings-payments.ts", names: keys(PAYMENT_SETTINGS) },
     { title: "Push", from: "src/config/settings-push.ts", names: keys(PUSH_SETTINGS) },

@@ -2,7 +2,7 @@
  * @module config/commands
  * The settings each command reads, in one place: the command's --help lists them (cli/), and a
  * server that runs the command as a child process (the first build, scans, ingests) forwards exactly
- * these from its own configuration (server/spawn.ts), so a child sees what a person would have set.
+ * these from its own configuration (supervisor/spawn.ts), so a child sees what a person would have set.
  */
 import { PROVIDER_SETTINGS } from "./providers/index.ts";
 import type { SettingName } from "./settings.ts";

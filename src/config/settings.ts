@@ -152,7 +152,7 @@ export const SETTINGS = {
   ),
   scan_cron: setting(
     "string",
-    // Checked by croner's own parser, with the configuration (server/cron.ts).
+    // Checked by croner's own parser, with the configuration (supervisor/cron.ts).
     z.string().min(1, "a cron pattern such as '0 6 * * *', or off"),
     "0 6 * * *",
     "when the daily signal scan runs (cron, UTC); off disables it",

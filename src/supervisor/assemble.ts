@@ -1,5 +1,5 @@
 /**
- * @module server/app
+ * @module supervisor/assemble
  * Where the server is assembled: the operations table, the one price list (operations' defaults
  * and CKG_PRICES), the payment gate, the HTTP API and, mounted on it, the MCP endpoint behind its
  * Host/Origin check and its Server Card. HTTP (api/) and MCP (mcp/) sit side by side below this and never import each

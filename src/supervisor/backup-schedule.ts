@@ -1,5 +1,5 @@
 /**
- * @module server/backup-schedule
+ * @module supervisor/backup-schedule
  * Scheduled backups (`backup_cron`, off by default): at each firing the server runs `ckg backup
  * <backup_dir>/ckg-backup-<time>` in a child process (copying gigabytes and reading the whole state
  * never holds up a request), then deletes the oldest scheduled backups beyond `backup_keep`. Only

@@ -1,5 +1,5 @@
 /**
- * @module server/backup-verify
+ * @module supervisor/backup-verify
  * `--verify`: a backup is only as good as its restore. The backup is restored into a scratch
  * directory (backup/restore.ts: every file's SHA-256 checked before and after the copy), opened by
  * this ckg as `ckg serve` opens a data directory (queries only: no scans, ingests or webhook

@@ -1,5 +1,5 @@
 /**
- * @module server/catch-up
+ * @module supervisor/catch-up
  * What a starting server owes: the scans and ingests it missed while it was down. Scans are by
  * as-of day: every day after the newest finished scan up to the live snapshot's as-of date is
  * scanned (at most 7, oldest first); a data directory never scanned gets the first-start scan (the

@@ -1,5 +1,5 @@
 /**
- * @module server/cron
+ * @module supervisor/cron
  * The scan, ingest and backup schedules as croner reads them: a pattern croner's own parser accepts, or
  * `off`. A rule of the configuration (checked before anything starts, with the setting's origin)
  * and again by the scheduler, for a configuration made in code.

@@ -1,5 +1,5 @@
 /**
- * @module server/prepare-snapshot
+ * @module supervisor/prepare-snapshot
  * A published snapshot loaded beside the live one, everything a route reads from it: the graph
  * (other processes), the name index, explore's fact index, search, the schema document, the SQL
  * database and the latest figures. A step that fails names the file it read, and leaves nothing

@@ -1,6 +1,6 @@
 /**
- * @module server/scheduler
- * When the server scans and ingests: at start, what it owes (server/catch-up.ts: the first scan of a
+ * @module supervisor/scheduler
+ * When the server scans and ingests: at start, what it owes (supervisor/catch-up.ts: the first scan of a
  * never-scanned data directory, missed as-of days, a scheduled run that fell while it was down, an
  * interrupted ingest), then on the configured crons. Every scan is `ckg scan` and every ingest
  * `ckg ingest` in a child process, so detectors and graph algorithms never hold up requests; one
@@ -78,7 +78,7 @@ export class RunScheduler {
 
   /**
    * Starts the schedules and does what a start owes: runs left "running" by a process that is gone
-   * are marked interrupted, then the missed ingest and scans run (server/catch-up.ts). `asOf` is the
+   * are marked interrupted, then the missed ingest and scans run (supervisor/catch-up.ts). `asOf` is the
    * live snapshot's as-of day.
    */
   async start(asOf: string): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * @module server/spawn
+ * @module supervisor/spawn
  * One way for the server to run ckg itself as a child process (the first build, signal scans,
  * ingests): the command's own settings (config/commands.ts) are forwarded from the server's
  * configuration through the environment, never the argv, so keys stay out of the process list

@@ -1,5 +1,5 @@
 /**
- * @module server/services
+ * @module supervisor/supervisor
  * What a running server holds: the data directory, the state store, DuckDB, the graph
  * store (its own processes or an external SPARQL store), the run scheduler (signal scans and ingests) and the live snapshot with its indexes; and how it gets
  * there: build a first snapshot when the data directory is empty (in a child process, so the server

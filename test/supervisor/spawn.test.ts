@@ -1,5 +1,5 @@
 /**
- * Running ckg as a child (server/spawn.ts): a command's settings travel from the server's
+ * Running ckg as a child (supervisor/spawn.ts): a command's settings travel from the server's
  * configuration to the child in its environment and come back as the same values, whatever their
  * origin (flag, file, environment); a bad cron setting stops the server's start with a
  * configuration error naming it.
