@@ -129,7 +129,7 @@ function recordedProposal({ id, type, choices }: (typeof RECORDED)[number]): Jso
   };
 }
 
-describe("snapshot connector", () => {
+describe("Snapshot.org connector", () => {
   test("turnout: votes cast over the circulating supply of the token the space votes with, else null", async () => {
     const bodies: GraphqlBody[] = [];
     const fake = startFakeProvider(hub({ bodies }));
