@@ -47,7 +47,7 @@ const GROUPS = {
  * What the CLI may import of the supervisor, the transports, the operations and the domain: the
  * entry points the server goes through itself. The server runs `ckg build`, `ckg scan`,
  * `ckg ingest` and `ckg __graph-worker` as child processes, so those commands' entry points are
- * the server's own; the foundation (store/, config/, base files) is open to every group.
+ * the server's own; the foundation (store/, config/, base files) is open to the CLI.
  */
 const CLI_ENTRY_POINTS = [
   "supervisor", // the server itself: serve, mcp, backup --verify, the rules a start checks

@@ -3,8 +3,8 @@
 # A stage is one timed command. A lane is a stage run in the background, its output in a log of its
 # own that is printed whole when the lane ends, so lanes side by side never interleave their lines;
 # every lane is waited for and its exit code kept, so any lane's failure fails the run.
-# Each stage's name, start, end, exit code and the machine's CPU ticks (/proc/stat) go to
-# $CI_LOGS/stages, from which ci_summary prints a table at the end.
+# Each stage's name, start, end and exit code go to $CI_LOGS/stages, from which ci_summary prints a
+# table at the end.
 
 if ((BASH_VERSINFO[0] * 100 + BASH_VERSINFO[1] < 501)); then
   echo ".ci/run needs bash 5.1 or later (wait -n -p); this is $BASH_VERSION" >&2
@@ -13,7 +13,6 @@ fi
 
 CI_LOGS=$(mktemp -d "${TMPDIR:-/tmp}/ckg-ci.XXXXXX")
 CI_T0=${EPOCHREALTIME//[!0-9]/}
-CI_LOAD0=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
 CI_FAILED=()
 declare -A CI_LANE_PID=()
 
@@ -23,25 +22,14 @@ ci_clock() {
   printf '%6d.%d s' $((us / 1000000)) $((us / 100000 % 10))
 }
 
-# The machine's busy and total CPU ticks so far, all cores and all processes ("0 0" without /proc).
-ci_ticks() {
-  local user nice system idle iowait irq softirq steal
-  if [ -r /proc/stat ] && read -r _ user nice system idle iowait irq softirq steal _ < /proc/stat; then
-    echo "$((user + nice + system + irq + softirq + steal)) $((user + nice + system + idle + iowait + irq + softirq + steal))"
-  else
-    echo "0 0"
-  fi
-}
-
 # ci_stage NAME COMMAND...: runs COMMAND in this shell (what it exports stays), timed; its exit code.
 ci_stage() {
-  local name=$1 start ticks rc=0
+  local name=$1 start rc=0
   shift
   start=${EPOCHREALTIME//[!0-9]/}
-  ticks=$(ci_ticks)
   echo "[$(ci_clock)] $name: $*"
   "$@" || rc=$?
-  echo "$name $start ${EPOCHREALTIME//[!0-9]/} $rc $ticks $(ci_ticks)" >> "$CI_LOGS/stages"
+  echo "$name $start ${EPOCHREALTIME//[!0-9]/} $rc" >> "$CI_LOGS/stages"
   echo "[$(ci_clock)] $name: exit $rc"
   return "$rc"
 }
@@ -63,7 +51,8 @@ ci_join() {
   while [ ${#pending[@]} -gt 0 ]; do
     pid=""
     if wait -n -p pid "${!pending[@]}"; then rc=0; else rc=$?; fi
-    [ -n "$pid" ] || continue # a signal woke wait: no lane ended
+    # No pid (wait unsets it): none of these lanes is a child of this shell any more (exit 127).
+    [ -n "${pid:-}" ] || { echo "ci_join: cannot wait for ${pending[*]} (exit $rc)"; CI_FAILED+=("${pending[@]}"); return; }
     name=${pending[$pid]}
     unset "pending[$pid]"
     echo "======== $name: its log ========"
@@ -88,20 +77,17 @@ ci_progress() {
   done
 }
 
-# The stages' table: when each ran (seconds from the start), how long, how many of the machine's
-# cores were busy meanwhile (every process on it, the other lanes' too), and its result. Then the
+# The stages' table: when each ran (seconds from the start), how long, and its result. Then the
 # failing lanes' last lines again, so they are found at the end of the output.
 ci_summary() {
   echo
-  echo "stages (seconds from the start of .ci/run; busy: cores in use on the whole machine meanwhile)"
-  awk -v t0="$CI_T0" -v cores="$(nproc)" '
-    BEGIN { printf "  %-15s %8s %8s %9s %6s  %s\n", "stage", "from", "to", "seconds", "busy", "result" }
-    {
-      busy = ($7 - $5) / ($8 - $6 > 0 ? $8 - $6 : 1) * cores
-      printf "  %-15s %8.1f %8.1f %9.1f %6.2f  %s\n", $1, ($2 - t0) / 1e6, ($3 - t0) / 1e6, ($3 - $2) / 1e6, busy, ($4 == 0 ? "ok" : "FAILED (exit " $4 ")")
-    }' <(sort -k2,2n "$CI_LOGS/stages")
+  echo "stages (seconds from the start of .ci/run)"
+  awk -v t0="$CI_T0" '
+    BEGIN { printf "  %-15s %8s %8s %9s  %s\n", "stage", "from", "to", "seconds", "result" }
+    { printf "  %-15s %8.1f %8.1f %9.1f  %s\n", $1, ($2 - t0) / 1e6, ($3 - t0) / 1e6, ($3 - $2) / 1e6, ($4 == 0 ? "ok" : "FAILED (exit " $4 ")") }
+  ' <(sort -k2,2n "$CI_LOGS/stages")
   local tenths=$(((${EPOCHREALTIME//[!0-9]/} - CI_T0) / 100000))
-  echo "  total: $((tenths / 10)).$((tenths % 10)) s on $(nproc) cores; load average at the start $CI_LOAD0, at the end $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")"
+  echo "  total: $((tenths / 10)).$((tenths % 10)) s on $(nproc) cores"
   local name
   for name in "${CI_FAILED[@]}"; do
     echo

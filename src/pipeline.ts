@@ -4,13 +4,13 @@
  * one small runner. An ingest (ingest/ingest.ts) and a signal scan (signals/scan.ts) are each one
  * such list. A stage reads the run's input merged with what the stages before it gave, and adds
  * its own output; the types follow the list, so a stage that reads what no earlier stage gives
- * does not compile. The runner logs each stage by name (debug), records how long each took, and
- * when the run ends, succeeded or failed, releases what the stages hold (a DuckDB instance, a
- * lease), last taken first.
+ * does not compile. The runner logs each stage by name (debug), records how long each took for the
+ * later stages to read (tools.ms: a run's report says where its time went), and when the run ends,
+ * succeeded or failed, releases what the stages hold (a DuckDB instance, a lease), last taken first.
  *
  * @example
  * const run = Pipeline.of<{ dir: string }>("ingest").stage("fetch", fetch).stage("parse", parse);
- * const { output, ms } = await run.run({ dir }, { log }); // ms.fetch, ms.parse
+ * const output = await run.run({ dir }, log); // a later stage reads tools.ms.fetch
  */
 import type { Logger } from "./log.ts";
 
@@ -27,18 +27,9 @@ export interface StageTools {
 
 export type Stage<In, Out> = (input: In, tools: StageTools) => Out | Promise<Out>;
 
-/** One stage done: its name, its place in the list and its time. */
-export interface StageDone {
-  pipeline: string;
-  stage: string;
-  index: number;
-  total: number;
-  ms: number;
-}
-
 type Merged<A, B> = Omit<A, keyof B> & B;
 
-export class Pipeline<In extends object, Out extends object = In, Name extends string = never> {
+export class Pipeline<In extends object, Out extends object = In> {
   private constructor(
     readonly name: string,
     private readonly stages: readonly { name: string; run: Stage<never, object> }[],
@@ -49,18 +40,13 @@ export class Pipeline<In extends object, Out extends object = In, Name extends s
   }
 
   /** The list with `run` added as its last stage, `name`. */
-  stage<N extends string, Added extends object>(name: N, run: Stage<Out, Added>): Pipeline<In, Merged<Out, Added>, Name | N> {
+  stage<Added extends object>(name: string, run: Stage<Out, Added>): Pipeline<In, Merged<Out, Added>> {
     if (this.stages.some((s) => s.name === name)) throw new Error(`${this.name}: two stages named ${name}`);
     return new Pipeline(this.name, [...this.stages, { name, run: run as Stage<never, object> }]);
   }
 
-  /** The stages' names, in order. */
-  get names(): string[] {
-    return this.stages.map((s) => s.name);
-  }
-
-  /** Runs every stage in order; the merged outputs and each stage's time. A stage's error ends the run (its releases run) and is thrown as it is. */
-  async run(input: In, hooks: { log: Logger; onStage?: (done: StageDone) => void }): Promise<{ output: Out; ms: Record<Name, number> }> {
+  /** Runs every stage in order; the merged outputs. A stage's error ends the run (its releases run) and is thrown as it is. */
+  async run(input: In, log: Logger): Promise<Out> {
     const ms: Record<string, number> = {};
     const releases: ((error: Error | undefined) => unknown)[] = [];
     const tools: StageTools = { defer: (release) => void releases.push(release), ms };
@@ -74,14 +60,12 @@ export class Pipeline<In extends object, Out extends object = In, Name extends s
         const added = await (stage.run as Stage<object, object>)(current, tools);
         ms[stage.name] = Math.round(performance.now() - started);
         current = { ...current, ...added };
-        const done: StageDone = { pipeline: this.name, stage: stage.name, index, total: this.stages.length, ms: ms[stage.name]! };
-        hooks.log.debug(done, "stage done");
-        hooks.onStage?.(done);
+        log.debug({ pipeline: this.name, stage: stage.name, index, total: this.stages.length, ms: ms[stage.name] }, "stage done");
       }
-      return { output: current as Out, ms: ms as Record<Name, number> };
+      return current as Out;
     } catch (error) {
       failure = error instanceof Error ? error : new Error(String(error));
-      hooks.log.debug({ pipeline: this.name, stage: at, err: failure.message }, "stage failed");
+      log.debug({ pipeline: this.name, stage: at, err: failure.message }, "stage failed");
       throw error;
     } finally {
       for (const release of releases.reverse()) await release(failure);

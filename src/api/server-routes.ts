@@ -4,7 +4,6 @@
  * OpenAPI document, x402 discovery and the docs page. None is charged.
  */
 import type { z } from "zod";
-import type { Config } from "../config/config.ts";
 import type { Services } from "../operations/context.ts";
 import { discoveryManifest } from "../operations/discovery.ts";
 import type { AnyOperation } from "../operations/operation.ts";
@@ -30,7 +29,7 @@ export interface ServerRoutesOptions {
 }
 
 export function serverRoutes({ services, operations, payments, prices, baseUrl, metrics, routes }: ServerRoutesOptions): Route[] {
-  const config: Config = services.config;
+  const { config } = services;
   let openapi: ReturnType<typeof buildOpenApi> | undefined;
   let docs: string | undefined;
   return [

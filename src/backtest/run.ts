@@ -5,7 +5,7 @@
  * series around each labelled event, and the report. Nothing it does is written to the state store.
  */
 import type { Detector } from "../signals/detector.ts";
-import { DETECTORS, detectorFor } from "../signals/detectors/index.ts";
+import { DETECTORS } from "../signals/detectors/index.ts";
 import { rowsOf } from "../signals/kit.ts";
 import type { QualityReport } from "../signals/quality.ts";
 import { DUCK_RESOURCES, sqlString } from "../store/duckdb.ts";
@@ -32,10 +32,8 @@ export interface BacktestOptions {
   onDay?: (day: string, index: number, total: number, found: number) => void;
 }
 
-/** The detectors of the signal types named (`ckg backtest --types`), in the catalog's order, and the names no type has. */
-export function detectorsOf(types: readonly string[]): { detectors: Detector[]; unknown: string[] } {
-  return { detectors: DETECTORS.filter((d) => types.includes(d.slug)), unknown: types.filter((t) => !detectorFor(t)) };
-}
+/** `ckg backtest --types`: the detectors of the types named, and the names no type has. */
+export { detectorsNamed } from "../signals/detectors/index.ts";
 
 export async function runBacktest(options: BacktestOptions): Promise<{ report: QualityReport; replay: Replay }> {
   const given = readLabels(options.labelFiles);

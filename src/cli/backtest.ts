@@ -32,7 +32,7 @@ export const backtest: Command = {
     "without-series": { type: "boolean", help: "leave out each event's series (a report shipped apart from the data it was measured on, like data/quality/)" },
   },
   async run({ config, options }) {
-    const [{ createLogger }, { dataDir, liveSnapshotId, snapshotPath }, { readManifest }, { detectorsOf, runBacktest }, { labelFiles, SHIPPED_LABELS }, { qualityMarkdown }, { qualityPath }, { addDays }, fs, path, { default: progress }] =
+    const [{ createLogger }, { dataDir, liveSnapshotId, snapshotPath }, { readManifest }, { detectorsNamed, runBacktest }, { labelFiles, SHIPPED_LABELS }, { qualityMarkdown }, { qualityPath }, { addDays }, fs, path, { default: progress }] =
       await Promise.all([
         import("../log.ts"),
         import("../store/data-dir.ts"),
@@ -58,7 +58,7 @@ export const backtest: Command = {
     const horizon = options.horizon === undefined ? undefined : Number(options.horizon);
     if (horizon !== undefined && (!Number.isInteger(horizon) || horizon < 1 || horizon > 365)) throw new UsageError("--horizon must be a whole number of days from 1 to 365.");
     const types = typeof options.types === "string" ? options.types.split(",").map((t) => t.trim()).filter(Boolean) : undefined;
-    const chosen = types ? detectorsOf(types) : undefined;
+    const chosen = types ? detectorsNamed(types) : undefined;
     const unknown = chosen?.unknown ?? [];
     if (unknown.length > 0) throw new UsageError(`unknown signal type${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}.`);
 

@@ -11,9 +11,7 @@
  */
 import type { Config } from "../config/config.ts";
 import type { Logger } from "../log.ts";
-import { configuredEmbedder, embedderModel } from "../search/embedders.ts";
-import { buildSnapshot } from "../snapshot/build.ts";
-import { snapshotSigner } from "../snapshot/signature.ts";
+import { buildSettings, buildSnapshot } from "../snapshot/build.ts";
 import { type DataDir, currentSnapshotId, dataDir, ensureDataDir } from "../store/data-dir.ts";
 import { openState } from "../store/open-state.ts";
 import { finishIngest, startIngest } from "../store/runs.ts";
@@ -74,24 +72,16 @@ export async function ingestDataDir(config: Config, request: IngestRequest, hook
 /** The ingest, on the base world built first when there is no snapshot yet. */
 async function ingestAndBuild(config: Config, dir: DataDir, request: { source: IngestSource; withoutDemo: boolean }, hooks: IngestHooks): Promise<IngestOutcome> {
   const { log } = hooks;
-  const sign = snapshotSigner(config.snapshot_signing_key);
+  // One embedder for the base world and the ingest: an onnx one loads its model once.
+  const settings = await buildSettings(config);
   if (!currentSnapshotId(dir)) {
     log.info({ data_dir: dir.root }, "no snapshot yet: building the base world first");
-    const embedder = await configuredEmbedder(config);
-    const base = await buildSnapshot({ dir, scale: config.scale, seed: config.seed, ontologyNs: config.ontology_ns, embedder, embedderModel: embedderModel(config), sign, log });
+    const base = await buildSnapshot({ dir, ...settings, log });
     hooks.onBaseBuilt?.({ id: base.id, durationMs: base.manifest.build.duration_ms });
   }
   try {
-    const report = await ingest({
-      dir,
-      source: request.source,
-      log,
-      embedder: await configuredEmbedder(config),
-      embedderModel: embedderModel(config),
-      withoutDemo: request.withoutDemo,
-      sign,
-      onProgress: hooks.onProgress,
-    });
+    const { embedder, embedderModel, sign } = settings;
+    const report = await ingest({ dir, source: request.source, log, embedder, embedderModel, withoutDemo: request.withoutDemo, sign, onProgress: hooks.onProgress });
     return { published: true, report };
   } catch (error) {
     if (error instanceof IngestError) return { published: false, error };

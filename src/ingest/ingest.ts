@@ -52,8 +52,7 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
   const release = acquireBuildLock(options.dir);
   try {
     clearStaleStaging(options.dir);
-    const { output } = await INGEST.run({ options, today, baseId, started }, { log: options.log });
-    return output.report;
+    return (await INGEST.run({ options, today, baseId, started }, options.log)).report;
   } finally {
     release();
   }

@@ -25,9 +25,10 @@ export interface OpenedStream {
 }
 
 /**
- * Opens a subscription's stream: 404 for an unknown or ended subscription, 401 for a wrong secret,
- * 400 for one made without a stream or a resume id this server never gave. It starts after
- * `resumeFrom` (the last event id a client got), never before the subscription's own start.
+ * Opens a subscription's stream: not_found for an unknown or ended subscription, unauthorized for
+ * a missing or wrong secret, invalid_request for one made without a stream or a resume id this
+ * server never gave. It starts after `resumeFrom` (the last event id a client got), never before
+ * the subscription's own start.
  */
 export async function openEventStream(services: Services, id: string, secret: string | undefined, resumeFrom: string | undefined): Promise<OpenedStream> {
   const subscription = await authorizedSubscription(services.state, id, secret);

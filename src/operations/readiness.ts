@@ -94,6 +94,10 @@ export const serverReadinessSchema = z.strictObject({
 });
 
 export type ServerReadiness = z.input<typeof serverReadinessSchema>;
+/** The scan scheduler's part of /readyz (supervisor/scheduler.ts). */
+export type ScansStatus = z.input<typeof scansSchema>;
+/** The ingest scheduler's part of /readyz. */
+export type IngestStatus = z.input<typeof ingestSchema>;
 
 const paymentsSchema = z.strictObject({
   mode: z.enum(PAYMENT_MODES),

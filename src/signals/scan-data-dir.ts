@@ -11,7 +11,7 @@ import { dataDir, liveSnapshotId, snapshotPath } from "../store/data-dir.ts";
 import { readManifest } from "../store/manifest.ts";
 import { openState } from "../store/open-state.ts";
 import { addDays } from "../time.ts";
-import { DETECTORS, detectorFor } from "./detectors/index.ts";
+import { DETECTORS, detectorsNamed } from "./detectors/index.ts";
 import { narratorFor } from "./narrator.ts";
 import { type ScanOptions, runScan } from "./scan.ts";
 import type { ScanReport } from "./scan-report.ts";
@@ -63,7 +63,7 @@ export function scanDataDir(settings: ScanSettings): DataDirScans {
   const id = liveSnapshotId(dir);
   return {
     async run(request, hooks) {
-      const unknown = request.types?.filter((t) => !detectorFor(t)) ?? [];
+      const { unknown } = detectorsNamed(request.types ?? []);
       if (unknown.length > 0) throw new UnknownSignalTypeError(unknown);
       const last = request.asOf ?? readManifest(snapshotPath(dir, id)).as_of.slice(0, 10);
       const state = await openState(settings, dir.stateDb);

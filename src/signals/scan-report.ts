@@ -38,7 +38,7 @@ const applyCountsSchema = z.object({
 });
 export type ApplyCounts = z.infer<typeof applyCountsSchema>;
 
-export const scanReportSchema = z.object({
+const scanReportSchema = z.object({
   scan_id: z.string(),
   snapshot_id: z.string(),
   as_of: z.string(),

@@ -21,7 +21,7 @@ import type { StageTools } from "../pipeline.ts";
 import { isoSeconds } from "../time.ts";
 import { type Detection, type Identify, detectAll } from "./detect.ts";
 import type { ScanContext } from "./detector.ts";
-import { DETECTORS } from "./detectors/index.ts";
+import { DETECTORS, detectorsNamed } from "./detectors/index.ts";
 import { type GraphFacts, loadGraphFacts } from "./graph-facts.ts";
 import { signalId } from "./identity.ts";
 import type { Narrator } from "./narratives.ts";
@@ -97,7 +97,7 @@ export async function inputs({ options, snapshotDir, manifest }: { options: Scan
 export async function detect(
   { options, inputs: opened, graph, manifest, asOf }: { options: ScanOptions; inputs: ScanInputs; graph: GraphFacts } & ScanStarted,
 ): Promise<{ detection: Detection }> {
-  const detectors = options.types ? DETECTORS.filter((d) => options.types!.includes(d.slug)) : DETECTORS;
+  const detectors = options.types ? detectorsNamed(options.types).detectors : DETECTORS;
   const ctx: ScanContext = {
     c: opened.c,
     asOf,

@@ -24,6 +24,5 @@ const SCAN = Pipeline.of<{ options: ScanOptions }>("scan")
   .stage("record", record);
 
 export async function runScan(options: ScanOptions): Promise<ScanReport> {
-  const { output } = await SCAN.run({ options }, { log: options.log });
-  return output.report;
+  return (await SCAN.run({ options }, options.log)).report;
 }

@@ -172,7 +172,7 @@ export interface ScanRecord {
   lease_until: string | null;
 }
 
-/** Records a scan this process starts, holding its lease until `leaseUntil` (renewed while it runs: store/runs.ts renewLease). */
+/** Records a scan this process starts, holding its lease until `leaseUntil` (renewed while it runs: store/runs.ts holdLease). */
 export async function startScan(state: StateStore, scan: { scanId: string; startedAt: string; snapshotId: string; asOf: string; trigger: string; leaseUntil: Date }): Promise<void> {
   await state.run("INSERT INTO scans (scan_id, started_at, snapshot_id, as_of, trigger, status, pid, host, lease_until) VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?)", [
     scan.scanId,

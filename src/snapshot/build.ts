@@ -49,7 +49,7 @@ export interface BuiltSnapshot {
 /**
  * What a build takes from the settings: the world's scale, seed and namespace, the embedder of its
  * search vectors and the model name it records, and the signer when a signing key is set. `ckg
- * build` and an ingest's base world build alike.
+ * build` and `ckg ingest`'s base world and ingest alike.
  */
 export async function buildSettings(
   config: EmbedderSettings & Pick<Config, "scale" | "seed" | "ontology_ns" | "snapshot_signing_key">,

@@ -21,37 +21,13 @@ import { EXIT } from "../exit-codes.ts";
 import type { Logger } from "../log.ts";
 import type { DataDir } from "../store/data-dir.ts";
 import type { StateStore } from "../store/state.ts";
-import { type IngestRecord, type InterruptedScan, claimRun, cronSlot, holdLease, markInterrupted, recentIngests } from "../store/runs.ts";
+import { type InterruptedScan, claimRun, cronSlot, holdLease, markInterrupted, recentIngests } from "../store/runs.ts";
 import { recentScans } from "../signals/store.ts";
 import { isoSeconds } from "../time.ts";
 import { type ScanPlan, handoverPlan, ingestOwed, planScans } from "./catch-up.ts";
 import { CRON_RULE } from "./cron.ts";
+import type { IngestStatus, ScansStatus } from "../operations/readiness.ts";
 import { spawnCommand } from "./spawn.ts";
-
-export interface SchedulerStatus {
-  running: { trigger: string; since: string } | null;
-  cron: string;
-  next_run: string | null;
-  recent: {
-    scan_id: string;
-    trigger: string;
-    as_of: string;
-    status: string;
-    started_at: string;
-    finished_at: string | null;
-    duration_ms: number | null;
-    signals: number | null;
-    per_type: Record<string, number>;
-    errors: { type: string; message: string }[];
-  }[];
-}
-
-export interface IngestStatus {
-  cron: string;
-  next_run: string | null;
-  running: { since: string } | null;
-  last: Omit<IngestRecord, "pid"> | null;
-}
 
 export class RunScheduler {
   private cron: Cron | undefined;
@@ -210,7 +186,7 @@ export class RunScheduler {
   }
 
   /** What /readyz shows of scans and ingests; a state store that cannot be read (a PostgreSQL away) is said, not thrown. */
-  async readiness(): Promise<{ state_store: StateStore["engine"]; scans: SchedulerStatus | null; ingest: IngestStatus | null; state_error?: string }> {
+  async readiness(): Promise<{ state_store: StateStore["engine"]; scans: ScansStatus | null; ingest: IngestStatus | null; state_error?: string }> {
     const state_store = this.state.engine;
     try {
       const [scans, ingest] = await Promise.all([this.status(), this.ingestStatus()]);
@@ -224,7 +200,7 @@ export class RunScheduler {
     return this.current !== undefined;
   }
 
-  async status(): Promise<SchedulerStatus> {
+  async status(): Promise<ScansStatus> {
     return {
       running: this.current ? { trigger: this.current.trigger, since: this.current.since } : null,
       cron: this.config.scan_cron,

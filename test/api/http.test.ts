@@ -5,7 +5,7 @@ import { createServer } from "../../src/supervisor/assemble.ts";
 import { defineOperation, inQuery, pathParams } from "../../src/operations/operation.ts";
 import { READS } from "../../src/operations/effects.ts";
 import { OPERATIONS } from "../../src/operations/table/index.ts";
-import { CkgError, ERROR_CODES, type ErrorCode } from "../../src/errors.ts";
+import { CkgError, ERROR_CODES, type ErrorCode, errorMeaning } from "../../src/errors.ts";
 import { VERSION } from "../../src/version.ts";
 import { type Running, json, startServices } from "../support/fixture.ts";
 import { until } from "../support/until.ts";
@@ -128,14 +128,15 @@ describe("OpenAPI and docs", () => {
     expect(html).not.toContain("per request (x402)");
   });
 
+  // Written out from the README's "Errors and limits", not read from the table under test.
+  const documented: Record<string, number> = {
+    invalid_request: 400, invalid_sparql: 400, invalid_sql: 400, unauthorized: 401, read_only: 403, forbidden_origin: 403,
+    entity_not_found: 404, unknown_signal_type: 404, not_found: 404, method_not_allowed: 405, payload_too_large: 413,
+    too_many_entities: 422, query_too_expensive: 422, rate_limited: 429, internal: 500, upstream_unavailable: 502,
+    not_ready: 503, query_timeout: 504, settlement_unknown: 504,
+  };
+
   test("an error of each code reaches the client as its documented status, in the one error shape; a stray error as 500 internal", async () => {
-    // Written out from the README's "Errors and limits", not read from the table under test.
-    const documented: Record<string, number> = {
-      invalid_request: 400, invalid_sparql: 400, invalid_sql: 400, unauthorized: 401, read_only: 403, forbidden_origin: 403,
-      entity_not_found: 404, unknown_signal_type: 404, not_found: 404, method_not_allowed: 405, payload_too_large: 413,
-      too_many_entities: 422, query_too_expensive: 422, rate_limited: 429, internal: 500, upstream_unavailable: 502,
-      not_ready: 503, query_timeout: 504, settlement_unknown: 504,
-    };
     expect(Object.keys(documented).sort()).toEqual([...ERROR_CODES].sort());
     // An operation that fails as asked, served beside the table by the real app.
     const failing = defineOperation({
@@ -168,6 +169,11 @@ describe("OpenAPI and docs", () => {
     const text = await stray.text();
     expect(JSON.parse(text).error.code).toBe("internal");
     expect(text).not.toContain("must not leak");
+  });
+
+  test("each code's fault agrees with its documented status: the request's is a 4xx, the server's a 5xx", () => {
+    // operations/judge reads the fault, not the status: a server failure taken for the request's would be offered a payment.
+    for (const code of ERROR_CODES) expect(errorMeaning(code).fault, code).toBe(documented[code]! >= 500 ? "server" : "request");
   });
 
   test("every operation's example is valid input and its answer matches its output schema, and the one OpenAPI documents", async () => {

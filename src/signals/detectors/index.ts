@@ -68,3 +68,8 @@ export const DETECTORS = [
 export function detectorFor(slug: string): Detector | undefined {
   return DETECTORS.find((d) => d.slug === slug);
 }
+
+/** The detectors of the signal types named (`--types`), in the catalog's order, and the names no type has. */
+export function detectorsNamed(types: readonly string[]): { detectors: Detector[]; unknown: string[] } {
+  return { detectors: DETECTORS.filter((d) => types.includes(d.slug)), unknown: types.filter((t) => !detectorFor(t)) };
+}
